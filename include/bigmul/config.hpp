@@ -1,0 +1,35 @@
+// Basic types shared by every layer of bigmul.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bigmul {
+
+// A limb: 64 bits, least significant limb first (GMP's mpn layout, so the GMP
+// bridge needs no copy).
+using limb_t = std::uint64_t;
+
+// How a number's limbs are weighted.
+//   binary:  limb i has weight 2^(64 i), every limb value is allowed.
+//   decimal: limb i has weight 10^(19 i), limb values are < 10^19.
+// Decimal numbers read and print in linear time and multiply without conversion.
+enum class radix : std::uint8_t { binary, decimal };
+
+inline constexpr limb_t decimal_limb_base = 10000000000000000000ull;  // 10^19
+inline constexpr unsigned decimal_limb_digits = 19;
+
+// The multiplication algorithms; each is callable by name.
+enum class algorithm : std::uint8_t {
+  automatic,    // the dispatcher picks by size from the tuned parameter table
+  basecase,     // schoolbook on whole limbs, O(n^2)
+  karatsuba,    // Karatsuba over basecase, O(n^1.585)
+  tiled,        // tiled convolution of small coefficients (paper 004 s7.4), exact integer sums
+  fft_complex,  // FP64 complex FFT, imaginary parts zero (paper 004 s7.3.1)
+  fft_real,     // FP64 real FFT through a half-length complex FFT (paper 004 s7.3.2)
+  fft_complex_f32,  // FP32 complex FFT; only where it is exact (see mul/params)
+};
+
+enum class backend : std::uint8_t { automatic, cpu, cuda };
+
+}  // namespace bigmul

@@ -1,0 +1,76 @@
+// bigmul::integer: a signed integer of any size (sign + magnitude + radix).
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bigmul/config.hpp"
+#include "bigmul/error.hpp"
+#include "bigmul/mul.hpp"
+
+namespace bigmul {
+
+class integer {
+ public:
+  integer() = default;  // zero, binary radix
+  integer(long long v);           // NOLINT(google-explicit-constructor): like mpz_class
+  integer(unsigned long long v);  // NOLINT
+  integer(int v) : integer(static_cast<long long>(v)) {}            // NOLINT
+  integer(unsigned v) : integer(static_cast<unsigned long long>(v)) {}  // NOLINT
+  integer(long v) : integer(static_cast<long long>(v)) {}           // NOLINT
+  integer(unsigned long v) : integer(static_cast<unsigned long long>(v)) {}  // NOLINT
+
+  // From magnitude limbs in radix rx (high zero limbs are dropped).
+  integer(std::span<const limb_t> magnitude, bool negative, radix rx);
+
+  // Parses an integer literal: optional '+' or '-', then decimal digits, or
+  // "0x"/"0X" and hex digits. Leading zeros are decimal, never octal. No
+  // whitespace inside. Decimal literals give radix::decimal, hex ones
+  // radix::binary; both in linear time. Throws bigmul::parse_error whose
+  // offset() is the byte offset of the first bad byte.
+  static integer from_string(std::string_view text);
+
+  // Decimal (base 10) or hex (base 16, lowercase, "0x" prefix unless
+  // prefix == false; "-0x..." when negative). Linear time when the number's
+  // radix matches the base (decimal <-> base 10, binary <-> base 16).
+  std::string to_string(int base = 10, bool prefix = true) const;
+
+  // The same value in radix rx (a copy when it already is).
+  integer to_radix(radix rx) const;
+
+  bool is_zero() const noexcept { return limbs_.empty(); }
+  bool is_negative() const noexcept { return negative_; }
+  int sign() const noexcept { return is_zero() ? 0 : (negative_ ? -1 : 1); }
+  radix get_radix() const noexcept { return radix_; }
+  std::span<const limb_t> magnitude() const noexcept { return limbs_; }
+  std::size_t size() const noexcept { return limbs_.size(); }  // limbs in the magnitude
+
+  integer operator-() const;
+
+  // Compares values (radices may differ).
+  friend bool operator==(const integer& a, const integer& b);
+  friend std::strong_ordering operator<=>(const integer& a, const integer& b);
+
+  friend integer operator*(const integer& a, const integer& b);
+  integer& operator*=(const integer& b);
+
+ private:
+  void normalize();  // drops high zero limbs; zero is non-negative
+
+  std::vector<limb_t> limbs_;
+  bool negative_ = false;
+  radix radix_ = radix::binary;
+
+  friend void mul(integer& r, const integer& a, const integer& b, const mul_options& options);
+};
+
+// r = a * b. Safe when r aliases a and/or b. When the radices differ, the
+// smaller operand is converted to the larger one's radix. The product has the
+// operands' radix.
+void mul(integer& r, const integer& a, const integer& b, const mul_options& options = {});
+
+}  // namespace bigmul

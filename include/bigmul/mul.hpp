@@ -1,0 +1,43 @@
+// Limb-level multiplication with GMP's mpn contract.
+#pragma once
+
+#include <string>
+
+#include "bigmul/config.hpp"
+
+namespace bigmul {
+
+// What one multiplication did, filled in when mul_options::stats is set.
+struct mul_stats {
+  algorithm used = algorithm::automatic;  // the algorithm that produced the product
+  std::size_t transform_length = 0;       // FFT length in points (0: no FFT)
+  unsigned coefficient_digits = 0;        // base-B digit size: bits (binary) or decimal digits
+  double max_roundoff = 0;                // max |x - round(x)| seen by the accepted FFT pass
+  unsigned retries = 0;                   // FFT passes rejected by the rounding guard
+  bool modular_check = false;             // the mod-(2^61-1) check ran and passed
+  // Seconds per phase (summed over retries).
+  double t_split = 0, t_forward = 0, t_pointwise = 0, t_inverse = 0, t_round = 0, t_carry = 0,
+         t_check = 0, t_total = 0;
+};
+
+struct mul_options {
+  algorithm algo = algorithm::automatic;
+  unsigned threads = 0;          // 0: bigmul::prim::default_threads()
+  bool modular_check = false;    // verify the product mod 2^61-1; throws bigmul::error on mismatch
+  unsigned tile = 0;             // tiled convolution tile size (0: tuned default)
+  unsigned coefficient_digits = 0;  // force the FFT coefficient size (0: from the exactness table);
+                                    // the rounding guard still applies
+  mul_stats* stats = nullptr;
+};
+
+// r[0 .. an+bn) = a[0 .. an) * b[0 .. bn), in radix rx (both operands and the
+// result use it). Requires an >= bn >= 1 and r not overlapping a or b.
+// Throws bigmul::error on invalid arguments (or a failed modular check).
+void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn,
+         radix rx = radix::binary, const mul_options& options = {});
+
+// Name <-> algorithm, for the CLI and benchmarks ("basecase", "fft_real", ...).
+const char* algorithm_name(algorithm a);
+bool parse_algorithm(const std::string& name, algorithm& out);
+
+}  // namespace bigmul

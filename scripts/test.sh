@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs bigmul's test suite: the fast tests of the release build, then the
+# fast tests again under ASan + UBSan. BIGMUL_TEST_HEAVY=1 adds the long sweeps
+# (not in CI); SKIP_SANITIZE=1 skips the sanitizer pass.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/deps.sh
+jobs=$(nproc)
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$jobs"
+if [ "${BIGMUL_TEST_HEAVY:-0}" != 0 ]; then
+  ctest --test-dir build/release --output-on-failure -j "$jobs"
+else
+  ctest --preset release -j "$jobs"
+fi
+if [ "${SKIP_SANITIZE:-0}" = 0 ]; then
+  cmake --preset sanitize >/dev/null
+  cmake --build --preset sanitize -j "$jobs"
+  ctest --preset sanitize -j "$jobs"
+fi

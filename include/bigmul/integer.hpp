@@ -66,6 +66,7 @@ class integer {
   radix radix_ = radix::binary;
 
   friend void mul(integer& r, const integer& a, const integer& b, const mul_options& options);
+  friend struct integer_access;  // arithmetic beyond multiplication (src/arith/) reaches the members
 };
 
 // r = a * b. Safe when r aliases a and/or b. When the radices differ, the

@@ -1,0 +1,282 @@
+#include "cli/app.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <optional>
+#include <string>
+
+#include "bigmul/error.hpp"
+#include "bigmul/integer.hpp"
+#include "bigmul/mul.hpp"
+#include "bigmul/version.hpp"
+#include "cli/failure.hpp"
+#include "cli/input.hpp"
+#include "cli/options.hpp"
+#include "cli/output.hpp"
+#include "cli/progress.hpp"
+#include "cli/random_operand.hpp"
+#include "cli/verify.hpp"
+#include "prim/parallel.hpp"
+
+namespace bigmul::cli {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+// Runs whose operands hold at least this many digits in all show progress.
+constexpr std::uint64_t progress_min_digits = 100000;
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+// Digits in the number's own radix (decimal digits, or hex digits for binary).
+std::uint64_t digit_count(const integer& x) {
+  const auto mag = x.magnitude();
+  if (mag.empty()) return 1;
+  limb_t top = mag.back();
+  std::uint64_t top_digits = 0;
+  const unsigned base = x.get_radix() == radix::decimal ? 10 : 16;
+  for (; top; top /= base) ++top_digits;
+  const std::uint64_t per_limb = x.get_radix() == radix::decimal ? decimal_limb_digits : 16;
+  return per_limb * (mag.size() - 1) + top_digits;
+}
+
+std::string describe(const integer& x) {
+  const bool decimal = x.get_radix() == radix::decimal;
+  return std::to_string(digit_count(x)) + (decimal ? " decimal" : " hex") + " digits (" +
+         std::to_string(x.size()) + " limbs, " + (decimal ? "decimal" : "binary") + " radix)";
+}
+
+void say(const std::string& line) {
+  std::string text = line;
+  text += '\n';
+  static_cast<void>(write_fd(STDERR_FILENO, text));
+}
+
+// Test hook: BIGMUL_CLI_FAULT=corrupt-product changes the product after the
+// multiplication, so that tests can reach the --verify mismatch path.
+bool fault_corrupt_product() {
+  const char* e = std::getenv("BIGMUL_CLI_FAULT");
+  return e && std::strcmp(e, "corrupt-product") == 0;
+}
+
+struct phase_times {
+  double read = 0, parse = 0, generate = 0, multiply = 0, verify = 0, convert = 0, write = 0;
+};
+
+void print_timing(const phase_times& t, const mul_stats& st, bool multiplied, bool random, bool verified,
+                  unsigned threads, double total) {
+  char line[160];
+  const auto row = [&](const char* name, double s) {
+    std::snprintf(line, sizeof line, "bigmul: time %-18s %12.6f s", name, s);
+    say(line);
+  };
+  if (random) {
+    row("generate", t.generate);
+  } else {
+    row("read", t.read);
+    row("parse", t.parse);
+  }
+  row("multiply", t.multiply);
+  if (multiplied) {
+    // The FFT phases when a transform ran; otherwise only what was measured.
+    const bool fft = st.transform_length > 0;
+    const struct {
+      const char* name;
+      double seconds;
+    } phases[] = {{"  split", st.t_split},         {"  forward", st.t_forward}, {"  pointwise", st.t_pointwise},
+                  {"  inverse", st.t_inverse},     {"  round", st.t_round},     {"  carry", st.t_carry},
+                  {"  modular check", st.t_check}};
+    for (const auto& p : phases)
+      if (fft || p.seconds > 0) row(p.name, p.seconds);
+  }
+  if (verified) row("verify", t.verify);
+  row("convert", t.convert);
+  row("write", t.write);
+  row("total", total);
+  if (multiplied) {
+    std::snprintf(line, sizeof line,
+                  "bigmul: algorithm %s, transform length %zu, coefficient digits %u, max round-off %.6g, "
+                  "retries %u, modular check %s, threads %u",
+                  algorithm_name(st.used), st.transform_length, st.coefficient_digits, st.max_roundoff,
+                  st.retries, st.modular_check ? "passed" : "off", threads);
+  } else {
+    std::snprintf(line, sizeof line, "bigmul: algorithm none (an operand is zero), threads %u", threads);
+  }
+  say(line);
+}
+
+int run_checked(const options& o, progress& prog) {
+  const auto t_start = clock_type::now();
+  if (o.backend_choice == backend::cuda)
+    throw failure(exit_usage, "bigmul: --backend cuda: CUDA backend not available in this build");
+  // Parsing and printing use the library's default thread count: make --threads apply there too.
+  if (o.threads) prim::set_default_threads(o.threads);
+  const unsigned threads = prim::resolve_threads(o.threads);
+  if (o.verbose)
+    say(std::string("bigmul: backend cpu") + (o.backend_choice == backend::automatic ? " (auto: no CUDA backend in this build)" : "") +
+        ", " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s"));
+
+  phase_times t;
+  integer a, b;
+  if (o.random_digits) {
+    const std::uint64_t seed = o.seed ? *o.seed : seed_from_clock();
+    if (o.verbose)
+      say("bigmul: --random " + std::to_string(*o.random_digits) + " with seed " + std::to_string(seed) +
+          " (repeat with --seed " + std::to_string(seed) + ")");
+    prog.set_long_run(2 * *o.random_digits >= progress_min_digits);
+    prog.phase("generating two random " + std::to_string(*o.random_digits) + "-digit numbers");
+    const auto t0 = clock_type::now();
+    a = random_decimal(*o.random_digits, seed, 0, o.threads);
+    b = random_decimal(*o.random_digits, seed, 1, o.threads);
+    t.generate = seconds_since(t0);
+  } else {
+    const bool from_sources = o.operands[0].starts_with('@') || o.operands[0] == "-" ||
+                              o.operands[1].starts_with('@') || o.operands[1] == "-";
+    prog.set_long_run(from_sources);
+    prog.phase("reading");
+    auto t0 = clock_type::now();
+    operand_text ta, tb;
+    read_operands(o.operands[0], o.operands[1], ta, tb);
+    t.read = seconds_since(t0);
+    prog.set_long_run(ta.literal.size() + tb.literal.size() >= progress_min_digits);
+    prog.phase("parsing");
+    t0 = clock_type::now();
+    a = parse_operand(ta);
+    b = parse_operand(tb);
+    t.parse = seconds_since(t0);
+  }
+  if (o.verbose) {
+    say("bigmul: A: " + describe(a));
+    say("bigmul: B: " + describe(b));
+    if (!a.is_zero() && !b.is_zero() && a.get_radix() != b.get_radix())
+      say("bigmul: mixed radices: the smaller operand is converted to the other's radix first");
+  }
+  prog.set_long_run(digit_count(a) + digit_count(b) >= progress_min_digits);
+
+  // Multiply.
+  mul_stats st;
+  mul_options mo;
+  mo.algo = o.algo;
+  mo.threads = o.threads;
+  mo.modular_check = o.modular_check;
+  mo.stats = &st;
+  const bool multiplied = !a.is_zero() && !b.is_zero();
+  prog.phase("multiplying " + std::to_string(digit_count(a)) + " x " + std::to_string(digit_count(b)) + " digits");
+  integer product;
+  auto t0 = clock_type::now();
+  try {
+    mul(product, a, b, mo);
+  } catch (const error& e) {
+    if (e.code() == error::kind::internal)
+      throw failure(exit_check, std::string("bigmul: the product failed a check: ") + e.what());
+    if (e.code() == error::kind::domain)
+      throw failure(exit_usage, std::string("bigmul: --algorithm ") + algorithm_name(o.algo) + ": " + e.what());
+    throw;
+  }
+  t.multiply = seconds_since(t0);
+  if (o.verbose) {
+    say(std::string("bigmul: algorithm ") + (multiplied ? algorithm_name(st.used) : "none (an operand is zero)") +
+        (o.algo == algorithm::automatic && multiplied ? " (chosen by size)" : "") +
+        (multiplied && o.modular_check ? ", modular check passed" : ""));
+  }
+  if (fault_corrupt_product()) {
+    // Flips the lowest bit of the lowest limb (stays a valid decimal limb).
+    std::vector<limb_t> mag(product.magnitude().begin(), product.magnitude().end());
+    if (mag.empty()) mag.push_back(0);
+    mag[0] ^= 1;
+    product = integer(mag, product.is_negative(), product.get_radix());
+  }
+
+  if (o.verify) {
+    prog.phase("verifying against GMP");
+    t0 = clock_type::now();
+    std::string detail;
+    if (!matches_gmp(a, b, product, detail)) throw failure(exit_check, "bigmul: --verify: " + detail);
+    t.verify = seconds_since(t0);
+    if (o.verbose) say("bigmul: --verify: product matches GMP's mpz_mul");
+  }
+
+  // The operands are no longer needed: give their memory back before the text is built.
+  a = integer();
+  b = integer();
+
+  prog.phase("converting the product to text");
+  t0 = clock_type::now();
+  const std::string text = product.to_string(o.hex ? 16 : 10);
+  t.convert = seconds_since(t0);
+
+  prog.phase(o.output ? "writing " + quoted(*o.output) : std::string("writing"));
+  t0 = clock_type::now();
+  if (o.output) {
+    atomic_file file(*o.output);
+    file.write(text);
+    file.write("\n");
+    file.commit();
+  } else if (!write_fd(STDOUT_FILENO, text) || !write_fd(STDOUT_FILENO, "\n")) {
+    const int err = errno;
+    throw_io("bigmul: cannot write the product to standard output", err);
+  }
+  t.write = seconds_since(t0);
+  prog.clear();
+  if (o.timing) print_timing(t, st, multiplied, o.random_digits.has_value(), o.verify, threads, seconds_since(t_start));
+  return exit_ok;
+}
+
+// A standard descriptor that is closed at start would be reused by the next
+// open() (an operand file, the -o temporary file). Park /dev/null there, open
+// for the wrong direction, so that using it fails with EBADF as it would have.
+void park_closed_standard_fds() {
+  for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int parked = ::open("/dev/null", fd == STDIN_FILENO ? O_WRONLY : O_RDONLY);
+    if (parked >= 0 && parked != fd) {
+      ::dup2(parked, fd);
+      ::close(parked);
+    }
+  }
+}
+
+}  // namespace
+
+int run(int argc, const char* const* argv) {
+  park_closed_standard_fds();
+  // A closed pipe must be a write error (exit 1 with a message), not a silent death.
+  std::signal(SIGPIPE, SIG_IGN);
+  progress prog;
+  try {
+    const options o = parse_command_line(argc, argv);
+    if (o.help) {
+      if (!write_fd(STDOUT_FILENO, usage_text())) return exit_io;
+      return exit_ok;
+    }
+    if (o.version) {
+      if (!write_fd(STDOUT_FILENO, "bigmul " BIGMUL_VERSION_STRING "\n")) return exit_io;
+      return exit_ok;
+    }
+    return run_checked(o, prog);
+  } catch (const failure& f) {
+    prog.clear();
+    say(f.what());
+    return f.status();
+  } catch (const std::bad_alloc&) {
+    prog.clear();
+    say("bigmul: out of memory");
+    return exit_io;
+  } catch (const std::exception& e) {
+    prog.clear();
+    say(std::string("bigmul: internal error: ") + e.what());
+    return exit_io;
+  }
+}
+
+}  // namespace bigmul::cli

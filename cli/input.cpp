@@ -1,0 +1,167 @@
+#include "cli/input.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "cli/failure.hpp"
+
+namespace bigmul::cli {
+namespace {
+
+constexpr std::size_t read_block = std::size_t{1} << 22;
+
+// The whitespace around a literal that @PATH and '-' ignore.
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+
+std::string origin(const operand_text& t) {
+  return "operand " + std::string(1, t.name) + (t.source.empty() ? "" : " (" + t.source + ")");
+}
+
+[[noreturn]] void bad_operand(const operand_text& t, const std::string& message) {
+  throw failure(exit_usage, "bigmul: " + origin(t) + ": " + message);
+}
+
+std::string where_suffix(const operand_text& t) {
+  if (t.source.empty()) return "";
+  return t.source == "standard input" ? " of standard input" : " of the file";
+}
+
+// Sets t.literal to `text` without its surrounding whitespace, t.source_offset
+// to where it starts in the source.
+void set_trimmed(operand_text& t, std::string_view text, std::size_t text_offset) {
+  std::size_t b = 0, e = text.size();
+  while (b < e && is_space(text[b])) ++b;
+  while (e > b && is_space(text[e - 1])) --e;
+  t.literal = text.substr(b, e - b);
+  t.source_offset = text_offset + b;
+}
+
+std::shared_ptr<const std::string> read_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw_io("bigmul: cannot open " + quoted(path), errno);
+  auto text = std::make_shared<std::string>();
+  const bool ok = read_fd(fd, *text);
+  const int err = errno;
+  ::close(fd);
+  if (!ok) throw_io("bigmul: cannot read " + quoted(path), err);
+  return text;
+}
+
+std::shared_ptr<const std::string> read_stdin() {
+  auto text = std::make_shared<std::string>();
+  if (!read_fd(STDIN_FILENO, *text)) throw_io("bigmul: cannot read standard input", errno);
+  return text;
+}
+
+void from_argument(const std::string& arg, operand_text& t,
+                   std::shared_ptr<const std::string>& stdin_text) {
+  if (arg == "-") {
+    if (!stdin_text) stdin_text = read_stdin();
+    t.buffer = stdin_text;
+    t.source = "standard input";
+    set_trimmed(t, *t.buffer, 0);
+  } else if (!arg.empty() && arg[0] == '@') {
+    const std::string path = arg.substr(1);
+    if (path.empty()) {
+      t.literal = {};
+      bad_operand(t, "'@' needs a file name (@PATH)");
+    }
+    t.buffer = read_file(path);
+    t.source = "file " + quoted(path);
+    set_trimmed(t, *t.buffer, 0);
+  } else {
+    t.buffer = std::make_shared<const std::string>(arg);
+    t.literal = *t.buffer;
+    t.source_offset = 0;
+  }
+}
+
+}  // namespace
+
+bool read_fd(int fd, std::string& out) {
+  out.clear();
+  struct stat st {};
+  std::size_t capacity = read_block;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    capacity = static_cast<std::size_t>(st.st_size) + 1;  // +1: see end of file without growing
+  out.resize(capacity);
+  std::size_t used = 0;
+  for (;;) {
+    if (used == out.size()) out.resize(out.size() + std::max(read_block, out.size() / 2));
+    const ssize_t got = ::read(fd, out.data() + used, out.size() - used);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      out.clear();
+      return false;
+    }
+    if (got == 0) break;
+    used += static_cast<std::size_t>(got);
+  }
+  out.resize(used);
+  return true;
+}
+
+void read_operands(const std::string& a, const std::string& b, operand_text& out_a, operand_text& out_b) {
+  out_a = operand_text{};
+  out_b = operand_text{};
+  out_a.name = 'A';
+  out_b.name = 'B';
+  std::shared_ptr<const std::string> stdin_text;
+  if (a == "-" && b == "-") {
+    // Two whitespace-separated literals on stdin; offsets count in stdin.
+    stdin_text = read_stdin();
+    const std::string_view all = *stdin_text;
+    operand_text* targets[2] = {&out_a, &out_b};
+    std::size_t pos = 0;
+    for (operand_text* t : targets) {
+      t->buffer = stdin_text;
+      t->source = "standard input";
+      while (pos < all.size() && is_space(all[pos])) ++pos;
+      if (pos == all.size()) {
+        t->source_offset = pos;
+        bad_operand(*t, std::string("missing: both operands are '-' but standard input ends at byte offset ") +
+                            std::to_string(pos) + (t == &out_a ? " without a literal" : " after one literal"));
+      }
+      const std::size_t start = pos;
+      while (pos < all.size() && !is_space(all[pos])) ++pos;
+      t->literal = all.substr(start, pos - start);
+      t->source_offset = start;
+    }
+    while (pos < all.size() && is_space(all[pos])) ++pos;
+    if (pos != all.size())
+      bad_operand(out_b, "unexpected text after the second literal at byte offset " + std::to_string(pos) +
+                             " of standard input (both operands are '-': expected exactly two literals)");
+    return;
+  }
+  from_argument(a, out_a, stdin_text);
+  from_argument(b, out_b, stdin_text);
+}
+
+integer parse_operand(const operand_text& t) {
+  try {
+    return integer::from_string(t.literal);
+  } catch (const parse_error& e) {
+    // The library counts in the literal; the user counts in the source.
+    const std::size_t at = t.source_offset + e.offset();
+    std::string message = e.what();
+    const std::string needle = "byte offset " + std::to_string(e.offset());
+    const std::size_t found = message.find(needle);
+    const std::size_t after = found + needle.size();
+    const std::string replacement = "byte offset " + std::to_string(at) + where_suffix(t);
+    if (found != std::string::npos && (after == message.size() || message[after] < '0' || message[after] > '9')) {
+      message.replace(found, needle.size(), replacement);
+    } else {
+      message += " at " + replacement;
+    }
+    // Keep it to one line whatever the library wrote.
+    for (char& c : message)
+      if (c == '\n' || c == '\r') c = ' ';
+    bad_operand(t, message);
+  }
+}
+
+}  // namespace bigmul::cli

@@ -1,0 +1,37 @@
+// Writing the product: to stdout in large blocks, or to -o PATH atomically.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace bigmul::cli {
+
+// Writes all of `data` to fd in large blocks, retrying on EINTR and partial
+// writes. Returns false with errno set on failure (EPIPE, ENOSPC, EIO, ...).
+bool write_fd(int fd, std::string_view data);
+
+// A file written in full or not at all: the bytes go to a temporary file in
+// PATH's directory, which commit() fsyncs and renames over PATH (then fsyncs
+// the directory). Until commit() succeeds PATH is untouched; the destructor,
+// and SIGINT/SIGTERM/SIGHUP, remove the temporary file.
+class atomic_file {
+ public:
+  explicit atomic_file(const std::string& path);  // throws failure(exit_io)
+  ~atomic_file();
+  atomic_file(const atomic_file&) = delete;
+  atomic_file& operator=(const atomic_file&) = delete;
+
+  void write(std::string_view data);  // throws failure(exit_io)
+  void commit();                      // throws failure(exit_io)
+
+ private:
+  void discard() noexcept;
+
+  std::string path_;       // what the user named
+  std::string target_;     // where the rename goes (a symlink's target)
+  std::string directory_;  // target_'s directory
+  std::string temp_;
+  int fd_ = -1;
+};
+
+}  // namespace bigmul::cli

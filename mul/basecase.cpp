@@ -1,0 +1,47 @@
+// Schoolbook multiplication.
+//   binary: operand scanning (GMP's mpn_mul_basecase shape): one mul_1 row,
+//           then one addmul_1 row per limb of b.
+//   decimal: product scanning (Comba): each output column sums its exact
+//           128-bit products in a 192-bit accumulator and is reduced by 10^19
+//           once, so the cost per product is a multiply and three adds
+//           instead of a 128-by-64 division.
+#include "mul/basecase.hpp"
+
+#include "mul/limb_vec.hpp"
+
+namespace bigmul::detail {
+namespace {
+
+void mul_basecase_decimal(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn) {
+  u128 carry = 0;  // < bn * 10^19 + 10^19: the quotient of the previous column
+  for (std::size_t k = 0; k + 1 < an + bn; ++k) {
+    // Column k: sum of a[i] b[k-i] for max(0, k-bn+1) <= i <= min(k, an-1).
+    const std::size_t i0 = k + 1 > bn ? k + 1 - bn : 0, i1 = k < an ? k : an - 1;
+    u128 low = carry;  // low 128 bits of the column sum
+    limb_t high = 0;   // bits 128..191
+    for (std::size_t i = i0; i <= i1; ++i) {
+      const u128 p = static_cast<u128>(a[i]) * b[k - i];
+      low += p;
+      high += low < p;
+    }
+    // (high : low) = q * 10^19 + digit, by two 2-by-1 divisions (high < 10^19).
+    const qr64 hi = div_1e19((static_cast<u128>(high) << 64) | static_cast<limb_t>(low >> 64));
+    const qr64 lo = div_1e19((static_cast<u128>(hi.r) << 64) | static_cast<limb_t>(low));
+    r[k] = lo.r;
+    carry = (static_cast<u128>(hi.q) << 64) | lo.q;
+  }
+  r[an + bn - 1] = static_cast<limb_t>(carry);  // the product fits: the last carry is one limb
+}
+
+}  // namespace
+
+void mul_basecase(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx) {
+  if (rx == radix::decimal) {
+    mul_basecase_decimal(r, a, an, b, bn);
+    return;
+  }
+  r[an] = mul_1(r, a, an, b[0], rx);
+  for (std::size_t j = 1; j < bn; ++j) r[an + j] = addmul_1(r + j, a, an, b[j], rx);
+}
+
+}  // namespace bigmul::detail

@@ -1,0 +1,246 @@
+#include "mul/fft_mul.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "bigmul/error.hpp"
+#include "carry/carry.hpp"
+#include "fft/fft_complex.hpp"
+#include "fft/fft_real.hpp"
+#include "mul/coefficients.hpp"
+#include "mul/fft_exactness.hpp"
+#include "prim/parallel.hpp"
+
+namespace bigmul::detail {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+std::size_t next_pow2(std::size_t n) {
+  std::size_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+unsigned log2_exact(std::size_t n) {
+  unsigned l = 0;
+  while ((std::size_t{1} << l) < n) ++l;
+  return l;
+}
+
+// Plans are costly to build (twiddle tables) and immutable once built: one
+// per (kind, length), shared by every thread.
+template <class Plan>
+std::shared_ptr<const Plan> cached_plan(std::size_t n) {
+  static std::mutex mutex;
+  static std::map<std::size_t, std::shared_ptr<const Plan>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = cache[n];
+  if (!slot) slot = std::make_shared<const Plan>(n);
+  return slot;
+}
+
+bool is_real(algorithm algo) { return algo == algorithm::fft_real; }
+
+// One FFT pass with coefficient format f. Returns the max round-off; writes
+// r only when the pass is accepted (round-off within the guard and the
+// carried value fits).
+template <class Real, class Plan>
+double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, coeff_format f,
+                bool real_layout, const mul_options& opt, mul_stats& st) {
+  const unsigned threads = opt.threads;
+  const bool square = a == b && an == bn;
+  const std::size_t ca = f.count(an) + 1, cb = f.count(bn) + 1;  // +1: balanced top carry
+  const std::size_t nc = ca + cb - 1;                               // product coefficients
+  const std::size_t n = real_layout ? std::max<std::size_t>(2, next_pow2(nc)) : next_pow2(nc);
+  const std::size_t half = real_layout ? n / 2 : n;  // length of each of re[], im[]
+  const auto plan = cached_plan<Plan>(n);
+  st.transform_length = n;
+
+  auto t0 = clock_type::now();
+  std::vector<Real> A(2 * half), B;
+  const auto load = [&](const limb_t* p, std::size_t pn, Real* re, Real* im) {
+    const std::size_t used = f.count(pn) + 1;
+    if (real_layout) {
+      split_balanced(p, pn, f,
+                     [&](std::size_t i, std::int64_t v) { (i & 1 ? im : re)[i >> 1] = static_cast<Real>(v); },
+                     threads);
+      const std::size_t from = used / 2;  // first slot not fully written
+      if (used & 1) im[from] = 0;
+      std::fill(re + from + (used & 1), re + half, Real(0));
+      std::fill(im + from + (used & 1), im + half, Real(0));
+    } else {
+      split_balanced(p, pn, f, [&](std::size_t i, std::int64_t v) { re[i] = static_cast<Real>(v); }, threads);
+      std::fill(re + used, re + half, Real(0));
+      std::fill(im, im + half, Real(0));
+    }
+  };
+  load(a, an, A.data(), A.data() + half);
+  if (!square) {
+    B.resize(2 * half);
+    load(b, bn, B.data(), B.data() + half);
+  }
+  st.t_split += seconds_since(t0);
+
+  t0 = clock_type::now();
+  plan->forward(A.data(), A.data() + half, threads);
+  if (!square) plan->forward(B.data(), B.data() + half, threads);
+  st.t_forward += seconds_since(t0);
+
+  t0 = clock_type::now();
+  if (square) {
+    plan->square_spectrum(A.data(), A.data() + half, plan->inverse_scale(), threads);
+  } else {
+    plan->multiply_spectra(A.data(), A.data() + half, B.data(), B.data() + half, plan->inverse_scale(), threads);
+    std::vector<Real>().swap(B);  // release before the coefficient array exists
+  }
+  st.t_pointwise += seconds_since(t0);
+
+  t0 = clock_type::now();
+  plan->inverse(A.data(), A.data() + half, threads);
+  st.t_inverse += seconds_since(t0);
+
+  // Round to integers and measure the round-off; in the complex layout the
+  // imaginary parts must round to zero as well.
+  t0 = clock_type::now();
+  std::vector<std::int64_t> c(nc);
+  const Real* re = A.data();
+  const Real* im = A.data() + half;
+  const std::size_t chunks = prim::chunk_count(nc, 1 << 15, threads);
+  std::vector<double> chunk_err(std::max<std::size_t>(chunks, 1), 0.0);
+  const auto round_range = [&](std::size_t chunk, std::size_t b0, std::size_t b1) {
+    double err = 0;
+    for (std::size_t i = b0; i < b1; ++i) {
+      const Real x = real_layout ? (i & 1 ? im : re)[i >> 1] : re[i];
+      const Real rx = std::nearbyint(x);
+      err = std::max(err, static_cast<double>(std::fabs(x - rx)));
+      c[i] = static_cast<std::int64_t>(rx);
+      if (!real_layout) err = std::max(err, static_cast<double>(std::fabs(im[i])));
+    }
+    chunk_err[chunk] = err;
+  };
+  if (chunks <= 1) {
+    round_range(0, 0, nc);
+  } else {
+    prim::parallel_for(chunks, threads,
+                       [&](std::size_t k) { round_range(k, nc * k / chunks, nc * (k + 1) / chunks); });
+  }
+  double max_err = *std::max_element(chunk_err.begin(), chunk_err.end());
+  // Slots past the product must be (near) zero: a large value there means the
+  // transform wrapped around, which is as fatal as a large round-off.
+  for (std::size_t i = nc; i < (real_layout ? n : half); ++i) {
+    const Real x = real_layout ? (i & 1 ? im : re)[i >> 1] : re[i];
+    max_err = std::max(max_err, static_cast<double>(std::fabs(x)));
+  }
+  std::vector<Real>().swap(A);
+  st.t_round += seconds_since(t0);
+  if (!(max_err <= fft_roundoff_guard)) return max_err;  // NaN fails too
+
+  t0 = clock_type::now();
+  const std::size_t m = f.count(an + bn);
+  std::vector<std::uint32_t> digits(m);
+  const bool fits = carry::carry_normalize<std::int64_t>(c.data(), nc, carry::digit_base{f.rx == radix::decimal, f.digits},
+                                                         digits.data(), m, threads);
+  std::vector<std::int64_t>().swap(c);
+  if (!fits) return std::max(max_err, 1.0);  // cannot happen when the round-off is small; never return it
+  join_digits(digits.data(), m, f, r, an + bn, threads);
+  st.t_carry += seconds_since(t0);
+  st.coefficient_digits = f.digits;
+  return max_err;
+}
+
+}  // namespace
+
+std::size_t fft_transform_length(algorithm algo, std::size_t coefficients) {
+  const std::size_t n = next_pow2(coefficients);
+  return is_real(algo) ? std::max<std::size_t>(2, n) : n;
+}
+
+unsigned fft_pick_digits(algorithm algo, radix rx, std::size_t an, std::size_t bn) {
+  const unsigned max_digits = rx == radix::binary ? 24 : 7;
+  // Smallest transform first; within it, the fewest digits that still fit
+  // (more accuracy margin at the same cost).
+  unsigned best = 0;
+  std::size_t best_n = 0;
+  for (unsigned d = max_digits; d >= 1; --d) {
+    const coeff_format f{rx, d};
+    const std::size_t n = fft_transform_length(algo, f.count(an) + f.count(bn) + 1);
+    if (d > fft_safe_digits(algo, rx, log2_exact(n))) continue;
+    if (best == 0 || n <= best_n) {
+      best = d;
+      best_n = n;
+    } else {
+      break;  // fewer digits only make the transform longer
+    }
+  }
+  return best;
+}
+
+void mul_fft(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
+             algorithm algo, const mul_options& options, mul_stats& stats) {
+  unsigned digits = options.coefficient_digits ? options.coefficient_digits : fft_pick_digits(algo, rx, an, bn);
+  const unsigned max_digits = rx == radix::binary ? 32 : 9;
+  if (digits > max_digits)
+    throw error(error::kind::invalid_argument,
+                "coefficient size " + std::to_string(digits) + " too large (at most " +
+                    std::to_string(max_digits) + (rx == radix::binary ? " bits)" : " decimal digits)"));
+  if (digits == 0)
+    throw error(error::kind::domain, std::string(algorithm_name(algo)) + " is not exact for a " +
+                                         std::to_string(an) + " x " + std::to_string(bn) +
+                                         "-limb product (no coefficient size passes the exactness table)");
+  for (; digits >= 1; --digits) {
+    const coeff_format f{rx, digits};
+    double err;
+    switch (algo) {
+      case algorithm::fft_real:
+        err = fft_pass<double, fft::real_fft<double>>(r, a, an, b, bn, f, true, options, stats);
+        break;
+      case algorithm::fft_complex:
+        err = fft_pass<double, fft::complex_fft<double>>(r, a, an, b, bn, f, false, options, stats);
+        break;
+      case algorithm::fft_complex_f32:
+        err = fft_pass<float, fft::complex_fft<float>>(r, a, an, b, bn, f, false, options, stats);
+        break;
+      default:
+        throw error(error::kind::invalid_argument, "mul_fft: not an FFT algorithm");
+    }
+    stats.max_roundoff = err;
+    if (err <= fft_roundoff_guard) {
+      stats.used = algo;
+      return;
+    }
+    ++stats.retries;
+  }
+  throw error(error::kind::internal, std::string(algorithm_name(algo)) +
+                                         ": rounding guard failed at every coefficient size");
+}
+
+}  // namespace bigmul::detail
+
+namespace bigmul::detail {
+
+double fft_measure_roundoff(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn,
+                            radix rx, algorithm algo, unsigned digits, unsigned threads) {
+  mul_options opt;
+  opt.threads = threads;
+  mul_stats st;
+  const coeff_format f{rx, digits};
+  switch (algo) {
+    case algorithm::fft_real: return fft_pass<double, fft::real_fft<double>>(r, a, an, b, bn, f, true, opt, st);
+    case algorithm::fft_complex:
+      return fft_pass<double, fft::complex_fft<double>>(r, a, an, b, bn, f, false, opt, st);
+    case algorithm::fft_complex_f32:
+      return fft_pass<float, fft::complex_fft<float>>(r, a, an, b, bn, f, false, opt, st);
+    default: throw error(error::kind::invalid_argument, "fft_measure_roundoff: not an FFT algorithm");
+  }
+}
+
+}  // namespace bigmul::detail

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "bigmul/config.hpp"
+#include "bigmul/mul.hpp"
+
+namespace bigmul::detail {
+
+// FFT multiplication r[0..an+bn) = a*b with algo = fft_complex, fft_real or
+// fft_complex_f32: balanced split -> forward -> pointwise -> inverse -> round
+// with the rounding guard -> carry normalization -> join. The coefficient size
+// comes from the exactness table (mul/fft_exactness.hpp) unless forced; a pass
+// whose max |x - round(x)| exceeds fft_roundoff_guard is discarded and redone
+// with one digit less per coefficient. Throws bigmul::error when no coefficient
+// size is exact for this length (FP32 beyond its range).
+void mul_fft(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
+             algorithm algo, const mul_options& options, mul_stats& stats);
+
+// The largest max |x - round(x)| a pass may show and still be returned.
+inline constexpr double fft_roundoff_guard = 0.25;
+
+// Transform length (points of the FFT the algorithm runs) for a product of
+// `coefficients` coefficients: the smallest supported length that holds it.
+std::size_t fft_transform_length(algorithm algo, std::size_t coefficients);
+
+// The coefficient size the exactness table allows for this algorithm and
+// product size (0: none).
+unsigned fft_pick_digits(algorithm algo, radix rx, std::size_t an, std::size_t bn);
+
+}  // namespace bigmul::detail
+
+namespace bigmul::detail {
+
+// For the error sweep: runs one FFT pass with exactly `digits` per coefficient
+// and returns its max round-off (r receives the product only when it passed).
+double fft_measure_roundoff(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn,
+                            radix rx, algorithm algo, unsigned digits, unsigned threads);
+
+}  // namespace bigmul::detail

@@ -1,0 +1,57 @@
+// The power table: entry k + 1 is the square of entry k; reciprocals are
+// computed once per entry, so every division by the same power reuses them.
+#include "src/arith/decimal_powers.hpp"
+
+#include <bit>
+#include <deque>
+#include <mutex>
+
+#include "bigmul/arith.hpp"
+#include "src/arith/mul_helpers.hpp"
+#include "src/arith/reciprocal.hpp"
+
+namespace bigmul::detail {
+namespace {
+
+constexpr limb_t five_19 = 19073486328125ull;  // 5^19
+
+std::mutex table_mutex;
+std::deque<decimal_power>& table() {
+  static std::deque<decimal_power> t;
+  return t;
+}
+
+void prepare(decimal_power& p) {
+  p.shift = static_cast<unsigned>(std::countl_zero(p.five.back()));
+  p.normalized.resize(p.five.size());
+  lshift(p.normalized.data(), p.five.data(), p.five.size(), p.shift);
+  p.reciprocal.resize(p.five.size() + 1);
+  approx_reciprocal(p.reciprocal.data(), p.normalized.data(), p.normalized.size());
+}
+
+}  // namespace
+
+const decimal_power& decimal_power_at(std::size_t k) {
+  std::lock_guard<std::mutex> lock(table_mutex);
+  auto& t = table();
+  if (t.empty()) {
+    decimal_power p;
+    p.m = 19;
+    p.five = {five_19};
+    prepare(p);
+    t.push_back(std::move(p));
+  }
+  while (t.size() <= k) {
+    const decimal_power& prev = t.back();
+    decimal_power p;
+    p.m = 2 * prev.m;
+    p.five.resize(2 * prev.five.size());
+    mul_any(p.five.data(), prev.five.data(), prev.five.size(), prev.five.data(), prev.five.size());
+    trim(p.five);
+    prepare(p);
+    t.push_back(std::move(p));
+  }
+  return t[k];
+}
+
+}  // namespace bigmul::detail

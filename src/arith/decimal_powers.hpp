@@ -1,0 +1,24 @@
+// The cached table of powers (10^19)^(2^k) used by radix conversion (internal).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "bigmul/config.hpp"
+
+namespace bigmul::detail {
+
+// 10^m = 5^m * 2^m with m = 19 * 2^k. Dividing by 10^m is a shift by m bits
+// and a division by 5^m, which has about 30% fewer bits than 10^m.
+struct decimal_power {
+  std::size_t m = 0;               // 19 * 2^k
+  std::vector<limb_t> five;        // 5^m in binary, no high zero limbs
+  unsigned shift = 0;              // normalization shift of `five`
+  std::vector<limb_t> normalized;  // five << shift
+  std::vector<limb_t> reciprocal;  // approx_reciprocal of `normalized` (size + 1 limbs), for Newton division
+};
+
+// Entry k of the table, built on first use (thread-safe; references stay valid).
+const decimal_power& decimal_power_at(std::size_t k);
+
+}  // namespace bigmul::detail

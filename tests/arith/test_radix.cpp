@@ -1,0 +1,90 @@
+// Radix conversion (binary <-> 10^19 limbs) against GMP's mpz_get_str, and
+// round trips, at sizes around every cached power.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "arith_test_util.hpp"
+
+using namespace bigmul;
+using test::operand_kind;
+
+namespace {
+
+// Decimal digits of decimal limbs (no leading zeros).
+std::string digits_of(const std::vector<limb_t>& dec) {
+  if (dec.empty()) return "0";
+  std::string s = std::to_string(dec.back());
+  for (std::size_t i = dec.size() - 1; i-- > 0;) {
+    const std::string part = std::to_string(dec[i]);
+    s += std::string(19 - part.size(), '0') + part;
+  }
+  return s;
+}
+
+void check_both_ways(const std::vector<limb_t>& bin, const std::string& label) {
+  const std::vector<limb_t> dec = binary_to_decimal(bin.data(), bin.size());
+  const mpz_class ref = test::limbs_to_mpz(bin);
+  ASSERT_EQ(digits_of(dec), ref.get_str(10)) << label << " n=" << bin.size();
+  for (limb_t v : dec) ASSERT_LT(v, decimal_limb_base) << label;
+  std::vector<limb_t> expect = bin;
+  while (!expect.empty() && expect.back() == 0) expect.pop_back();
+  ASSERT_EQ(decimal_to_binary(dec.data(), dec.size()), expect) << label << " n=" << bin.size();
+}
+
+std::vector<limb_t> limbs_of(const mpz_class& z) {
+  std::vector<limb_t> v(mpz_size(z.get_mpz_t()));
+  mpz_export(v.data(), nullptr, -1, sizeof(limb_t), 0, 0, z.get_mpz_t());
+  return v;
+}
+
+}  // namespace
+
+TEST(RadixConversion, RandomAndAdversarialAgainstGmp) {
+  auto g = test::rng(301);
+  for (std::size_t n : {1u, 2u, 3u, 20u, 23u, 24u, 25u, 47u, 64u, 100u, 333u, 1000u, 4097u}) {
+    for (auto kind : {operand_kind::random, operand_kind::all_max, operand_kind::runs, operand_kind::sparse,
+                      operand_kind::power}) {
+      check_both_ways(test::operand(kind, n, g), test::operand_kind_name(kind));
+    }
+  }
+  check_both_ways({}, "zero");
+}
+
+TEST(RadixConversion, AroundCachedPowers) {
+  // 10^(19 * 2^k) - 1, 10^(19 * 2^k), 10^(19 * 2^k) + 1 and twice those.
+  for (unsigned k = 0; k < 11; ++k) {
+    const mpz_class p = [&] {
+      mpz_class r;
+      mpz_ui_pow_ui(r.get_mpz_t(), 10, 19ul << k);
+      return r;
+    }();
+    for (const mpz_class& v : {mpz_class(p - 1), p, mpz_class(p + 1), mpz_class(2 * p - 1), mpz_class(p * p - 1)})
+      check_both_ways(limbs_of(v), "power k=" + std::to_string(k));
+  }
+}
+
+TEST(RadixConversion, LargeOperands) {
+  auto g = test::rng(302);
+  const std::size_t big = test::heavy() ? 600000 : 60000;
+  check_both_ways(test::operand(operand_kind::random, big, g), "random");
+  check_both_ways(test::operand(operand_kind::all_max, big / 3, g), "all_max");
+}
+
+TEST(RadixConversion, IntegerConvertRadixKeepsSignAndValue) {
+  auto g = test::rng(303);
+  for (std::size_t n : {1u, 30u, 800u}) {
+    for (bool negative : {false, true}) {
+      const integer x = test::make_integer(test::operand(operand_kind::random, n, g), negative, radix::binary);
+      const integer d = convert_radix(x, radix::decimal);
+      EXPECT_EQ(d.get_radix(), radix::decimal);
+      EXPECT_EQ(test::to_mpz_class(d), test::to_mpz_class(x));
+      EXPECT_EQ(d.is_negative(), negative);
+      const integer b = convert_radix(d, radix::binary);
+      EXPECT_EQ(b.get_radix(), radix::binary);
+      EXPECT_TRUE(std::equal(b.magnitude().begin(), b.magnitude().end(), x.magnitude().begin(), x.magnitude().end()));
+      EXPECT_EQ(x.to_radix(radix::decimal).to_string(), d.to_string());
+    }
+  }
+  EXPECT_TRUE(convert_radix(integer(), radix::decimal).is_zero());
+}

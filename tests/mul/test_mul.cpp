@@ -1,0 +1,252 @@
+// Every multiplication algorithm against GMP's mpz_mul, both radices.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "bigmul/error.hpp"
+#include "bigmul/mul.hpp"
+#include "mul/coefficients.hpp"
+#include "mul/fft_mul.hpp"
+#include "mul/params_cpu.hpp"
+#include "test_support.hpp"
+
+using namespace bigmul;
+using bigmul::test::operand_kind;
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool sanitized = true;
+#else
+constexpr bool sanitized = false;
+#endif
+
+const char* radix_name(radix rx) { return rx == radix::binary ? "binary" : "decimal"; }
+
+// Multiplies with `algo` and compares with GMP; reports sizes and kinds on failure.
+void check_product(algorithm algo, radix rx, const std::vector<limb_t>& a, const std::vector<limb_t>& b,
+                   const std::string& what, unsigned threads = 0, mul_stats* stats = nullptr) {
+  const std::vector<limb_t>& x = a.size() >= b.size() ? a : b;
+  const std::vector<limb_t>& y = a.size() >= b.size() ? b : a;
+  std::vector<limb_t> r(x.size() + y.size(), 0xdeadbeef);
+  mul_options opt;
+  opt.algo = algo;
+  opt.threads = threads;
+  opt.stats = stats;
+  mul(r.data(), x.data(), x.size(), y.data(), y.size(), rx, opt);
+  const auto want = bigmul::test::gmp_product(x.data(), x.size(), y.data(), y.size(), rx);
+  if (r != want) {
+    std::size_t i = 0;
+    while (r[i] == want[i]) ++i;
+    FAIL() << algorithm_name(algo) << " " << radix_name(rx) << " " << x.size() << " x " << y.size() << " ("
+           << what << "): first differing limb " << i << " of " << r.size();
+  }
+}
+
+struct size_pair {
+  std::size_t an, bn;
+};
+
+std::vector<size_pair> small_sizes() {
+  std::vector<size_pair> v;
+  for (std::size_t an : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 16u, 31u, 33u, 64u, 100u})
+    for (std::size_t bn : {1u, 2u, 3u, 5u, 8u, 17u, 33u, 64u, 100u})
+      if (bn <= an) v.push_back({an, bn});
+  v.push_back({1000, 3});  // very unbalanced
+  v.push_back({517, 129});
+  return v;
+}
+
+const operand_kind all_kinds[] = {operand_kind::random, operand_kind::all_max, operand_kind::runs,
+                                  operand_kind::sparse, operand_kind::power,  operand_kind::half_max};
+
+class AlgorithmTest : public ::testing::TestWithParam<std::tuple<algorithm, radix>> {};
+
+TEST_P(AlgorithmTest, SmallSizesEveryOperandKind) {
+  const auto [algo, rx] = GetParam();
+  auto g = bigmul::test::rng(100 + static_cast<int>(algo) * 2 + static_cast<int>(rx));
+  for (const auto& s : small_sizes()) {
+    for (operand_kind ka : all_kinds) {
+      const auto a = bigmul::test::make_operand(ka, s.an, rx, g);
+      const auto b = bigmul::test::make_operand(ka == operand_kind::power ? operand_kind::random : ka, s.bn, rx, g);
+      check_product(algo, rx, a, b, bigmul::test::operand_kind_name(ka));
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST_P(AlgorithmTest, SquaringAndOne) {
+  const auto [algo, rx] = GetParam();
+  auto g = bigmul::test::rng(200 + static_cast<int>(algo));
+  for (std::size_t n : {1u, 2u, 13u, 64u, 300u}) {
+    const auto a = bigmul::test::make_operand(operand_kind::all_max, n, rx, g);
+    std::vector<limb_t> r(2 * n);
+    mul_options opt;
+    opt.algo = algo;
+    mul(r.data(), a.data(), n, a.data(), n, rx, opt);  // same pointer: squaring path
+    EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), n, a.data(), n, rx)) << "square n=" << n;
+    const auto one = bigmul::test::make_operand(operand_kind::one, 1, rx, g);
+    check_product(algo, rx, a, one, "times one");
+  }
+}
+
+TEST_P(AlgorithmTest, MediumRandom) {
+  const auto [algo, rx] = GetParam();
+  if (algo == algorithm::basecase || algo == algorithm::tiled) GTEST_SKIP() << "quadratic: covered at small sizes";
+  auto g = bigmul::test::rng(300 + static_cast<int>(algo));
+  for (std::size_t n : {2000u, 5003u}) {
+    const auto a = bigmul::test::make_operand(operand_kind::random, n, rx, g);
+    const auto b = bigmul::test::make_operand(operand_kind::all_max, n - 7, rx, g);
+    check_product(algo, rx, a, b, "random x all_max");
+  }
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::tuple<algorithm, radix>>& info) {
+  return std::string(algorithm_name(std::get<0>(info.param))) + "_" + radix_name(std::get<1>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Exact, AlgorithmTest,
+                         ::testing::Combine(::testing::Values(algorithm::basecase, algorithm::karatsuba,
+                                                              algorithm::tiled, algorithm::fft_complex,
+                                                              algorithm::fft_real, algorithm::automatic),
+                                            ::testing::Values(radix::binary, radix::decimal)),
+                         param_name);
+
+// FP32 is offered only where it is exact: small products work, large ones are refused.
+TEST(FftComplexF32, ExactWhereOfferedAndRefusedBeyond) {
+  auto g = bigmul::test::rng(400);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    for (std::size_t n : {1u, 3u, 16u, 40u}) {
+      if (detail::fft_pick_digits(algorithm::fft_complex_f32, rx, n, n) == 0) continue;
+      const auto a = bigmul::test::make_operand(operand_kind::all_max, n, rx, g);
+      const auto b = bigmul::test::make_operand(operand_kind::half_max, n, rx, g);
+      check_product(algorithm::fft_complex_f32, rx, a, b, "f32");
+    }
+    const std::size_t huge = 1 << 18;
+    EXPECT_EQ(detail::fft_pick_digits(algorithm::fft_complex_f32, rx, huge, huge), 0u);
+    std::vector<limb_t> a(huge, 1), r(2 * huge);
+    mul_options opt;
+    opt.algo = algorithm::fft_complex_f32;
+    EXPECT_THROW(mul(r.data(), a.data(), huge, a.data(), huge, rx, opt), bigmul::error);
+  }
+}
+
+// Sizes where the dispatcher switches algorithm, +-1.
+TEST(Dispatcher, EveryThresholdPlusMinusOne) {
+  auto g = bigmul::test::rng(500);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    const auto& x = rx == radix::binary ? detail::params_cpu::binary_radix : detail::params_cpu::decimal_radix;
+    for (std::size_t t : {x.karatsuba, x.fft, x.karatsuba_basecase}) {
+      for (std::size_t bn : {t - 1, t, t + 1}) {
+        if (bn == 0) continue;
+        for (std::size_t an : {bn, bn + 1, 3 * bn + 5}) {
+          const auto a = bigmul::test::make_operand(operand_kind::random, an, rx, g);
+          const auto b = bigmul::test::make_operand(operand_kind::all_max, bn, rx, g);
+          check_product(algorithm::automatic, rx, a, b, "threshold " + std::to_string(t));
+          check_product(algorithm::karatsuba, rx, a, b, "threshold " + std::to_string(t));
+        }
+      }
+    }
+  }
+}
+
+// Products whose coefficient count sits at a transform length boundary, +-1 limb.
+TEST(FftReal, TransformLengthBoundaries) {
+  auto g = bigmul::test::rng(600);
+  for (algorithm algo : {algorithm::fft_real, algorithm::fft_complex}) {
+    for (radix rx : {radix::binary, radix::decimal}) {
+      std::size_t prev_len = 0;
+      for (std::size_t total = 2; total < (sanitized ? 600u : 3000u); ++total) {
+        const std::size_t an = (total + 1) / 2, bn = total - an;
+        if (bn == 0) continue;
+        const unsigned d = detail::fft_pick_digits(algo, rx, an, bn);
+        const detail::coeff_format f{rx, d};
+        const std::size_t len = detail::fft_transform_length(algo, f.count(an) + f.count(bn) + 1);
+        if (len != prev_len && prev_len != 0) {
+          for (std::size_t t : {total - 1, total, total + 1}) {
+            const std::size_t xa = (t + 1) / 2, xb = t - xa;
+            const auto a = bigmul::test::make_operand(operand_kind::half_max, xa, rx, g);
+            const auto b = bigmul::test::make_operand(operand_kind::all_max, xb, rx, g);
+            check_product(algo, rx, a, b, "length boundary " + std::to_string(len));
+          }
+        }
+        prev_len = len;
+      }
+    }
+  }
+}
+
+// 2^20-limb operands (2^21 under the sanitizers would be too slow: 2^16 there).
+TEST(FftReal, LargeProductsBothRadices) {
+  auto g = bigmul::test::rng(700);
+  const std::size_t n = sanitized ? (1u << 14) : (1u << 20);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    const auto a = bigmul::test::make_operand(operand_kind::random, n, rx, g);
+    const auto b = bigmul::test::make_operand(rx == radix::binary ? operand_kind::all_max : operand_kind::half_max,
+                                              n, rx, g);
+    mul_stats st;
+    check_product(algorithm::fft_real, rx, a, b, "2^20 limbs", 0, &st);
+    EXPECT_LE(st.max_roundoff, detail::fft_roundoff_guard);
+    EXPECT_GT(st.transform_length, 0u);
+  }
+}
+
+TEST(FftReal, ResultsIdenticalForEveryThreadCount) {
+  auto g = bigmul::test::rng(800);
+  const auto a = bigmul::test::make_operand(operand_kind::random, 40000, radix::decimal, g);
+  const auto b = bigmul::test::make_operand(operand_kind::runs, 39000, radix::decimal, g);
+  for (unsigned threads : {1u, 2u, 3u}) check_product(algorithm::fft_real, radix::decimal, a, b, "threads", threads);
+}
+
+// Forcing oversized coefficients must trip the rounding guard; the product is
+// recomputed with smaller ones, never returned wrong.
+TEST(RoundingGuard, OversizedCoefficientsAreRejectedAndRecomputed) {
+  auto g = bigmul::test::rng(900);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    const std::size_t n = 20000;
+    const auto a = bigmul::test::make_operand(operand_kind::half_max, n, rx, g);
+    const auto b = bigmul::test::make_operand(operand_kind::half_max, n, rx, g);
+    std::vector<limb_t> r(2 * n);
+    mul_stats st;
+    mul_options opt;
+    opt.algo = algorithm::fft_real;
+    opt.coefficient_digits = rx == radix::binary ? 26 : 8;
+    opt.stats = &st;
+    mul(r.data(), a.data(), n, b.data(), n, rx, opt);
+    EXPECT_GT(st.retries, 0u) << "the guard never fired: the forced size was not oversized";
+    EXPECT_LE(st.max_roundoff, detail::fft_roundoff_guard);
+    EXPECT_LT(st.coefficient_digits, opt.coefficient_digits);
+    EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), n, b.data(), n, rx));
+  }
+}
+
+TEST(ModularCheck, RunsAndPasses) {
+  auto g = bigmul::test::rng(1000);
+  const auto a = bigmul::test::make_operand(operand_kind::random, 3000, radix::binary, g);
+  std::vector<limb_t> r(6000);
+  mul_stats st;
+  mul_options opt;
+  opt.modular_check = true;
+  opt.stats = &st;
+  mul(r.data(), a.data(), 3000, a.data(), 3000, radix::binary, opt);
+  EXPECT_TRUE(st.modular_check);
+  EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), 3000, a.data(), 3000, radix::binary));
+}
+
+TEST(Mul, InvalidArgumentsThrow) {
+  std::vector<limb_t> a(10, 1), b(20, 1), r(40);
+  EXPECT_THROW(mul(r.data(), a.data(), 10, b.data(), 20, radix::binary), bigmul::error);  // an < bn
+  EXPECT_THROW(mul(r.data(), a.data(), 10, b.data(), 0, radix::binary), bigmul::error);
+  EXPECT_THROW(mul(b.data(), b.data() + 5, 5, a.data(), 5, radix::binary), bigmul::error);  // overlap
+  std::vector<limb_t> bad(3, decimal_limb_base);
+  EXPECT_THROW(mul(r.data(), bad.data(), 3, a.data(), 2, radix::decimal), bigmul::error);
+  algorithm algo;
+  for (const char* name : {"basecase", "karatsuba", "tiled", "fft_complex", "fft_real", "fft_complex_f32", "auto"}) {
+    ASSERT_TRUE(parse_algorithm(name, algo)) << name;
+    EXPECT_STREQ(algorithm_name(algo), name);
+  }
+  EXPECT_FALSE(parse_algorithm("fft", algo));
+}
+
+}  // namespace

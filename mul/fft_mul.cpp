@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -116,12 +117,20 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   const Real* im = A.data() + half;
   const std::size_t chunks = prim::chunk_count(nc, 1 << 15, threads);
   std::vector<double> chunk_err(std::max<std::size_t>(chunks, 1), 0.0);
+  // Past 2^(mantissa - 3) a value's fraction (its round-off) can no longer be
+  // seen, so such a value counts as round-off 0.5: the pass fails.
+  constexpr Real precise_limit = static_cast<Real>(std::uint64_t{1} << (std::numeric_limits<Real>::digits - 3));
   const auto round_range = [&](std::size_t chunk, std::size_t b0, std::size_t b1) {
     double err = 0;
     for (std::size_t i = b0; i < b1; ++i) {
       const Real x = real_layout ? (i & 1 ? im : re)[i >> 1] : re[i];
       const Real rx = std::nearbyint(x);
       err = std::max(err, static_cast<double>(std::fabs(x - rx)));
+      if (!(std::fabs(x) <= precise_limit)) {  // NaN too
+        err = std::max(err, 0.5);
+        c[i] = 0;
+        continue;
+      }
       c[i] = static_cast<std::int64_t>(rx);
       if (!real_layout) err = std::max(err, static_cast<double>(std::fabs(im[i])));
     }

@@ -9,7 +9,7 @@ namespace bigmul::carry {
   template bool carry_normalize_sequential<T>(const T*, std::size_t, digit_base, std::uint32_t*,      \
                                               std::size_t);                                           \
   template bool carry_normalize_two_phase<T>(const T*, std::size_t, digit_base, std::uint32_t*,       \
-                                             std::size_t, unsigned);
+                                             std::size_t, unsigned, std::uint64_t);
 BIGMUL_CARRY_INSTANTIATE(std::int64_t)
 BIGMUL_CARRY_INSTANTIATE(unsigned __int128)
 #undef BIGMUL_CARRY_INSTANTIATE

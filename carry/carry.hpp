@@ -21,14 +21,15 @@ inline constexpr std::size_t two_phase_grain = 1 << 14;
 template <class T>
 bool carry_normalize_sequential(const T* c, std::size_t nc, digit_base b, std::uint32_t* out, std::size_t m);
 
+// max_abs > 0 promises |c[i]| <= max_abs (fewer digits to spread); 0: T's range.
 template <class T>
 bool carry_normalize_two_phase(const T* c, std::size_t nc, digit_base b, std::uint32_t* out, std::size_t m,
-                               unsigned threads);
+                               unsigned threads, std::uint64_t max_abs = 0);
 
 template <class T>
 bool carry_normalize(const T* c, std::size_t nc, digit_base b, std::uint32_t* out, std::size_t m,
-                     unsigned threads) {
-  return carry_normalize_two_phase(c, nc, b, out, m, threads);
+                     unsigned threads, std::uint64_t max_abs = 0) {
+  return carry_normalize_two_phase(c, nc, b, out, m, threads, max_abs);
 }
 
 // Instantiated in carry/carry.cpp for the coefficient types the multipliers
@@ -37,7 +38,7 @@ bool carry_normalize(const T* c, std::size_t nc, digit_base b, std::uint32_t* ou
   extern template bool carry_normalize_sequential<T>(const T*, std::size_t, digit_base, std::uint32_t*,     \
                                                      std::size_t);                                          \
   extern template bool carry_normalize_two_phase<T>(const T*, std::size_t, digit_base, std::uint32_t*,      \
-                                                    std::size_t, unsigned);
+                                                    std::size_t, unsigned, std::uint64_t);
 BIGMUL_CARRY_EXTERN(std::int64_t)
 BIGMUL_CARRY_EXTERN(unsigned __int128)
 #undef BIGMUL_CARRY_EXTERN

@@ -20,10 +20,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "carry/carry.hpp"
 #include "carry/digit_base.hpp"
+#include "prim/buffer.hpp"
 #include "prim/ops.hpp"
 #include "prim/parallel.hpp"
 #include "prim/scan.hpp"
@@ -86,23 +88,36 @@ void for_each_t(const std::int64_t* s, std::size_t ns, const Base& base, std::si
 }
 
 // Phase 2 on s[0..ns) (values in [-1, B (B-1)]): digits into out[0..m);
-// returns whether the part at and above B^m is zero.
+// returns whether the part at and above B^m is zero. Thread -> device
+// layering as in CUB: each chunk folds its positions' (g, p) pairs into one
+// pair, prim::exclusive_scan over the chunk pairs gives each chunk its carry
+// in, and each chunk then ripples its own carries sequentially.
 template <class Base>
 bool resolve(const std::int64_t* s, std::size_t ns, const Base& base, std::uint32_t* out, std::size_t m,
              unsigned threads) {
   const auto B = static_cast<std::int64_t>(base.base());
-  std::vector<prim::carry_gp> gp(m);
-  prim::parallel_chunks(m, grain, threads, [&](std::size_t p0, std::size_t p1) {
-    for_each_t(s, ns, base, p0, p1, [&](std::size_t p, std::int64_t t) {
-      gp[p] = prim::carry_gp{t >= B ? 1u : 0u, t == B - 1 ? 1u : 0u};
+  const std::size_t chunks = std::max<std::size_t>(1, prim::chunk_count(m, grain, threads));
+  const auto first = [&](std::size_t c) { return m * c / chunks; };
+  std::vector<prim::carry_gp> carry_in(chunks);
+  if (chunks > 1) {
+    prim::parallel_for(chunks - 1, threads, [&](std::size_t c) {
+      prim::carry_gp acc = prim::carry_identity;
+      for_each_t(s, ns, base, first(c), first(c + 1), [&](std::size_t, std::int64_t t) {
+        acc = prim::carry_op{}(acc, prim::carry_gp{t >= B ? 1u : 0u, t == B - 1 ? 1u : 0u});
+      });
+      carry_in[c] = acc;
     });
-  });
-  prim::inclusive_scan(gp.data(), gp.data(), m, prim::carry_op{}, prim::carry_identity, threads);
-  prim::parallel_chunks(m, grain, threads, [&](std::size_t p0, std::size_t p1) {
-    for_each_t(s, ns, base, p0, p1, [&](std::size_t p, std::int64_t t) {
-      const std::int64_t d = t + (p ? gp[p - 1].g : 0);
-      out[p] = static_cast<std::uint32_t>(d >= B ? d - B : d);
+  }
+  prim::exclusive_scan(carry_in.data(), carry_in.data(), chunks, prim::carry_op{}, prim::carry_identity, 1);
+  std::uint32_t last_carry = 0;
+  prim::parallel_for(chunks, threads, [&](std::size_t c) {
+    std::int64_t carry = carry_in[c].g;
+    for_each_t(s, ns, base, first(c), first(c + 1), [&](std::size_t p, std::int64_t t) {
+      const std::int64_t d = t + carry;
+      carry = d >= B;
+      out[p] = static_cast<std::uint32_t>(carry ? d - B : d);
     });
+    if (c + 1 == chunks) last_carry = static_cast<std::uint32_t>(carry);
   });
   // What is left above B^m: the last carry, q_(m-1), and s_p B^(p-m) for p >= m.
   std::int64_t v;
@@ -112,16 +127,17 @@ bool resolve(const std::int64_t* s, std::size_t ns, const Base& base, std::uint3
     high = high * B + s[p];
     if (high > limit || high < -limit) return false;
   }
-  if (m > 0) high += gp[m - 1].g + split_high(base, m - 1 < ns ? s[m - 1] : 0, v);
+  if (m > 0) high += last_carry + split_high(base, m - 1 < ns ? s[m - 1] : 0, v);
   return high == 0;
 }
 
 }  // namespace two_phase
 
-// Same contract as carry_normalize_sequential, multithreaded.
+// Same contract as carry_normalize_sequential, multithreaded. max_abs > 0
+// promises |c[i]| <= max_abs (fewer digits to spread); 0 means T's range.
 template <class T>
 bool carry_normalize_two_phase(const T* c, std::size_t nc, digit_base b, std::uint32_t* out, std::size_t m,
-                               unsigned threads) {
+                               unsigned threads, std::uint64_t max_abs) {
   return with_base(b, [&](auto base) {
     const std::uint64_t B = base.base();
     constexpr bool sgn = is_signed_int<T>;
@@ -129,20 +145,23 @@ bool carry_normalize_two_phase(const T* c, std::size_t nc, digit_base b, std::ui
     // signed top digit absorbs -2^(bits-1)). numeric_limits knows no __int128
     // in strict C++20.
     const unsigned __int128 all = ~static_cast<unsigned __int128>(0) >> (128 - 8 * sizeof(T));
-    const unsigned __int128 bound = sgn ? all >> 1 : all;
-    unsigned D = two_phase::digits_above(B, bound);
-    std::vector<std::int64_t> s(nc + D + (sgn ? 1 : 0) - 1);
+    const unsigned __int128 bound = max_abs ? max_abs : sgn ? all >> 1 : all;
+    unsigned D = std::max(1u, two_phase::digits_above(B, bound));
+    // Every position is written by spread (no zero-filling first).
+    prim::buffer<std::int64_t> s(nc + D + (sgn ? 1 : 0) - 1);
+    std::size_t ns = nc + D + (sgn ? 1 : 0) - 1;
     two_phase::spread(c, nc, D, sgn, base, s.data(), threads);
     // Further rounds only while D > B (bases below ~50 with wide inputs).
     std::uint64_t hi = static_cast<std::uint64_t>(D) * (B - 1);
     while (D > B) {
       D = two_phase::digits_above(B, hi);
-      std::vector<std::int64_t> next(s.size() + D);
-      two_phase::spread(s.data(), s.size(), D, true, base, next.data(), threads);
-      s.swap(next);
+      prim::buffer<std::int64_t> next(ns + D);
+      two_phase::spread(s.data(), ns, D, true, base, next.data(), threads);
+      s = std::move(next);
+      ns += D;
       hi = static_cast<std::uint64_t>(D) * (B - 1);
     }
-    return two_phase::resolve(s.data(), s.size(), base, out, m, threads);
+    return two_phase::resolve(s.data(), ns, base, out, m, threads);
   });
 }
 

@@ -15,6 +15,7 @@
 #include "fft/fft_real.hpp"
 #include "mul/coefficients.hpp"
 #include "mul/fft_exactness.hpp"
+#include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::detail {
@@ -49,6 +50,9 @@ std::shared_ptr<const Plan> cached_plan(std::size_t n) {
   return slot;
 }
 
+template <class T>
+using buffer = prim::buffer<T>;
+
 bool is_real(algorithm algo) { return algo == algorithm::fft_real; }
 
 // One FFT pass with coefficient format f. Returns the max round-off; writes
@@ -67,7 +71,9 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   st.transform_length = n;
 
   auto t0 = clock_type::now();
-  std::vector<Real> A(2 * half), B;
+  // Uninitialized buffers: every element is written before it is read
+  // (load zero-fills the padding), so no memset pass and no extra page touch.
+  buffer<Real> A(2 * half), B;
   const auto load = [&](const limb_t* p, std::size_t pn, Real* re, Real* im) {
     const std::size_t used = f.count(pn) + 1;
     if (real_layout) {
@@ -86,7 +92,7 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   };
   load(a, an, A.data(), A.data() + half);
   if (!square) {
-    B.resize(2 * half);
+    B = buffer<Real>(2 * half);
     load(b, bn, B.data(), B.data() + half);
   }
   st.t_split += seconds_since(t0);
@@ -101,7 +107,7 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
     plan->square_spectrum(A.data(), A.data() + half, plan->inverse_scale(), threads);
   } else {
     plan->multiply_spectra(A.data(), A.data() + half, B.data(), B.data() + half, plan->inverse_scale(), threads);
-    std::vector<Real>().swap(B);  // release before the coefficient array exists
+    B = buffer<Real>();  // release before the coefficient array exists
   }
   st.t_pointwise += seconds_since(t0);
 
@@ -112,7 +118,7 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   // Round to integers and measure the round-off; in the complex layout the
   // imaginary parts must round to zero as well.
   t0 = clock_type::now();
-  std::vector<std::int64_t> c(nc);
+  buffer<std::int64_t> c(nc);
   const Real* re = A.data();
   const Real* im = A.data() + half;
   const std::size_t chunks = prim::chunk_count(nc, 1 << 15, threads);
@@ -120,11 +126,12 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   // Past 2^(mantissa - 3) a value's fraction (its round-off) can no longer be
   // seen, so such a value counts as round-off 0.5: the pass fails.
   constexpr Real precise_limit = static_cast<Real>(std::uint64_t{1} << (std::numeric_limits<Real>::digits - 3));
+  constexpr Real round_magic = static_cast<Real>(3 * (std::uint64_t{1} << (std::numeric_limits<Real>::digits - 2)));
   const auto round_range = [&](std::size_t chunk, std::size_t b0, std::size_t b1) {
     double err = 0;
     for (std::size_t i = b0; i < b1; ++i) {
       const Real x = real_layout ? (i & 1 ? im : re)[i >> 1] : re[i];
-      const Real rx = std::nearbyint(x);
+      const Real rx = (x + round_magic) - round_magic;  // round to nearest for |x| < 2^(mantissa-2)
       err = std::max(err, static_cast<double>(std::fabs(x - rx)));
       if (!(std::fabs(x) <= precise_limit)) {  // NaN too
         err = std::max(err, 0.5);
@@ -149,16 +156,17 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
     const Real x = real_layout ? (i & 1 ? im : re)[i >> 1] : re[i];
     max_err = std::max(max_err, static_cast<double>(std::fabs(x)));
   }
-  std::vector<Real>().swap(A);
+  A = buffer<Real>();
   st.t_round += seconds_since(t0);
   if (!(max_err <= fft_roundoff_guard)) return max_err;  // NaN fails too
 
   t0 = clock_type::now();
   const std::size_t m = f.count(an + bn);
-  std::vector<std::uint32_t> digits(m);
+  buffer<std::uint32_t> digits(m);
   const bool fits = carry::carry_normalize<std::int64_t>(c.data(), nc, carry::digit_base{f.rx == radix::decimal, f.digits},
-                                                         digits.data(), m, threads);
-  std::vector<std::int64_t>().swap(c);
+                                                         digits.data(), m, threads,
+                                                         static_cast<std::uint64_t>(precise_limit));
+  c = buffer<std::int64_t>();
   if (!fits) return std::max(max_err, 1.0);  // cannot happen when the round-off is small; never return it
   join_digits(digits.data(), m, f, r, an + bn, threads);
   st.t_carry += seconds_since(t0);

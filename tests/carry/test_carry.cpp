@@ -96,7 +96,7 @@ bool gmp_digits(const std::vector<T>& c, digit_base b, std::size_t m, std::vecto
 
 // Runs every implementation on c and compares with GMP.
 template <class T>
-void check(const std::vector<T>& c, digit_base b, std::size_t m, const std::string& what) {
+void check(const std::vector<T>& c, digit_base b, std::size_t m, const std::string& what, std::uint64_t max_abs = 0) {
   SCOPED_TRACE(what + " base " + base_name(b) + " nc " + std::to_string(c.size()) + " m " + std::to_string(m));
   std::vector<std::uint32_t> want;
   const bool fits = gmp_digits(c, b, m, want);
@@ -107,7 +107,8 @@ void check(const std::vector<T>& c, digit_base b, std::size_t m, const std::stri
   }
   for (unsigned threads : {1u, 2u, 3u, 8u}) {
     std::fill(got.begin(), got.end(), 0xdeadbeef);
-    ASSERT_EQ(bigmul::carry::carry_normalize_two_phase(c.data(), c.size(), b, got.data(), m, threads), fits)
+    ASSERT_EQ(bigmul::carry::carry_normalize_two_phase(c.data(), c.size(), b, got.data(), m, threads, max_abs),
+              fits)
         << "two-phase, " << threads << " threads";
     if (fits) {
       ASSERT_EQ(got, want) << "two-phase, " << threads << " threads";
@@ -222,5 +223,6 @@ TEST(Carry, LargeRandomFftLike) {
     for (auto& x : c) x = static_cast<std::int64_t>(g() >> 14) - (std::int64_t{1} << 49);
     c.back() = std::int64_t{1} << 49;
     check(c, b, n + 4, "fft-like");
+    check(c, b, n + 4, "fft-like, bound given", std::uint64_t{1} << 49);
   }
 }

@@ -100,11 +100,23 @@ std::string machine_description() {
 }
 
 std::string git_commit() {
-#ifdef BIGMUL_GIT_COMMIT
+  // The tree the program runs in (a configure-time value would go stale as
+  // soon as the next commit lands); the build's commit when git is absent.
+  std::string out;
+  if (FILE* p = popen("git -C " BIGMUL_SOURCE_DIR " rev-parse --short HEAD 2>/dev/null", "r")) {
+    char buf[64];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    if (pclose(p) != 0) out.clear();
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  if (!out.empty()) {
+    if (FILE* p = popen("git -C " BIGMUL_SOURCE_DIR " status --porcelain --untracked-files=no 2>/dev/null", "r")) {
+      if (std::fgetc(p) != EOF) out += " (modified)";
+      pclose(p);
+    }
+    return out;
+  }
   return BIGMUL_GIT_COMMIT;
-#else
-  return "unknown";
-#endif
 }
 
 std::string today() {

@@ -63,7 +63,7 @@ inline std::vector<limb_t> random_decimal_digits(std::size_t digits, std::mt1993
 void limbs_to_mpz(mpz_t out, const limb_t* p, std::size_t n, radix rx);
 
 std::string machine_description();  // CPU model, cores
-std::string git_commit();           // from BIGMUL_GIT_COMMIT compile definition
+std::string git_commit();           // HEAD of the source tree now ("(modified)" if dirty)
 std::string today();
 
 }  // namespace bigmul::bench

@@ -78,7 +78,7 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
     const std::size_t used = f.count(pn) + 1;
     if (real_layout) {
       split_balanced(p, pn, f,
-                     [&](std::size_t i, std::int64_t v) { (i & 1 ? im : re)[i >> 1] = static_cast<Real>(v); },
+                     [&](std::size_t i, std::int64_t v) { ((i & 1) ? im[i >> 1] : re[i >> 1]) = static_cast<Real>(v); },
                      threads);
       const std::size_t from = used / 2;  // first slot not fully written
       if (used & 1) im[from] = 0;
@@ -125,12 +125,12 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   std::vector<double> chunk_err(std::max<std::size_t>(chunks, 1), 0.0);
   // Past 2^(mantissa - 3) a value's fraction (its round-off) can no longer be
   // seen, so such a value counts as round-off 0.5: the pass fails.
-  constexpr Real precise_limit = static_cast<Real>(std::uint64_t{1} << (std::numeric_limits<Real>::digits - 3));
-  constexpr Real round_magic = static_cast<Real>(3 * (std::uint64_t{1} << (std::numeric_limits<Real>::digits - 2)));
+  static constexpr Real precise_limit = static_cast<Real>(std::uint64_t{1} << (std::numeric_limits<Real>::digits - 3));
+  static constexpr Real round_magic = static_cast<Real>(3 * (std::uint64_t{1} << (std::numeric_limits<Real>::digits - 2)));
   const auto round_range = [&](std::size_t chunk, std::size_t b0, std::size_t b1) {
     double err = 0;
     for (std::size_t i = b0; i < b1; ++i) {
-      const Real x = real_layout ? (i & 1 ? im : re)[i >> 1] : re[i];
+      const Real x = real_layout ? ((i & 1) ? im[i >> 1] : re[i >> 1]) : re[i];
       const Real rx = (x + round_magic) - round_magic;  // round to nearest for |x| < 2^(mantissa-2)
       err = std::max(err, static_cast<double>(std::fabs(x - rx)));
       if (!(std::fabs(x) <= precise_limit)) {  // NaN too
@@ -153,7 +153,7 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   // Slots past the product must be (near) zero: a large value there means the
   // transform wrapped around, which is as fatal as a large round-off.
   for (std::size_t i = nc; i < (real_layout ? n : half); ++i) {
-    const Real x = real_layout ? (i & 1 ? im : re)[i >> 1] : re[i];
+    const Real x = real_layout ? ((i & 1) ? im[i >> 1] : re[i >> 1]) : re[i];
     max_err = std::max(max_err, static_cast<double>(std::fabs(x)));
   }
   A = buffer<Real>();

@@ -12,21 +12,19 @@ namespace bigmul::detail {
 
 using u128 = unsigned __int128;
 
-// Quotient and remainder of a 128-bit t < 10^19 * 2^64 by 10^19, by
-// multiplication with a precomputed reciprocal (Moller-Granlund 2-by-1
-// division; 10^19 already has its top bit set, so no normalisation).
 struct qr64 {
   limb_t q, r;
 };
-BIGMUL_HD qr64 div_1e19(u128 t) {
-  constexpr limb_t d = decimal_limb_base;
-  constexpr limb_t v = 0xd83c94fb6d2ac34aull;  // floor((2^128 - 1) / d) - 2^64
-  const limb_t nh = static_cast<limb_t>(t >> 64), nl = static_cast<limb_t>(t);
-  u128 q = static_cast<u128>(v) * nh;
-  q += (static_cast<u128>(nh + 1) << 64) | nl;
+
+// (u1 * 2^64 + u0) / d for a normalized d (top bit set) and u1 < d, with
+// v = floor((2^128 - 1) / d) - 2^64: Moller and Granlund's 2-by-1 division by
+// an invariant integer ("Improved division by invariant integers", 2011).
+BIGMUL_HD qr64 div_2by1(limb_t u1, limb_t u0, limb_t d, limb_t v) {
+  u128 q = static_cast<u128>(v) * u1;
+  q += (static_cast<u128>(u1 + 1) << 64) | u0;
   limb_t q1 = static_cast<limb_t>(q >> 64);
   const limb_t q0 = static_cast<limb_t>(q);
-  limb_t r = nl - q1 * d;
+  limb_t r = u0 - q1 * d;
   if (r > q0) {
     --q1;
     r += d;
@@ -36,6 +34,12 @@ BIGMUL_HD qr64 div_1e19(u128 t) {
     r -= d;
   }
   return {q1, r};
+}
+
+// Quotient and remainder of a 128-bit t < 10^19 * 2^64 by 10^19 (already
+// normalized: its top bit is set).
+BIGMUL_HD qr64 div_1e19(u128 t) {
+  return div_2by1(static_cast<limb_t>(t >> 64), static_cast<limb_t>(t), decimal_limb_base, 0xd83c94fb6d2ac34aull);
 }
 
 // Limb base of a radix minus one, and addition/subtraction with carry.

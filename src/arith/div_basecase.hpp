@@ -17,23 +17,7 @@ inline limb_t invert_limb(limb_t d) {
   return static_cast<limb_t>(num / d);
 }
 
-// (u1 * 2^64 + u0) / d for a normalized d and u1 < d, with v = invert_limb(d).
-inline qr64 div_2by1(limb_t u1, limb_t u0, limb_t d, limb_t v) {
-  u128 q = static_cast<u128>(v) * u1;
-  q += (static_cast<u128>(u1 + 1) << 64) | u0;
-  limb_t q1 = static_cast<limb_t>(q >> 64);
-  const limb_t q0 = static_cast<limb_t>(q);
-  limb_t r = u0 - q1 * d;
-  if (r > q0) {
-    --q1;
-    r += d;
-  }
-  if (r >= d) {
-    ++q1;
-    r -= d;
-  }
-  return {q1, r};
-}
+// div_2by1 (the 2-by-1 step, v = invert_limb(d)) lives in mul/limb_ops.hpp.
 
 // r[0..n) -= a[0..n) * b; returns the limb to subtract above r[n-1].
 inline limb_t submul_1(limb_t* r, const limb_t* a, std::size_t n, limb_t b) {

@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "prim/ops.hpp"
 #include "test_support.hpp"
 
 namespace bigmul::prim::test {
@@ -24,6 +25,13 @@ inline std::vector<std::size_t> sizes(unsigned max_log = 18) {
 }
 
 inline const unsigned thread_counts[] = {1, 2, 3};
+
+// A random 2x2 matrix of determinant 1, so long products stay invertible mod
+// 2^64 instead of collapsing to 0 (which would hide an order bug).
+inline mat2 random_mat(std::mt19937_64& g) {
+  const std::uint64_t a = g(), b = g();
+  return mat2{1 + a * b, a, b, 1};
+}
 
 enum class pattern { random, sorted, reversed, all_equal, few_distinct };
 inline const pattern patterns[] = {pattern::random, pattern::sorted, pattern::reversed, pattern::all_equal,

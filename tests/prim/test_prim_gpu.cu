@@ -21,10 +21,13 @@
 #include "prim/scan_batched.hpp"
 #include "prim/scan_segmented.hpp"
 #include "prim/sort_merge.hpp"
+#include "prim_test_util.hpp"
 #include "test_support.hpp"
 
 using namespace bigmul::prim;
 namespace gpu = bigmul::prim::cuda;
+
+using bigmul::prim::test::random_mat;
 
 namespace {
 
@@ -51,11 +54,6 @@ void two_phase(F&& f) {
   dev_buf<char> temp(bytes);
   ASSERT_EQ(f(temp.p, bytes), cudaSuccess);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-}
-
-mat2 random_mat(std::mt19937_64& g) {
-  const std::uint64_t a = g(), b = g();
-  return mat2{1 + a * b, a, b, 1};
 }
 
 const std::size_t gpu_sizes[] = {0, 1, 2, 31, 33, 255, 1023, 1024, 1025, 4095, 4097, 65535, 65537, 1u << 20, (1u << 20) + 3};

@@ -13,15 +13,10 @@
 
 using namespace bigmul::prim;
 using bigmul::prim::test::sizes;
+using bigmul::prim::test::random_mat;
 using bigmul::prim::test::thread_counts;
 
 namespace {
-
-// Determinant 1, so long products stay invertible mod 2^64.
-mat2 random_mat(std::mt19937_64& g) {
-  const std::uint64_t a = g(), b = g();
-  return mat2{1 + a * b, a, b, 1};
-}
 
 template <class T, class Op>
 std::vector<T> serial_segmented(const std::vector<T>& in, const std::vector<std::uint8_t>& heads, Op op, T id,

@@ -95,7 +95,7 @@ void print_timing(const phase_times& t, const mul_stats& st, bool multiplied, bo
       double seconds;
     } phases[] = {{"  split", st.t_split},         {"  forward", st.t_forward}, {"  pointwise", st.t_pointwise},
                   {"  inverse", st.t_inverse},     {"  round", st.t_round},     {"  carry", st.t_carry},
-                  {"  modular check", st.t_check}};
+                  {"  modular check", st.t_check}, {"  GPU transfers", st.t_transfer}};
     for (const auto& p : phases)
       if (fft || p.seconds > 0) row(p.name, p.seconds);
   }
@@ -105,9 +105,9 @@ void print_timing(const phase_times& t, const mul_stats& st, bool multiplied, bo
   row("total", total);
   if (multiplied) {
     std::snprintf(line, sizeof line,
-                  "bigmul: algorithm %s, transform length %zu, coefficient digits %u, max round-off %.6g, "
+                  "bigmul: algorithm %s on the %s, transform length %zu, coefficient digits %u, max round-off %.6g, "
                   "retries %u, modular check %s, threads %u",
-                  algorithm_name(st.used), st.transform_length, st.coefficient_digits, st.max_roundoff,
+                  algorithm_name(st.used), st.backend_used == backend::cuda ? "GPU" : "CPU", st.transform_length, st.coefficient_digits, st.max_roundoff,
                   st.retries, st.modular_check ? "passed" : "off", threads);
   } else {
     std::snprintf(line, sizeof line, "bigmul: algorithm none (an operand is zero), threads %u", threads);
@@ -117,14 +117,21 @@ void print_timing(const phase_times& t, const mul_stats& st, bool multiplied, bo
 
 int run_checked(const options& o, progress& prog) {
   const auto t_start = clock_type::now();
-  if (o.backend_choice == backend::cuda)
-    throw failure(exit_usage, "bigmul: --backend cuda: CUDA backend not available in this build");
+  // --backend cuda without a usable GPU fails before any work (exit 1: a
+  // missing resource, not a usage error).
+  std::string gpu_why;
+  const bool gpu = cuda_usable(&gpu_why);
+  if (o.backend_choice == backend::cuda && !gpu) throw failure(exit_io, "bigmul: --backend cuda: " + gpu_why);
   // Parsing and printing use the library's default thread count: make --threads apply there too.
   if (o.threads) prim::set_default_threads(o.threads);
   const unsigned threads = prim::resolve_threads(o.threads);
-  if (o.verbose)
-    say(std::string("bigmul: backend cpu") + (o.backend_choice == backend::automatic ? " (auto: no CUDA backend in this build)" : "") +
-        ", " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s"));
+  if (o.verbose) {
+    const std::string th = ", " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
+    if (o.backend_choice == backend::cpu) say("bigmul: backend cpu" + th);
+    else if (o.backend_choice == backend::cuda) say("bigmul: backend cuda" + th);
+    else if (gpu) say("bigmul: backend auto: the GPU for large products, else the CPU" + th);
+    else say("bigmul: backend cpu (auto, falling back: " + gpu_why + ")" + th);
+  }
 
   phase_times t;
   integer a, b;
@@ -169,6 +176,8 @@ int run_checked(const options& o, progress& prog) {
   mo.algo = o.algo;
   mo.threads = o.threads;
   mo.modular_check = o.modular_check;
+  mo.where = o.backend_choice;
+  mo.engine = o.engine;
   mo.stats = &st;
   const bool multiplied = !a.is_zero() && !b.is_zero();
   prog.phase("multiplying " + std::to_string(digit_count(a)) + " x " + std::to_string(digit_count(b)) + " digits");
@@ -181,12 +190,16 @@ int run_checked(const options& o, progress& prog) {
       throw failure(exit_check, std::string("bigmul: the product failed a check: ") + e.what());
     if (e.code() == error::kind::domain)
       throw failure(exit_usage, std::string("bigmul: --algorithm ") + algorithm_name(o.algo) + ": " + e.what());
+    if (e.code() == error::kind::resource) throw failure(exit_io, std::string("bigmul: ") + e.what());
+    if (e.code() == error::kind::invalid_argument && o.backend_choice == backend::cuda)
+      throw failure(exit_usage, std::string("bigmul: --backend cuda: ") + e.what());
     throw;
   }
   t.multiply = seconds_since(t0);
   if (o.verbose) {
     say(std::string("bigmul: algorithm ") + (multiplied ? algorithm_name(st.used) : "none (an operand is zero)") +
         (o.algo == algorithm::automatic && multiplied ? " (chosen by size)" : "") +
+        (multiplied ? (st.backend_used == backend::cuda ? " on the GPU" : " on the CPU") : "") +
         (multiplied && o.modular_check ? ", modular check passed" : ""));
   }
   if (fault_corrupt_product()) {

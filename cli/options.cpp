@@ -71,7 +71,9 @@ std::string usage_text() {
          "      --verify        check the product against GMP's mpz_mul\n"
          "      --no-check      skip the product's modular check (mod 2^61-1; on by default)\n"
          "  -t, --timing        per-phase times, algorithm, transform length and round-off on stderr\n"
-         "      --backend B     auto, cpu or cuda (auto: cpu; this build has no CUDA backend)\n"
+         "      --backend B     auto, cpu or cuda (auto: the GPU for large products when one is\n"
+         "                      usable, else the CPU; cuda: fail unless the GPU can do it)\n"
+         "      --fft-engine E  GPU FFT: in_house (bigmul's) or cufft (NVIDIA's, the baseline)\n"
          "      --algorithm A   one of: " + algorithm_names() + "\n"
          "      --threads N     worker threads (0 or absent: all cores)\n"
          "  -v, --verbose       describe the operands, backend, algorithm and seed on stderr\n"
@@ -143,6 +145,11 @@ options parse_command_line(int argc, const char* const* argv) {
         else if (b == "cpu") o.backend_choice = backend::cpu;
         else if (b == "cuda") o.backend_choice = backend::cuda;
         else usage_error("unknown backend " + quoted(b) + " (valid: auto, cpu, cuda)");
+      } else if (name == "--fft-engine") {
+        const std::string e = value();
+        if (e == "in_house") o.engine = fft_engine::in_house;
+        else if (e == "cufft") o.engine = fft_engine::cufft;
+        else usage_error("unknown FFT engine " + quoted(e) + " (valid: in_house, cufft)");
       } else if (name == "--algorithm") {
         const std::string a = value();
         if (!parse_algorithm(a, o.algo)) usage_error("unknown algorithm " + quoted(a) + " (valid: " + algorithm_names() + ")");

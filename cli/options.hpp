@@ -20,6 +20,7 @@ struct options {
   bool modular_check = true;           // --no-check turns it off
   bool timing = false;                 // -t/--timing
   backend backend_choice = backend::automatic;
+  fft_engine engine = fft_engine::in_house;  // --fft-engine (GPU FFT algorithms)
   algorithm algo = algorithm::automatic;
   unsigned threads = 0;                // --threads N (0: all cores)
   bool verbose = false;                // -v/--verbose

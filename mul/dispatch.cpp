@@ -11,8 +11,10 @@
 #include "mul/fft_mul.hpp"
 #include "mul/karatsuba.hpp"
 #include "mul/modcheck.hpp"
+#include "mul/mul_cuda.hpp"
 #include "mul/params_cpu.hpp"
 #include "mul/tiled.hpp"
+#include "prim/parallel.hpp"
 
 namespace bigmul {
 namespace {
@@ -25,7 +27,7 @@ constexpr named_algorithm algorithm_names[] = {
     {algorithm::automatic, "auto"},          {algorithm::basecase, "basecase"},
     {algorithm::karatsuba, "karatsuba"},     {algorithm::tiled, "tiled"},
     {algorithm::fft_complex, "fft_complex"}, {algorithm::fft_real, "fft_real"},
-    {algorithm::fft_complex_f32, "fft_complex_f32"},
+    {algorithm::fft_complex_f32, "fft_complex_f32"}, {algorithm::fft_real_f32, "fft_real_f32"},
 };
 
 bool overlaps(const limb_t* r, std::size_t rn, const limb_t* p, std::size_t pn) {
@@ -49,7 +51,46 @@ algorithm choose(std::size_t an, std::size_t bn, radix rx) {
   return algorithm::fft_real;
 }
 
+bool has_cuda_version(algorithm a) {
+  return a == algorithm::automatic || a == algorithm::tiled || a == algorithm::fft_complex ||
+         a == algorithm::fft_real || a == algorithm::fft_complex_f32 || a == algorithm::fft_real_f32;
+}
+
+// Whether this product goes to the GPU: always for backend cuda (after the
+// checks), for automatic when a GPU is usable and the product is past the
+// measured crossover.
+bool use_cuda(const mul_options& o, std::size_t total_limbs, radix rx) {
+  if (o.where == backend::cuda) {
+    if (!has_cuda_version(o.algo))
+      throw error(error::kind::invalid_argument,
+                  std::string("bigmul::mul: algorithm ") + algorithm_name(o.algo) + " has no CUDA version");
+    std::string why;
+    if (!cuda_usable(&why)) throw error(error::kind::resource, "bigmul::mul: backend cuda: " + why);
+    return true;
+  }
+#if defined(BIGMUL_HAVE_CUDA) && defined(BIGMUL_CUDA_MUL)
+  if (o.where == backend::automatic && has_cuda_version(o.algo) && total_limbs >= detail::cuda_host_crossover(rx))
+    return cuda_usable();
+#else
+  (void)total_limbs;
+  (void)rx;
+#endif
+  return false;
+}
+
 }  // namespace
+
+bool cuda_usable(std::string* why) {
+#if defined(BIGMUL_HAVE_CUDA) && defined(BIGMUL_CUDA_MUL)
+  std::string w;
+  const bool ok = detail::cuda_probe(w);
+  if (why) *why = w;
+  return ok;
+#else
+  if (why) *why = "this build of bigmul has no CUDA backend (it was configured without nvcc or with BIGMUL_CUDA=OFF)";
+  return false;
+#endif
+}
 
 const char* algorithm_name(algorithm a) {
   for (const auto& n : algorithm_names)
@@ -84,6 +125,22 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
   mul_stats& st = options.stats ? *options.stats : local;
   st = mul_stats{};
 
+#if defined(BIGMUL_HAVE_CUDA) && defined(BIGMUL_CUDA_MUL)
+  if (use_cuda(options, an + bn, rx)) {
+    try {
+      detail::mul_cuda_host(r, a, an, b, bn, rx, options, st);
+      st.t_total = std::chrono::duration<double>(clock::now() - t_start).count();
+      return;
+    } catch (const error& e) {
+      // Too little GPU memory: automatic falls back to the CPU; cuda says so.
+      if (options.where == backend::cuda || e.code() != error::kind::resource) throw;
+      st = mul_stats{};
+    }
+  }
+#else
+  use_cuda(options, an + bn, rx);  // throws for backend cuda
+#endif
+
   const algorithm algo = options.algo == algorithm::automatic ? choose(an, bn, rx) : options.algo;
   st.used = algo;
   switch (algo) {
@@ -102,6 +159,7 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
     case algorithm::fft_complex:
     case algorithm::fft_real:
     case algorithm::fft_complex_f32:
+    case algorithm::fft_real_f32:
       detail::mul_fft(r, a, an, b, bn, rx, algo, options, st);
       break;
     case algorithm::automatic:
@@ -121,6 +179,55 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
     st.t_check = std::chrono::duration<double>(clock::now() - t0).count();
   }
   st.t_total = std::chrono::duration<double>(clock::now() - t_start).count();
+}
+
+}  // namespace bigmul
+
+namespace bigmul {
+
+void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G, radix rx,
+                 const mul_options& options) {
+  if (n == 0 || G == 0)
+    throw error(error::kind::invalid_argument, "bigmul::mul_batched: needs n >= 1 and G >= 1 (got n=" +
+                                                   std::to_string(n) + ", G=" + std::to_string(G) + ")");
+  if (!r || !a || !b) throw error(error::kind::invalid_argument, "bigmul::mul_batched: null pointer");
+  if (overlaps(r, 2 * n * G, a, n * G) || overlaps(r, 2 * n * G, b, n * G))
+    throw error(error::kind::invalid_argument, "bigmul::mul_batched: the result overlaps an operand");
+  if (rx == radix::decimal) {
+    check_decimal(a, n * G, "a");
+    if (b != a) check_decimal(b, n * G, "b");
+  }
+  mul_stats local;
+  mul_stats& st = options.stats ? *options.stats : local;
+  st = mul_stats{};
+  const auto t_start = std::chrono::steady_clock::now();
+#if defined(BIGMUL_HAVE_CUDA) && defined(BIGMUL_CUDA_MUL)
+  if (use_cuda(options, 2 * n * G, rx)) {
+    try {
+      detail::mul_batched_cuda_host(r, a, b, n, G, rx, options, st);
+      st.t_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+      return;
+    } catch (const error& e) {
+      if (options.where == backend::cuda || e.code() != error::kind::resource) throw;
+      st = mul_stats{};
+    }
+  }
+#else
+  use_cuda(options, 2 * n * G, rx);
+#endif
+  // CPU: one product per task, each single-threaded (small products do not
+  // split well; many of them do).
+  mul_options one = options;
+  one.where = backend::cpu;
+  one.threads = 1;
+  one.stats = nullptr;
+  prim::parallel_for(G, options.threads, [&](std::size_t g) {
+    mul(r + g * 2 * n, a + g * n, n, b + g * n, n, rx, one);
+  });
+  st.used = options.algo == algorithm::automatic ? choose(n, n, rx) : options.algo;
+  st.backend_used = backend::cpu;
+  st.modular_check = options.modular_check;
+  st.t_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
 }
 
 }  // namespace bigmul

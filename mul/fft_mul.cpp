@@ -15,6 +15,7 @@
 #include "fft/fft_real.hpp"
 #include "mul/coefficients.hpp"
 #include "mul/fft_exactness.hpp"
+#include "mul/fft_round.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
 
@@ -53,7 +54,7 @@ std::shared_ptr<const Plan> cached_plan(std::size_t n) {
 template <class T>
 using buffer = prim::buffer<T>;
 
-bool is_real(algorithm algo) { return algo == algorithm::fft_real; }
+bool is_real(algorithm algo) { return algo == algorithm::fft_real || algo == algorithm::fft_real_f32; }
 
 // One FFT pass with coefficient format f. Returns the max round-off; writes
 // r only when the pass is accepted (round-off within the guard and the
@@ -123,22 +124,11 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   const Real* im = A.data() + half;
   const std::size_t chunks = prim::chunk_count(nc, 1 << 15, threads);
   std::vector<double> chunk_err(std::max<std::size_t>(chunks, 1), 0.0);
-  // Past 2^(mantissa - 3) a value's fraction (its round-off) can no longer be
-  // seen, so such a value counts as round-off 0.5: the pass fails.
-  static constexpr Real precise_limit = static_cast<Real>(std::uint64_t{1} << (std::numeric_limits<Real>::digits - 3));
-  static constexpr Real round_magic = static_cast<Real>(3 * (std::uint64_t{1} << (std::numeric_limits<Real>::digits - 2)));
   const auto round_range = [&](std::size_t chunk, std::size_t b0, std::size_t b1) {
     double err = 0;
     for (std::size_t i = b0; i < b1; ++i) {
       const Real x = real_layout ? ((i & 1) ? im[i >> 1] : re[i >> 1]) : re[i];
-      const Real rx = (x + round_magic) - round_magic;  // round to nearest for |x| < 2^(mantissa-2)
-      err = std::max(err, static_cast<double>(std::fabs(x - rx)));
-      if (!(std::fabs(x) <= precise_limit)) {  // NaN too
-        err = std::max(err, 0.5);
-        c[i] = 0;
-        continue;
-      }
-      c[i] = static_cast<std::int64_t>(rx);
+      err = std::max(err, static_cast<double>(round_coefficient(x, c[i])));
       if (!real_layout) err = std::max(err, static_cast<double>(std::fabs(im[i])));
     }
     chunk_err[chunk] = err;
@@ -165,7 +155,7 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   buffer<std::uint32_t> digits(m);
   const bool fits = carry::carry_normalize<std::int64_t>(c.data(), nc, carry::digit_base{f.rx == radix::decimal, f.digits},
                                                          digits.data(), m, threads,
-                                                         static_cast<std::uint64_t>(precise_limit));
+                                                         static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit));
   c = buffer<std::int64_t>();
   if (!fits) return std::max(max_err, 1.0);  // cannot happen when the round-off is small; never return it
   join_digits(digits.data(), m, f, r, an + bn, threads);
@@ -226,6 +216,9 @@ void mul_fft(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::s
       case algorithm::fft_complex_f32:
         err = fft_pass<float, fft::complex_fft<float>>(r, a, an, b, bn, f, false, options, stats);
         break;
+      case algorithm::fft_real_f32:
+        err = fft_pass<float, fft::real_fft<float>>(r, a, an, b, bn, f, true, options, stats);
+        break;
       default:
         throw error(error::kind::invalid_argument, "mul_fft: not an FFT algorithm");
     }
@@ -256,6 +249,7 @@ double fft_measure_roundoff(limb_t* r, const limb_t* a, std::size_t an, const li
       return fft_pass<double, fft::complex_fft<double>>(r, a, an, b, bn, f, false, opt, st);
     case algorithm::fft_complex_f32:
       return fft_pass<float, fft::complex_fft<float>>(r, a, an, b, bn, f, false, opt, st);
+    case algorithm::fft_real_f32: return fft_pass<float, fft::real_fft<float>>(r, a, an, b, bn, f, true, opt, st);
     default: throw error(error::kind::invalid_argument, "fft_measure_roundoff: not an FFT algorithm");
   }
 }

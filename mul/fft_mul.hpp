@@ -6,7 +6,7 @@
 namespace bigmul::detail {
 
 // FFT multiplication r[0..an+bn) = a*b with algo = fft_complex, fft_real or
-// fft_complex_f32: balanced split -> forward -> pointwise -> inverse -> round
+// fft_complex_f32 / fft_real_f32: balanced split -> forward -> pointwise -> inverse -> round
 // with the rounding guard -> carry normalization -> join. The coefficient size
 // comes from the exactness table (mul/fft_exactness.hpp) unless forced; a pass
 // whose max |x - round(x)| exceeds fft_roundoff_guard is discarded and redone

@@ -27,9 +27,16 @@ enum class algorithm : std::uint8_t {
   tiled,        // tiled convolution of small coefficients (paper 004 s7.4), exact integer sums
   fft_complex,  // FP64 complex FFT, imaginary parts zero (paper 004 s7.3.1)
   fft_real,     // FP64 real FFT through a half-length complex FFT (paper 004 s7.3.2)
-  fft_complex_f32,  // FP32 complex FFT; only where it is exact (see mul/params)
+  fft_complex_f32,  // FP32 complex FFT; only where it is exact (mul/fft_exactness_table.inc)
+  fft_real_f32,     // FP32 real FFT; only where it is exact
 };
 
+// Where a product is computed. automatic: the GPU when one is usable and the
+// product is past the measured GPU crossover (transfers included), else the CPU.
 enum class backend : std::uint8_t { automatic, cpu, cuda };
+
+// Which FFT library the GPU FFT algorithms run on: bigmul's own (in_house) or
+// NVIDIA's cuFFT (the baseline pipeline, same split / pointwise / round kernels).
+enum class fft_engine : std::uint8_t { in_house, cufft };
 
 }  // namespace bigmul

@@ -10,14 +10,17 @@ namespace bigmul {
 // What one multiplication did, filled in when mul_options::stats is set.
 struct mul_stats {
   algorithm used = algorithm::automatic;  // the algorithm that produced the product
+  backend backend_used = backend::cpu;    // where it ran
   std::size_t transform_length = 0;       // FFT length in points (0: no FFT)
   unsigned coefficient_digits = 0;        // base-B digit size: bits (binary) or decimal digits
   double max_roundoff = 0;                // max |x - round(x)| seen by the accepted FFT pass
+  double l2_roundoff = 0;                 // GPU FFT: ||x - round(x)||_2 / ||round(x)||_2 (paper 004 Table 7.2)
   unsigned retries = 0;                   // FFT passes rejected by the rounding guard
   bool modular_check = false;             // the mod-(2^61-1) check ran and passed
   // Seconds per phase (summed over retries).
   double t_split = 0, t_forward = 0, t_pointwise = 0, t_inverse = 0, t_round = 0, t_carry = 0,
          t_check = 0, t_total = 0;
+  double t_transfer = 0;  // GPU: host <-> device copies (host API only)
 };
 
 struct mul_options {
@@ -27,6 +30,8 @@ struct mul_options {
   unsigned tile = 0;             // tiled convolution tile size (0: tuned default)
   unsigned coefficient_digits = 0;  // force the FFT coefficient size (0: from the exactness table);
                                     // the rounding guard still applies
+  backend where = backend::automatic;       // cpu, cuda, or automatic (GPU past its crossover when usable)
+  fft_engine engine = fft_engine::in_house;  // GPU FFT algorithms: bigmul's FFT or cuFFT
   mul_stats* stats = nullptr;
 };
 
@@ -35,6 +40,17 @@ struct mul_options {
 // Throws bigmul::error on invalid arguments (or a failed modular check).
 void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn,
          radix rx = radix::binary, const mul_options& options = {});
+
+// G independent products of equal size: r[g*2n .. (g+1)*2n) = a[g*n ..) * b[g*n ..)
+// for g < G (operands back to back, n limbs each). The crypto-size case
+// (1024-8192-bit operands): on the CPU the products are spread over the
+// threads; on the GPU one batched launch computes them all.
+void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G,
+                 radix rx = radix::binary, const mul_options& options = {});
+
+// Whether the CUDA backend is built in and a GPU is usable; when not, *why
+// (if given) says what is missing. Probed once, then cached.
+bool cuda_usable(std::string* why = nullptr);
 
 // Name <-> algorithm, for the CLI and benchmarks ("basecase", "fft_real", ...).
 const char* algorithm_name(algorithm a);

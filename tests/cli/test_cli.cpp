@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bigmul/mul.hpp"
 #include "bigmul/version.hpp"
 #include "cli_runner.hpp"
 #include "test_support.hpp"
@@ -395,7 +396,15 @@ TEST_F(CliTest, UsageErrorsExit2) {
   expect_failure({"--threads", "-1", "1", "2"}, 2, {"--threads"});
   expect_failure({"--algorithm", "quantum", "1", "2"}, 2, {"unknown algorithm", "quantum", "basecase", "fft_real"});
   expect_failure({"--backend", "gpu", "1", "2"}, 2, {"unknown backend", "gpu"});
-  expect_failure({"--backend", "cuda", "1", "2"}, 2, {"CUDA backend not available in this build"});
+  // --backend cuda: works on a GPU; without one, exit 1 and say why.
+  std::string why;
+  if (bigmul::cuda_usable(&why)) {
+    expect_product({"--backend", "cuda", "2", "3"}, "6");
+  } else {
+    expect_failure({"--backend", "cuda", "1", "2"}, 1, {"--backend cuda", why.c_str()});
+  }
+  expect_failure({"--fft-engine", "fftw", "1", "2"}, 2, {"unknown FFT engine", "fftw", "in_house", "cufft"});
+  expect_product({"--fft-engine", "cufft", "--backend", "cpu", "2", "3"}, "6");
   expect_product({"--backend", "cpu", "2", "3"}, "6");
   expect_product({"--backend=auto", "2", "3"}, "6");
 }
@@ -410,7 +419,8 @@ TEST_F(CliTest, EveryAlgorithmGivesTheSameProduct) {
   auto g = rng(106);
   const std::string a = random_decimal(g, 400), b = "-" + random_decimal(g, 350);
   const std::string expected = gmp_product_text(a, b);
-  for (const char* algo : {"auto", "basecase", "karatsuba", "tiled", "fft_complex", "fft_real", "fft_complex_f32"}) {
+  for (const char* algo : {"auto", "basecase", "karatsuba", "tiled", "fft_complex", "fft_real", "fft_complex_f32",
+                           "fft_real_f32"}) {
     expect_product({"--algorithm", algo, a, b}, expected);
     expect_product({"--algorithm=" + std::string(algo), "--threads", "2", "0x1234567890abcdef1234", b},
                    gmp_product_text("0x1234567890abcdef1234", b));
@@ -461,7 +471,7 @@ TEST_F(CliTest, TimingAndVerboseGoToStderr) {
   const cli_result t = run_cli({"-tv", "--no-check", "123", "0x5"});
   EXPECT_EQ(t.status, 0) << t.err;
   EXPECT_EQ(t.out, "615\n");
-  for (const char* s : {"time read", "time parse", "backend cpu", "A: 3 decimal digits", "B: 1 hex digits",
+  for (const char* s : {"time read", "time parse", "on the CPU", "A: 3 decimal digits", "B: 1 hex digits",
                         "modular check off"})
     EXPECT_NE(t.err.find(s), std::string::npos) << s << " in:\n" << t.err;
   const cli_result z = run_cli({"-t", "0", "5"});

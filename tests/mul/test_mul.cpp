@@ -34,6 +34,7 @@ void check_product(algorithm algo, radix rx, const std::vector<limb_t>& a, const
   opt.algo = algo;
   opt.threads = threads;
   opt.stats = stats;
+  opt.where = backend::cpu;  // the GPU has its own tests (test_mul_gpu)
   mul(r.data(), x.data(), x.size(), y.data(), y.size(), rx, opt);
   const auto want = bigmul::test::gmp_product(x.data(), x.size(), y.data(), y.size(), rx);
   if (r != want) {
@@ -114,21 +115,23 @@ INSTANTIATE_TEST_SUITE_P(Exact, AlgorithmTest,
                          param_name);
 
 // FP32 is offered only where it is exact: small products work, large ones are refused.
-TEST(FftComplexF32, ExactWhereOfferedAndRefusedBeyond) {
+TEST(FftF32, ExactWhereOfferedAndRefusedBeyond) {
   auto g = bigmul::test::rng(400);
-  for (radix rx : {radix::binary, radix::decimal}) {
-    for (std::size_t n : {1u, 3u, 16u, 40u}) {
-      if (detail::fft_pick_digits(algorithm::fft_complex_f32, rx, n, n) == 0) continue;
-      const auto a = bigmul::test::make_operand(operand_kind::all_max, n, rx, g);
-      const auto b = bigmul::test::make_operand(operand_kind::half_max, n, rx, g);
-      check_product(algorithm::fft_complex_f32, rx, a, b, "f32");
+  for (algorithm algo : {algorithm::fft_complex_f32, algorithm::fft_real_f32}) {
+    for (radix rx : {radix::binary, radix::decimal}) {
+      for (std::size_t n : {1u, 3u, 16u, 40u}) {
+        if (detail::fft_pick_digits(algo, rx, n, n) == 0) continue;
+        const auto a = bigmul::test::make_operand(operand_kind::all_max, n, rx, g);
+        const auto b = bigmul::test::make_operand(operand_kind::half_max, n, rx, g);
+        check_product(algo, rx, a, b, algorithm_name(algo));
+      }
+      const std::size_t huge = 1 << 18;
+      EXPECT_EQ(detail::fft_pick_digits(algo, rx, huge, huge), 0u);
+      std::vector<limb_t> a(huge, 1), r(2 * huge);
+      mul_options opt;
+      opt.algo = algo;
+      EXPECT_THROW(mul(r.data(), a.data(), huge, a.data(), huge, rx, opt), bigmul::error);
     }
-    const std::size_t huge = 1 << 18;
-    EXPECT_EQ(detail::fft_pick_digits(algorithm::fft_complex_f32, rx, huge, huge), 0u);
-    std::vector<limb_t> a(huge, 1), r(2 * huge);
-    mul_options opt;
-    opt.algo = algorithm::fft_complex_f32;
-    EXPECT_THROW(mul(r.data(), a.data(), huge, a.data(), huge, rx, opt), bigmul::error);
   }
 }
 
@@ -242,7 +245,7 @@ TEST(Mul, InvalidArgumentsThrow) {
   std::vector<limb_t> bad(3, decimal_limb_base);
   EXPECT_THROW(mul(r.data(), bad.data(), 3, a.data(), 2, radix::decimal), bigmul::error);
   algorithm algo;
-  for (const char* name : {"basecase", "karatsuba", "tiled", "fft_complex", "fft_real", "fft_complex_f32", "auto"}) {
+  for (const char* name : {"basecase", "karatsuba", "tiled", "fft_complex", "fft_real", "fft_complex_f32", "fft_real_f32", "auto"}) {
     ASSERT_TRUE(parse_algorithm(name, algo)) << name;
     EXPECT_STREQ(algorithm_name(algo), name);
   }

@@ -1,0 +1,59 @@
+// The GPU FFT multiplication pipeline (internal to mul/): one pass with a
+// fixed coefficient size, for G products at once (G = 1: a single product).
+//   split (balanced int32 digits)
+//   -> forward FFT of both operands; the int32 -> floating conversion and the
+//      zero padding happen in the FFT's first pass (its load functor)
+//   -> pointwise product (the real FFT's unpack / re-pack fused into it)
+//   -> inverse FFT; rounding, the max round-off and the L2 round-off happen in
+//      its last pass (its store functor)
+//   -> guard check on the host -> carry normalization -> join into limbs.
+// The in-house engine is bigmul's fft/cuda; the cuFFT engine runs the same
+// split / round / carry kernels around cuFFT's transforms (separate passes).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "bigmul/config.hpp"
+#include "bigmul/mul.hpp"
+#include "mul/coefficients.hpp"
+
+namespace bigmul::detail::cuda {
+
+struct fft_job {
+  algorithm algo = algorithm::fft_real;  // fft_complex, fft_real, fft_complex_f32, fft_real_f32
+  fft_engine engine = fft_engine::in_house;
+  coeff_format f;
+  std::size_t an = 0, bn = 0;  // limbs per operand
+  std::size_t G = 1;           // products; with G > 1 operands sit back to back (stride an, bn)
+  bool square = false;         // d_a == d_b: one forward transform
+};
+
+// What a pass saw. The product is in d_r only when accepted.
+struct fft_outcome {
+  double max_roundoff = 0;
+  double l2_roundoff = 0;
+  bool accepted = false;
+  std::size_t transform_length = 0;
+  double t_split = 0, t_forward = 0, t_pointwise = 0, t_inverse = 0, t_carry = 0;  // ms -> s, when timed
+};
+
+bool is_fft_algorithm(algorithm a);
+bool is_real_layout(algorithm a);
+bool is_single_precision(algorithm a);
+
+// Transform length (points) for job j.
+std::size_t fft_length(const fft_job& j);
+
+// Device bytes one pass of job j needs.
+std::size_t fft_pass_bytes(const fft_job& j);
+
+// Runs one pass in d_temp (fft_pass_bytes(j) bytes). Synchronizes `stream`
+// (the guard is read on the host). Returns a CUDA error, or cudaSuccess with
+// out.accepted telling whether d_r[g*(an+bn) ..] holds the products.
+cudaError_t fft_pass_device(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* d_a, const limb_t* d_b,
+                            cudaStream_t stream, bool timed, fft_outcome& out);
+
+}  // namespace bigmul::detail::cuda

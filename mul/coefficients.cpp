@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "bigmul/error.hpp"
+#include "mul/coefficients_period.hpp"
 
 namespace bigmul::detail {
 namespace {
@@ -29,50 +30,15 @@ constexpr std::uint64_t pow10_table[20] = {1ull,
                                            1000000000000000000ull,
                                            10000000000000000000ull};
 
-// Decimal digit I of a period of K limbs (19 digits per limb): compile-time
-// offsets, so the divisions below are by constants.
-template <unsigned K, unsigned I>
-inline std::uint32_t dec_digit(const limb_t* L) {
-  constexpr unsigned d = I * K, j = d / 19, off = d % 19;
-  if constexpr (off + K <= 19) {
-    return static_cast<std::uint32_t>((L[j] / pow10_table[off]) % pow10_table[K]);
-  } else {
-    constexpr unsigned low_digits = 19 - off;
-    return static_cast<std::uint32_t>(L[j] / pow10_table[off] +
-                                      (L[j + 1] % pow10_table[K - low_digits]) * pow10_table[low_digits]);
-  }
-}
-
-template <unsigned K, unsigned... I>
-inline void dec_split(const limb_t* L, std::uint32_t* out, std::integer_sequence<unsigned, I...>) {
-  ((out[I] = dec_digit<K, I>(L)), ...);
-}
-
-template <unsigned K, unsigned I>
-inline void dec_put(const std::uint32_t* d, limb_t* L) {
-  constexpr unsigned pos = I * K, j = pos / 19, off = pos % 19;
-  if constexpr (off + K <= 19) {
-    L[j] += d[I] * pow10_table[off];
-  } else {
-    constexpr unsigned low_digits = 19 - off;
-    L[j] += (d[I] % pow10_table[low_digits]) * pow10_table[off];
-    L[j + 1] += d[I] / pow10_table[low_digits];
-  }
-}
-
-template <unsigned K, unsigned... I>
-inline void dec_join(const std::uint32_t* d, limb_t* L, std::integer_sequence<unsigned, I...>) {
-  for (unsigned j = 0; j < K; ++j) L[j] = 0;
-  (dec_put<K, I>(d, L), ...);
-}
-
+// Decimal periods of K limbs (19 digits per limb): the shared per-period
+// arithmetic of mul/coefficients_period.hpp with compile-time offsets.
 template <unsigned K>
 void dec_split_k(const limb_t* L, std::uint32_t* out) {
-  dec_split<K>(L, out, std::make_integer_sequence<unsigned, 19>{});
+  decimal_period_digits<K>([L](std::size_t j) { return L[j]; }, [out](unsigned i, std::uint32_t d) { out[i] = d; });
 }
 template <unsigned K>
 void dec_join_k(const std::uint32_t* d, limb_t* L) {
-  dec_join<K>(d, L, std::make_integer_sequence<unsigned, 19>{});
+  decimal_period_join<K>([d](unsigned i) { return d[i]; }, L);
 }
 
 using split_fn = void (*)(const limb_t*, std::uint32_t*);
@@ -113,13 +79,8 @@ void split_period(const limb_t* src, coeff_format f, std::uint32_t* out) {
   }
   const unsigned k = f.digits;
   const std::size_t pd = period_digits(f);
-  const limb_t mask = (limb_t{1} << k) - 1;
-  for (std::size_t i = 0; i < pd; ++i) {
-    const std::size_t bit = i * k, j = bit / 64, off = bit % 64;
-    limb_t v = src[j] >> off;
-    if (off + k > 64) v |= src[j + 1] << (64 - off);
-    out[i] = static_cast<std::uint32_t>(v & mask);
-  }
+  const auto load = [src](std::size_t j) { return src[j]; };
+  for (std::size_t i = 0; i < pd; ++i) out[i] = binary_digit(load, k, i);
 }
 
 void join_period(const std::uint32_t* d, coeff_format f, limb_t* out) {
@@ -128,13 +89,9 @@ void join_period(const std::uint32_t* d, coeff_format f, limb_t* out) {
     return;
   }
   const unsigned k = f.digits;
-  const std::size_t pd = period_digits(f), pl = period_limbs(f);
-  for (std::size_t j = 0; j < pl; ++j) out[j] = 0;
-  for (std::size_t i = 0; i < pd; ++i) {
-    const std::size_t bit = i * k, j = bit / 64, off = bit % 64;
-    out[j] |= static_cast<limb_t>(d[i]) << off;
-    if (off + k > 64) out[j + 1] |= static_cast<limb_t>(d[i]) >> (64 - off);
-  }
+  const std::size_t pl = period_limbs(f);
+  const auto digit = [d](std::size_t i) { return static_cast<limb_t>(d[i]); };
+  for (std::size_t j = 0; j < pl; ++j) out[j] = binary_limb(digit, k, j);
 }
 
 void split_digits(const limb_t* a, std::size_t n, coeff_format f, std::uint32_t* out, unsigned threads) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "mul/coefficients_period.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::detail {
@@ -20,7 +21,6 @@ template <class Sink>
 void split_balanced(const limb_t* a, std::size_t n, coeff_format f, Sink&& sink, unsigned threads) {
   const std::size_t total = f.count(n);
   const std::uint64_t B = f.base();
-  const std::uint32_t half = static_cast<std::uint32_t>(B / 2);
   const std::size_t pd = period_digits(f), pl = period_limbs(f);
   const std::size_t periods = (total + pd - 1) / pd;
   if (periods == 0) {
@@ -44,11 +44,7 @@ void split_balanced(const limb_t* a, std::size_t n, coeff_format f, Sink&& sink,
       }
       split_period(src, f, buf);
       const std::size_t base_i = p * pd, end = std::min(pd, total - base_i);
-      for (std::size_t t = 0; t < end; ++t) {
-        const std::uint32_t d = buf[t] + carry;
-        carry = d >= half;
-        emit(base_i + t, static_cast<std::int64_t>(d) - (carry ? static_cast<std::int64_t>(B) : 0));
-      }
+      for (std::size_t t = 0; t < end; ++t) emit(base_i + t, balanced_step(buf[t], carry, B));
     }
     return carry;
   };

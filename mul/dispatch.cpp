@@ -68,7 +68,7 @@ bool use_cuda(const mul_options& o, std::size_t total_limbs, radix rx) {
     if (!cuda_usable(&why)) throw error(error::kind::resource, "bigmul::mul: backend cuda: " + why);
     return true;
   }
-#if defined(BIGMUL_HAVE_CUDA) && defined(BIGMUL_CUDA_MUL)
+#if defined(BIGMUL_HAVE_CUDA)
   if (o.where == backend::automatic && has_cuda_version(o.algo) && total_limbs >= detail::cuda_host_crossover(rx))
     return cuda_usable();
 #else
@@ -81,7 +81,7 @@ bool use_cuda(const mul_options& o, std::size_t total_limbs, radix rx) {
 }  // namespace
 
 bool cuda_usable(std::string* why) {
-#if defined(BIGMUL_HAVE_CUDA) && defined(BIGMUL_CUDA_MUL)
+#if defined(BIGMUL_HAVE_CUDA)
   std::string w;
   const bool ok = detail::cuda_probe(w);
   if (why) *why = w;
@@ -125,7 +125,7 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
   mul_stats& st = options.stats ? *options.stats : local;
   st = mul_stats{};
 
-#if defined(BIGMUL_HAVE_CUDA) && defined(BIGMUL_CUDA_MUL)
+#if defined(BIGMUL_HAVE_CUDA)
   if (use_cuda(options, an + bn, rx)) {
     try {
       detail::mul_cuda_host(r, a, an, b, bn, rx, options, st);
@@ -201,7 +201,7 @@ void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std
   mul_stats& st = options.stats ? *options.stats : local;
   st = mul_stats{};
   const auto t_start = std::chrono::steady_clock::now();
-#if defined(BIGMUL_HAVE_CUDA) && defined(BIGMUL_CUDA_MUL)
+#if defined(BIGMUL_HAVE_CUDA)
   if (use_cuda(options, 2 * n * G, rx)) {
     try {
       detail::mul_batched_cuda_host(r, a, b, n, G, rx, options, st);

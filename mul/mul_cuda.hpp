@@ -11,7 +11,7 @@
 
 namespace bigmul::detail {
 
-#if defined(BIGMUL_HAVE_CUDA) && defined(BIGMUL_CUDA_MUL)
+#if defined(BIGMUL_HAVE_CUDA)
 // Probes once (driver, device, compute capability >= 9.0) and caches.
 bool cuda_probe(std::string& why);
 

@@ -72,6 +72,37 @@ TEST(Coefficients, BalancedSplitKeepsTheValue) {
   }
 }
 
+// Wide binary coefficients (k = 25..32), where digit + carry reaches 2^32 on
+// all-maximum limbs: the balanced value must still be exact.
+TEST(Coefficients, BalancedSplitWideBinaryDigits) {
+  auto g = bigmul::test::rng(15);
+  for (unsigned k = 25; k <= 32; ++k) {
+    const coeff_format f{radix::binary, k};
+    for (std::size_t n : {1u, 3u, 33u}) {
+      for (auto kind : {operand_kind::all_max, operand_kind::random, operand_kind::runs}) {
+        const auto a = bigmul::test::make_operand(kind, n, f.rx, g);
+        std::vector<std::int64_t> c(f.count(n) + 1, 99);
+        split_balanced(a.data(), n, f, [&](std::size_t i, std::int64_t v) { c[i] = v; }, 2);
+        const std::int64_t half = static_cast<std::int64_t>(f.base() / 2);
+        for (std::size_t i = 0; i + 1 < c.size(); ++i) {
+          ASSERT_GE(c[i], -half);
+          ASSERT_LT(c[i], half);
+        }
+        mpz_t want, got, t;
+        mpz_inits(want, got, t, nullptr);
+        bigmul::test::to_mpz(want, a.data(), n, f.rx);
+        for (std::size_t i = c.size(); i-- > 0;) {
+          mpz_mul_2exp(got, got, k);
+          mpz_set_si(t, c[i]);
+          mpz_add(got, got, t);
+        }
+        EXPECT_EQ(mpz_cmp(want, got), 0) << "k " << k << " n=" << n << " " << bigmul::test::operand_kind_name(kind);
+        mpz_clears(want, got, t, nullptr);
+      }
+    }
+  }
+}
+
 TEST(ModCheck, ResidueMatchesGmp) {
   auto g = bigmul::test::rng(13);
   for (radix rx : {radix::binary, radix::decimal}) {

@@ -1,6 +1,7 @@
 // Every multiplication algorithm against GMP's mpz_mul, both radices.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -253,3 +254,61 @@ TEST(Mul, InvalidArgumentsThrow) {
 }
 
 }  // namespace
+
+// Batched products on the CPU: each equals its own product by GMP, for crypto
+// sizes and beyond; bad arguments are refused.
+TEST(MulBatched, EveryProductMatchesGmp) {
+  auto g = bigmul::test::rng(1300);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    for (std::size_t n : {1u, 16u, 32u, 64u, 128u, 900u}) {
+      for (std::size_t G : {1u, 3u, 17u}) {
+        std::vector<limb_t> a, b;
+        for (std::size_t k = 0; k < G; ++k) {
+          const auto x = bigmul::test::make_operand(k % 2 ? operand_kind::all_max : operand_kind::random, n, rx, g);
+          const auto y = bigmul::test::make_operand(operand_kind::half_max, n, rx, g);
+          a.insert(a.end(), x.begin(), x.end());
+          b.insert(b.end(), y.begin(), y.end());
+        }
+        std::vector<limb_t> r(2 * n * G, 0xdeadbeef);
+        mul_options o;
+        o.where = backend::cpu;
+        o.modular_check = true;
+        mul_batched(r.data(), a.data(), b.data(), n, G, rx, o);
+        for (std::size_t k = 0; k < G; ++k) {
+          const auto want = bigmul::test::gmp_product(a.data() + k * n, n, b.data() + k * n, n, rx);
+          ASSERT_TRUE(std::equal(want.begin(), want.end(), r.begin() + k * 2 * n))
+              << radix_name(rx) << " n=" << n << " G=" << G << " product " << k;
+        }
+      }
+    }
+  }
+  std::vector<limb_t> a(8, 1), r(16);
+  EXPECT_THROW(mul_batched(r.data(), a.data(), a.data(), 0, 2), bigmul::error);
+  EXPECT_THROW(mul_batched(r.data(), a.data(), a.data(), 4, 0), bigmul::error);
+  EXPECT_THROW(mul_batched(a.data(), a.data(), a.data(), 4, 2), bigmul::error);  // overlap
+}
+
+// Without a usable GPU, backend cuda is refused with the reason; automatic
+// quietly stays on the CPU.
+TEST(MulBackend, CudaRefusedWithoutAGpuAutomaticFallsBack) {
+  std::string why;
+  if (cuda_usable(&why)) GTEST_SKIP() << "a GPU is usable here; test_mul_gpu covers backend cuda";
+  EXPECT_FALSE(why.empty());
+  const std::vector<limb_t> a(20000, 7);
+  std::vector<limb_t> r(40000);
+  mul_options o;
+  o.where = backend::cuda;
+  try {
+    mul(r.data(), a.data(), a.size(), a.data(), a.size(), radix::binary, o);
+    ADD_FAILURE() << "backend cuda without a GPU did not throw";
+  } catch (const bigmul::error& e) {
+    EXPECT_EQ(e.code(), bigmul::error::kind::resource);
+    EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+  }
+  mul_stats st;
+  o.where = backend::automatic;
+  o.stats = &st;
+  mul(r.data(), a.data(), a.size(), a.data(), a.size(), radix::binary, o);
+  EXPECT_EQ(st.backend_used, backend::cpu);
+  EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), a.size(), a.data(), a.size(), radix::binary));
+}

@@ -229,12 +229,15 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
                                              "-limb product (no coefficient size passes the exactness table)");
     if (digits > max_digits)
       return fail(cudaErrorInvalidValue, "bigmul::cuda: coefficient size " + std::to_string(digits) + " too large");
-    // Room for the first pass and one retry with a digit less.
-    for (const unsigned d : {digits, digits - 1}) {
-      if (d == 0) continue;
+    // Room for every retry down to one digit below the exactness table's
+    // choice (a forced size may need several).
+    const unsigned table_pick = detail::fft_pick_digits(algo, rx, an, bn);
+    const unsigned lowest = std::max(1u, std::min(digits, table_pick ? table_pick : digits) - 1);
+    for (unsigned d = digits; d >= lowest; --d) {
       const std::size_t b = dc::fft_pass_bytes(make_job(algo, o, rx, d, an, bn, G, square));
       if (!b) return fail(cudaErrorInvalidValue, "bigmul::cuda: FFT size query failed");
       main_bytes = std::max(main_bytes, b);
+      if (d == 1) break;
     }
   }
   main_bytes = (main_bytes + 255) & ~std::size_t{255};

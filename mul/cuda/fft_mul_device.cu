@@ -17,6 +17,7 @@
 #include "fft/cuda/cufft_plans.cuh"
 #include "fft/cuda/device_fft.cuh"
 #include "mul/cuda/coefficients_device.cuh"
+#include "mul/fft_mul.hpp"
 #include "mul/fft_round.hpp"
 #include "prim/cuda/common.cuh"
 
@@ -318,7 +319,7 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
     BIGMUL_TRY(plan->forward(load_a, to_a, work, st));
     if (!j.square) BIGMUL_TRY(plan->forward(load_b, to_b, work, st));
     clock.mark();
-    if (Packed) {
+    if constexpr (Packed) {
       if (j.square) BIGMUL_TRY(dfft::real_pointwise_square<Real>(*plan, A, Real(1) / Real(s.n), st));
       else BIGMUL_TRY(dfft::real_pointwise_multiply<Real>(*plan, A, B, Real(1) / Real(s.n), st));
     } else {

@@ -1,0 +1,171 @@
+// tune_gpu: measures the GPU dispatcher's crossovers and writes the sm_90
+// parameter table (mul/cuda/params_sm90.inc):
+//   tile         fastest tiled-convolution tile at 1024 x 1024 limbs
+//   fft          smallest bn where the in-house fft_real beats tiled on the
+//                device (operands resident), and keeps beating it for the next
+//                two sizes
+//   batched_fft  the same for batched products (G * n = 2^20 limbs)
+//   host         smallest an + bn where the GPU through the host API (both
+//                transfers included) beats the CPU dispatcher on all cores
+//
+//   tune_gpu OUT_PATH     (e.g. mul/cuda/params_sm90.inc)
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bench_common.hpp"
+#include "bigmul/device.hpp"
+#include "bigmul/mul.hpp"
+
+using namespace bigmul;
+
+namespace {
+
+struct device_operands {
+  limb_t *a = nullptr, *b = nullptr, *r = nullptr;
+  void* temp = nullptr;
+  std::size_t cap = 0;
+  device_operands(const std::vector<limb_t>& x, const std::vector<limb_t>& y) {
+    cudaMalloc(&a, x.size() * 8);
+    cudaMalloc(&b, y.size() * 8);
+    cudaMalloc(&r, (x.size() + y.size()) * 8);
+    cudaMemcpy(a, x.data(), x.size() * 8, cudaMemcpyHostToDevice);
+    cudaMemcpy(b, y.data(), y.size() * 8, cudaMemcpyHostToDevice);
+  }
+  ~device_operands() {
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(r);
+    cudaFree(temp);
+  }
+};
+
+// Median device time of cuda::mul / mul_batched; a huge value on failure.
+double device_time(device_operands& d, std::size_t n, std::size_t G, radix rx, algorithm algo, unsigned tile) {
+  cuda::device_options o;
+  o.algo = algo;
+  o.tile = tile;
+  std::size_t bytes = 0;
+  const auto call = [&](void* t, std::size_t& bt) {
+    return G == 1 ? cuda::mul(t, bt, d.r, d.a, n, d.b, n, rx, o) : cuda::mul_batched(t, bt, d.r, d.a, d.b, n, G, rx, o);
+  };
+  if (call(nullptr, bytes) != cudaSuccess) return 1e30;
+  if (bytes > d.cap) {
+    cudaFree(d.temp);
+    if (cudaMalloc(&d.temp, bytes) != cudaSuccess) return 1e30;
+    d.cap = bytes;
+  }
+  bytes = d.cap;
+  if (call(d.temp, bytes) != cudaSuccess) return 1e30;
+  return bench::time_median([&] { call(d.temp, bytes); }, 0.05, 5, 200);
+}
+
+std::size_t grow(std::size_t n) { return n + std::max<std::size_t>(1, n / 4); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: tune_gpu OUT_PATH\n");
+    return 2;
+  }
+  std::string why;
+  if (!cuda_usable(&why)) {
+    std::printf("tune_gpu: no usable GPU (%s); nothing written\n", why.c_str());
+    return 0;
+  }
+  cudaDeviceProp p{};
+  cudaGetDeviceProperties(&p, 0);
+  std::printf("# tune_gpu  device %s  host %s  commit %s  %s\n", p.name, bench::machine_description().c_str(),
+              bench::git_commit().c_str(), bench::today().c_str());
+  std::mt19937_64 g(7);
+
+  // Tile size.
+  unsigned best_tile = 128;
+  {
+    const std::size_t n = 1024;
+    device_operands d(bench::random_limbs(n, radix::binary, g), bench::random_limbs(n, radix::binary, g));
+    double best = 1e30;
+    for (unsigned tile : {32u, 64u, 128u, 256u, 512u}) {
+      const double t = device_time(d, n, 1, radix::binary, algorithm::tiled, tile);
+      std::printf("tile %4u: %.4f ms\n", tile, t * 1e3);
+      if (t < best) {
+        best = t;
+        best_tile = tile;
+      }
+    }
+  }
+
+  std::size_t fft_x[2] = {0, 0}, batched_x[2] = {0, 0}, host_x[2] = {0, 0};
+  for (radix rx : {radix::binary, radix::decimal}) {
+    const int ri = rx == radix::decimal;
+    const char* rname = ri ? "decimal" : "binary";
+    // Single products on the device: tiled vs fft_real.
+    int wins = 0;
+    std::size_t first_win = 0;
+    for (std::size_t n = 16; n <= 32768 && !fft_x[ri]; n = grow(n)) {
+      device_operands d(bench::random_limbs(n, rx, g), bench::random_limbs(n, rx, g));
+      const double tt = device_time(d, n, 1, rx, algorithm::tiled, best_tile);
+      const double tf = device_time(d, n, 1, rx, algorithm::fft_real, 0);
+      std::printf("%s single n=%zu: tiled %.4f ms, fft_real %.4f ms\n", rname, n, tt * 1e3, tf * 1e3);
+      if (tf < tt) {
+        if (wins++ == 0) first_win = n;
+        if (wins == 3) fft_x[ri] = first_win;
+      } else {
+        wins = 0;
+      }
+    }
+    if (!fft_x[ri]) fft_x[ri] = 32768;
+    // Batched: G * n = 2^20 limbs.
+    wins = 0;
+    std::size_t first_batched = 0;
+    for (std::size_t n = 8; n <= 8192 && !batched_x[ri]; n = grow(n)) {
+      const std::size_t G = std::max<std::size_t>(1, (std::size_t{1} << 20) / n);
+      device_operands d(bench::random_limbs(n * G, rx, g), bench::random_limbs(n * G, rx, g));
+      const double tt = device_time(d, n, G, rx, algorithm::tiled, best_tile);
+      const double tf = device_time(d, n, G, rx, algorithm::fft_real, 0);
+      std::printf("%s batched n=%zu G=%zu: tiled %.4f ms, fft_real %.4f ms\n", rname, n, G, tt * 1e3, tf * 1e3);
+      if (tf < tt) {
+        if (wins++ == 0) first_batched = n;
+        if (wins == 3) batched_x[ri] = first_batched;
+      } else {
+        wins = 0;
+      }
+    }
+    if (!batched_x[ri]) batched_x[ri] = 8192;
+    // Host API with transfers vs the CPU on all cores.
+    wins = 0;
+    std::size_t first_host = 0;
+    for (std::size_t n = 64; n <= (std::size_t{1} << 20) && !host_x[ri]; n = grow(n)) {
+      const auto a = bench::random_limbs(n, rx, g), b = bench::random_limbs(n, rx, g);
+      std::vector<limb_t> r(2 * n);
+      mul_options gpu, cpu;
+      gpu.where = backend::cuda;
+      cpu.where = backend::cpu;
+      const double tg = bench::time_median([&] { mul(r.data(), a.data(), n, b.data(), n, rx, gpu); }, 0.05, 3, 100);
+      const double tc = bench::time_median([&] { mul(r.data(), a.data(), n, b.data(), n, rx, cpu); }, 0.05, 3, 100);
+      std::printf("%s host n=%zu: gpu+transfers %.4f ms, cpu %.4f ms\n", rname, n, tg * 1e3, tc * 1e3);
+      if (tg < tc) {
+        if (wins++ == 0) first_host = 2 * n;
+        if (wins == 3) host_x[ri] = first_host;
+      } else {
+        wins = 0;
+      }
+    }
+    if (!host_x[ri]) host_x[ri] = std::size_t{1} << 21;
+  }
+
+  std::ofstream out(argv[1]);
+  out << "// Generated by bench/mul/tune_gpu on " << p.name << " (host " << bench::machine_description() << "), "
+      << bench::today() << ", commit " << bench::git_commit() << "; do not edit by hand.\n"
+      << "inline constexpr crossovers binary_radix{" << fft_x[0] << ", " << host_x[0] << ", " << batched_x[0] << "};\n"
+      << "inline constexpr crossovers decimal_radix{" << fft_x[1] << ", " << host_x[1] << ", " << batched_x[1]
+      << "};\n"
+      << "inline constexpr unsigned tiled_tile = " << best_tile << ";\n";
+  std::printf("# wrote %s: binary {%zu, %zu, %zu}, decimal {%zu, %zu, %zu}, tile %u\n", argv[1], fft_x[0], host_x[0],
+              batched_x[0], fft_x[1], host_x[1], batched_x[1], best_tile);
+  return 0;
+}

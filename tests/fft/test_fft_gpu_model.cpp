@@ -1,0 +1,516 @@
+// CPU model of the in-house GPU FFT (fft/cuda/device_fft.cuh): runs the plan, index
+// math and butterfly arithmetic of fft/cuda/device_fft_plan.hpp exactly as the pass
+// kernel does (blocks, threads, load phase, the two barrier phases of every stage,
+// store phase, shared-memory slots, padding rows, in-place passes) and compares with
+// a long double DFT. This is
+// the check of the GPU FFT's logic that runs without a GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "fft/cuda/device_fft_plan.hpp"
+#include "fft/fft_complex.hpp"
+#include "reference_dft.hpp"
+#include "test_support.hpp"
+
+namespace plan = bigmul::fft::cuda::plan;
+using bigmul::fft::test::cld;
+using bigmul::fft::test::reference_fft;
+
+namespace {
+
+struct cd {
+  double x, y;
+};
+struct cf {
+  float x, y;
+};
+
+template <class C>
+using real_of = decltype(C{}.x);
+
+// Runs pass `pi` of plan p over the whole batch the way fft_pass_kernel does. load(flat)
+// and store(flat, v) address the batch (flat = b*n + index). Checks that every valid
+// element is read and written exactly once and that shared-memory slots are used
+// consistently.
+template <class C, bool Inv, class Load, class Store>
+void emulate_pass(const plan::fft_plan& p, unsigned pi, bool twiddle, const std::vector<C>& tables, Load&& load,
+                  Store&& store) {
+  const plan::table_layout l = plan::layout_of(p);
+  const C* block_tw = tables.data() + l.block;
+  const C* lo = tables.data() + l.lo;
+  const C* hi = tables.data() + l.hi;
+  const plan::pass_desc& d = p.pass[pi];
+  const std::size_t total = p.batch << p.log_n;
+  std::vector<int> reads(total, 0), writes(total, 0);
+  const std::size_t E = std::size_t{1} << d.log_tile();
+  ASSERT_EQ(std::size_t(d.threads) * plan::elems_per_thread, E);
+  ASSERT_LE(d.threads, 512u);
+  std::vector<C> sh(plan::smem_elements(d.log_tile()));
+  std::vector<int> stamp(sh.size());
+  std::vector<C> regs(std::size_t(d.threads) * plan::elems_per_thread);
+  int stage_id = 0;
+
+  for (std::size_t blk = 0; blk < d.blocks(); ++blk) {
+    const plan::tile t = plan::tile_of_block(d, blk);
+    auto get_global = [&](unsigned lane, unsigned idx) -> C {
+      EXPECT_LT(lane, 1u << d.log_lanes());
+      EXPECT_LT(idx, 1u << d.log_m);
+      const plan::element e = plan::element_at(d, t, lane, idx);
+      if (!e.valid) return plan::make_c<C>(0, 0);
+      EXPECT_LT(e.flat, total);
+      ++reads[e.flat];
+      C v = load(e.flat);
+      if (Inv && twiddle) {
+        const std::size_t ex = plan::pass_twiddle_exponent(p.log_n, d, e.inner, idx);
+        EXPECT_LT(ex, std::size_t{1} << p.log_n);
+        v = plan::c_mul_conj(v, plan::split_root(lo, hi, p.log_split, ex));
+      }
+      return v;
+    };
+    auto put_global = [&](unsigned lane, unsigned idx, C v) {
+      const plan::element e = plan::element_at(d, t, lane, idx);
+      if (!e.valid) return;
+      EXPECT_LT(e.flat, total);
+      ++writes[e.flat];
+      if (!Inv && twiddle) {
+        const std::size_t ex = plan::pass_twiddle_exponent(p.log_n, d, e.inner, idx);
+        EXPECT_LT(ex, std::size_t{1} << p.log_n);
+        v = plan::c_mul(v, plan::split_root(lo, hi, p.log_split, ex));
+      }
+      store(e.flat, v);
+    };
+    auto get_shared = [&](unsigned lane, unsigned idx) -> C {
+      const unsigned s = plan::smem_index(d, lane, idx);
+      EXPECT_LT(s, sh.size());
+      EXPECT_EQ(stamp[s], stage_id - 1) << "slot not written by the previous stage";
+      return sh[s];
+    };
+    auto put_shared = [&](unsigned lane, unsigned idx, const C& v) {
+      EXPECT_LT(lane, 1u << d.log_lanes());
+      EXPECT_LT(idx, 1u << d.log_m);
+      const unsigned s = plan::smem_index(d, lane, idx);
+      EXPECT_LT(s, sh.size());
+      EXPECT_LT(stamp[s], stage_id) << "slot written twice in one stage";
+      stamp[s] = stage_id;
+      sh[s] = v;
+    };
+    auto tw = [&](unsigned e) -> C {
+      EXPECT_LT(e, 1u << p.log_block_table);
+      return block_tw[e];
+    };
+    // Load phase: thread tid copies elements q = tid + i*threads into shared memory.
+    ++stage_id;
+    for (unsigned tid = 0; tid < d.threads; ++tid)
+      for (unsigned i = 0; i < plan::elems_per_thread; ++i) {
+        const unsigned q = tid + i * d.threads;
+        unsigned lane, idx;
+        plan::tile_coords(d, q, lane, idx);
+        ASSERT_EQ(plan::smem_index(d, lane, idx), plan::smem_pad(q));
+        regs[std::size_t(tid) * plan::elems_per_thread + i] = get_global(lane, idx);
+      }
+    for (unsigned tid = 0; tid < d.threads; ++tid)
+      for (unsigned i = 0; i < plan::elems_per_thread; ++i) {
+        const unsigned q = tid + i * d.threads;
+        unsigned lane, idx;
+        plan::tile_coords(d, q, lane, idx);
+        put_shared(lane, idx, regs[std::size_t(tid) * plan::elems_per_thread + i]);
+      }
+    // __syncthreads()
+    unsigned log_ns = 0;
+    for (unsigned s = 0; s < d.nstages; ++s) {
+      ++stage_id;
+      plan::with_radix(d.stage_log[s], [&](auto rc) {
+        constexpr int R = decltype(rc)::value;
+        for (unsigned tid = 0; tid < d.threads; ++tid)  // read phase
+          plan::stage_read<R>(d, tid, regs.data() + std::size_t(tid) * plan::elems_per_thread, get_shared);
+        // __syncthreads()
+        for (unsigned tid = 0; tid < d.threads; ++tid)  // compute and write phase
+          plan::stage_write<R, Inv>(d, tid, log_ns, p.log_block_table,
+                                    regs.data() + std::size_t(tid) * plan::elems_per_thread, tw, put_shared);
+        // __syncthreads()
+      });
+      log_ns += d.stage_log[s];
+    }
+    // Store phase.
+    ++stage_id;
+    for (unsigned tid = 0; tid < d.threads; ++tid)
+      for (unsigned i = 0; i < plan::elems_per_thread; ++i) {
+        const unsigned q = tid + i * d.threads;
+        unsigned lane, idx;
+        plan::tile_coords(d, q, lane, idx);
+        put_global(lane, idx, get_shared(lane, idx));
+      }
+    ASSERT_FALSE(::testing::Test::HasFailure()) << "pass " << pi << " block " << blk;
+  }
+  for (std::size_t i = 0; i < total; ++i) {
+    ASSERT_EQ(reads[i], 1) << "pass " << pi << " flat " << i;
+    ASSERT_EQ(writes[i], 1) << "pass " << pi << " flat " << i;
+  }
+}
+
+// The multi-pass driver of device_complex_fft::run, on host arrays (all passes in
+// place in `data`, which is what the array API with d_work == nullptr does).
+template <class C, bool Inv>
+void emulate_fft(const plan::fft_plan& p, const std::vector<C>& tables, std::vector<C>& data) {
+  auto load = [&](std::size_t f) { return data[f]; };
+  auto store = [&](std::size_t f, const C& v) { data[f] = v; };
+  const unsigned np = p.npasses;
+  if (!Inv) {
+    for (unsigned i = 0; i < np; ++i) emulate_pass<C, false>(p, i, i + 1 < np, tables, load, store);
+  } else {
+    for (unsigned i = np; i-- > 0;) emulate_pass<C, true>(p, i, i + 1 < np, tables, load, store);
+  }
+}
+
+template <class C>
+std::vector<C> random_vec(std::size_t n, std::mt19937_64& g) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<C> v(n);
+  for (auto& c : v) c = plan::make_c<C>(static_cast<real_of<C>>(u(g)), static_cast<real_of<C>>(u(g)));
+  return v;
+}
+
+// Relative L2 error of plan-order output `got` (one transform) against ref (natural order).
+template <class C>
+double rel_error(const std::vector<C>& got, std::size_t off, const std::vector<cld>& ref, const plan::order* ord) {
+  long double num = 0, den = 0;
+  for (std::size_t f = 0; f < ref.size(); ++f) {
+    const std::size_t pos = ord ? ord->position_of(f) : f;
+    const cld g(got[off + pos].x, got[off + pos].y);
+    num += std::norm(g - ref[f]);
+    den += std::norm(ref[f]);
+  }
+  return den == 0 ? std::sqrt(static_cast<double>(num)) : std::sqrt(static_cast<double>(num / den));
+}
+
+template <class C>
+double tolerance(unsigned log_n) {
+  return (sizeof(real_of<C>) == 8 ? 2e-15 : 1.5e-6) * (log_n + 1);
+}
+
+// Forward and inverse of a batch against the long double reference, for plan p.
+template <class C>
+void check_transform(const plan::fft_plan& p, std::mt19937_64& g) {
+  ASSERT_TRUE(p.valid);
+  const std::size_t n = std::size_t{1} << p.log_n;
+  std::vector<C> tables;
+  plan::fill_tables(p, tables);
+  const plan::order ord = plan::order_of(p);
+  std::vector<C> x = random_vec<C>(n * p.batch, g);
+  std::vector<C> y = x;
+  emulate_fft<C, false>(p, tables, y);
+  std::vector<C> z = y;
+  emulate_fft<C, true>(p, tables, z);
+  for (std::size_t b = 0; b < p.batch; ++b) {
+    std::vector<cld> in(n);
+    for (std::size_t j = 0; j < n; ++j) in[j] = cld(x[b * n + j].x, x[b * n + j].y);
+    const std::vector<cld> fwd = reference_fft(in, -1);
+    EXPECT_LT(rel_error(y, b * n, fwd, &ord), tolerance<C>(p.log_n)) << "forward n=" << n << " b=" << b;
+    // inverse(forward(x)) = n x
+    std::vector<cld> nx(n);
+    for (std::size_t j = 0; j < n; ++j) nx[j] = in[j] * static_cast<long double>(n);
+    EXPECT_LT(rel_error(z, b * n, nx, nullptr), 2 * tolerance<C>(p.log_n)) << "round trip n=" << n << " b=" << b;
+    // The inverse alone, on a plan-order input: natural-order inverse DFT.
+    if (b == 0) {
+      std::vector<C> s(n * p.batch);
+      std::vector<cld> spec(n);
+      std::uniform_real_distribution<double> u(-1.0, 1.0);
+      for (std::size_t f = 0; f < n * p.batch; ++f)
+        s[f] = plan::make_c<C>(static_cast<real_of<C>>(u(g)), static_cast<real_of<C>>(u(g)));
+      for (std::size_t f = 0; f < n; ++f) {
+        const C v = s[ord.position_of(f)];
+        spec[f] = cld(v.x, v.y);
+      }
+      emulate_fft<C, true>(p, tables, s);
+      EXPECT_LT(rel_error(s, 0, reference_fft(spec, +1), nullptr), tolerance<C>(p.log_n)) << "inverse n=" << n;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(FftGpuModel, DecompositionRules) {
+  for (const plan::limits lim : {plan::default_limits<double>(), plan::default_limits<float>()}) {
+    const unsigned s_row = lim.log_tile, s_col = lim.log_tile - lim.log_min_cols;
+    for (unsigned k = 1; k <= plan::max_log_n; ++k) {
+      for (std::size_t batch : {std::size_t{1}, std::size_t{3}, std::size_t{64}, std::size_t{1000}}) {
+        const plan::fft_plan p = plan::make_plan(std::size_t{1} << k, batch, lim);
+        ASSERT_TRUE(p.valid) << "k=" << k;
+        EXPECT_EQ(p.npasses, k <= s_row ? 1u : k <= s_row + s_col ? 2u : 3u) << "k=" << k;
+        unsigned sum = 0, max_m = 0;
+        for (unsigned i = 0; i < p.npasses; ++i) {
+          const plan::pass_desc& d = p.pass[i];
+          sum += d.log_m;
+          max_m = std::max(max_m, d.log_m);
+          EXPECT_GE(d.log_m, 1u);
+          const bool last = i + 1 == p.npasses;
+          EXPECT_LE(d.log_m, last ? s_row : s_col) << "k=" << k << " pass " << i;
+          EXPECT_EQ(d.log_stride + sum, k);
+          EXPECT_EQ(d.log_len, d.log_m + d.log_stride);
+          EXPECT_EQ(d.j_fast, last);
+          EXPECT_LE(d.log_tile(), lim.log_tile);
+          EXPECT_GE(d.log_tile(), std::min(lim.log_tile, lim.log_min_tile));
+          EXPECT_EQ(std::size_t(d.threads) * plan::elems_per_thread, std::size_t{1} << d.log_tile());
+          EXPECT_GE(d.threads, 32u);
+          EXPECT_LE(d.threads, lim.log_tile == plan::default_limits<double>().log_tile ? plan::max_threads<double>()
+                                                                                      : plan::max_threads<float>());
+          EXPECT_EQ(d.outer_total, batch << (k - d.log_len));
+          EXPECT_EQ(d.col_groups << d.log_cols, std::size_t{1} << d.log_stride);
+          EXPECT_GE(d.row_groups << d.log_rows, d.outer_total);
+          EXPECT_LT((d.row_groups - 1) << d.log_rows, d.outer_total);  // no block is all padding
+          if (!last) {
+            EXPECT_GE(d.log_cols, lim.log_min_cols) << "column pass with too few columns, k=" << k;
+            // Each block reads >= 128 bytes of consecutive addresses per row of its tile.
+          }
+          unsigned sb = 0;
+          for (unsigned s = 0; s < d.nstages; ++s) {
+            EXPECT_GE(d.stage_log[s], 1u);
+            EXPECT_LE(d.stage_log[s], plan::log_elems_per_thread);
+            sb += d.stage_log[s];
+          }
+          EXPECT_EQ(sb, d.log_m);
+          EXPECT_EQ(d.nstages, (d.log_m + 3) / 4);
+          EXPECT_LE(d.blocks(), std::size_t{0x7fffffff});
+          const std::size_t elem_bytes = lim.log_tile == plan::default_limits<double>().log_tile ? 16 : 8;
+          EXPECT_LE(plan::smem_elements(d.log_tile()) * elem_bytes, std::size_t{72} * 1024);
+        }
+        EXPECT_EQ(sum, k);
+        EXPECT_EQ(p.log_block_table, max_m);
+        const plan::table_layout l = plan::layout_of(p);
+        EXPECT_EQ(l.total - l.lo, (std::size_t{1} << p.log_split) + (std::size_t{1} << (k - p.log_split)));
+      }
+    }
+    EXPECT_FALSE(plan::make_plan(std::size_t{1} << 27, 1, lim).valid);
+    EXPECT_FALSE(plan::make_plan(3, 1, lim).valid);
+    EXPECT_FALSE(plan::make_plan(1, 1, lim).valid);
+    EXPECT_FALSE(plan::make_plan(1024, 0, lim).valid);
+  }
+}
+
+TEST(FftGpuModel, PlanOrderIsABijection) {
+  auto g = bigmul::test::rng(601);
+  for (const plan::limits lim : {plan::default_limits<double>(), plan::default_limits<float>(), plan::limits{6, 2, 4}}) {
+    for (unsigned k = 1; k <= plan::max_log_n; ++k) {
+      const plan::fft_plan p = plan::make_plan(std::size_t{1} << k, 1, lim);
+      if (!p.valid) continue;
+      const plan::order o = plan::order_of(p);
+      const std::size_t n = std::size_t{1} << k;
+      EXPECT_EQ(o.position_of(0), 0u);
+      EXPECT_EQ(o.frequency_at(0), 0u);
+      if (k <= 16) {
+        std::vector<char> seen(n, 0);
+        for (std::size_t pos = 0; pos < n; ++pos) {
+          const std::size_t f = o.frequency_at(pos);
+          ASSERT_LT(f, n);
+          ASSERT_FALSE(seen[f]);
+          seen[f] = 1;
+          ASSERT_EQ(o.position_of(f), pos);
+        }
+      } else {
+        for (int i = 0; i < 100000; ++i) {
+          const std::size_t pos = g() & (n - 1);
+          ASSERT_EQ(o.position_of(o.frequency_at(pos)), pos);
+        }
+      }
+      // The documented field layout: pos = k0*stride0 + k1*stride1 + k2 holds
+      // f = k0 + m0*(k1 + m1*k2).
+      for (int i = 0; i < 1000; ++i) {
+        std::size_t kk[3] = {0, 0, 0};
+        std::size_t pos = 0, f = 0, mul = 1;
+        for (unsigned q = 0; q < p.npasses; ++q) {
+          kk[q] = g() & ((std::size_t{1} << p.pass[q].log_m) - 1);
+          pos += kk[q] << p.pass[q].log_stride;
+          f += kk[q] * mul;
+          mul <<= p.pass[q].log_m;
+        }
+        ASSERT_EQ(o.frequency_at(pos), f);
+      }
+    }
+  }
+}
+
+TEST(FftGpuModel, TablesAreAccurate) {
+  const plan::fft_plan p = plan::make_plan(std::size_t{1} << 20, 1, plan::default_limits<double>());
+  std::vector<cd> t;
+  plan::fill_tables(p, t);
+  const plan::table_layout l = plan::layout_of(p);
+  const std::size_t n = std::size_t{1} << 20, M = std::size_t{1} << p.log_block_table;
+  for (std::size_t e = 0; e < M; e += 7) {
+    const cld w = bigmul::fft::test::root(e, M, -1);
+    EXPECT_NEAR(t[l.block + e].x, static_cast<double>(w.real()), 1.2e-16);
+    EXPECT_NEAR(t[l.block + e].y, static_cast<double>(w.imag()), 1.2e-16);
+  }
+  for (std::size_t e = 0; e < n; e += 997) {
+    const cld w = bigmul::fft::test::root(e, n, -1);
+    const cd s = plan::split_root(t.data() + l.lo, t.data() + l.hi, p.log_split, e);
+    EXPECT_NEAR(s.x, static_cast<double>(w.real()), 4e-16);
+    EXPECT_NEAR(s.y, static_cast<double>(w.imag()), 4e-16);
+  }
+}
+
+TEST(FftGpuModel, RegisterButterflies) {
+  // dft<R> against the definition, forward and inverse.
+  auto g = bigmul::test::rng(602);
+  auto check = [&](auto rc) {
+    constexpr int R = decltype(rc)::value;
+    std::vector<cd> v = random_vec<cd>(R, g);
+    std::vector<cld> in(R);
+    for (int i = 0; i < R; ++i) in[i] = cld(v[i].x, v[i].y);
+    for (int sign : {-1, +1}) {
+      std::vector<cd> w = v;
+      if (sign < 0)
+        plan::dft<R, false, cd>::run(w.data());
+      else
+        plan::dft<R, true, cd>::run(w.data());
+      const std::vector<cld> ref = bigmul::fft::test::naive_dft(in, sign);
+      EXPECT_LT(rel_error(w, 0, ref, nullptr), 1e-15) << "R=" << R << " sign=" << sign;
+    }
+  };
+  for (unsigned lr = 1; lr <= 4; ++lr) plan::with_radix(lr, check);
+}
+
+TEST(FftGpuModel, AllSizesDefaultLimitsDouble) {
+  auto g = bigmul::test::rng(603);
+  for (unsigned k = 1; k <= 16; ++k) {
+    check_transform<cd>(plan::make_plan(std::size_t{1} << k, 1, plan::default_limits<double>()), g);
+    if (k <= 13) check_transform<cd>(plan::make_plan(std::size_t{1} << k, 3, plan::default_limits<double>()), g);
+    if (HasFailure()) FAIL() << "k=" << k;
+  }
+}
+
+TEST(FftGpuModel, AllSizesDefaultLimitsFloat) {
+  auto g = bigmul::test::rng(604);
+  for (unsigned k = 1; k <= 16; ++k) {
+    check_transform<cf>(plan::make_plan(std::size_t{1} << k, 1, plan::default_limits<float>()), g);
+    if (k <= 14) check_transform<cf>(plan::make_plan(std::size_t{1} << k, 5, plan::default_limits<float>()), g);
+    if (HasFailure()) FAIL() << "k=" << k;
+  }
+}
+
+TEST(FftGpuModel, ThreePassesWithSmallTiles) {
+  // Tiles of 64 elements: two passes from 2^7, three from 2^11 (up to 2^14) — the
+  // same code paths the large sizes take with the real limits.
+  auto g = bigmul::test::rng(605);
+  const plan::limits small{6, 2, 4};
+  unsigned three = 0;
+  for (unsigned k = 1; k <= 14; ++k) {
+    for (std::size_t batch : {std::size_t{1}, std::size_t{2}, std::size_t{3}}) {
+      const plan::fft_plan p = plan::make_plan(std::size_t{1} << k, batch, small);
+      ASSERT_TRUE(p.valid) << k;
+      three += p.npasses == 3;
+      check_transform<cd>(p, g);
+      if (k <= 12) check_transform<cf>(p, g);
+      if (HasFailure()) FAIL() << "k=" << k << " batch=" << batch;
+    }
+  }
+  EXPECT_GE(three, 6u);
+}
+
+TEST(FftGpuModel, SameArithmeticAsCpuFftWithinRoundoff) {
+  // The GPU model and the CPU complex_fft agree bin by bin (both in plan order of their own).
+  auto g = bigmul::test::rng(606);
+  for (unsigned k : {5u, 12u, 13u, 16u}) {
+    const std::size_t n = std::size_t{1} << k;
+    const plan::fft_plan p = plan::make_plan(n, 1, plan::default_limits<double>());
+    std::vector<cd> tables;
+    plan::fill_tables(p, tables);
+    std::vector<cd> x = random_vec<cd>(n, g), y = x;
+    emulate_fft<cd, false>(p, tables, y);
+    bigmul::fft::complex_fft<double> cpu(n);
+    std::vector<double> re(n), im(n);
+    for (std::size_t j = 0; j < n; ++j) re[j] = x[j].x, im[j] = x[j].y;
+    cpu.forward(re.data(), im.data(), 1);
+    const plan::order o = plan::order_of(p);
+    double worst = 0;
+    for (std::size_t f = 0; f < n; ++f) {
+      const cd a = y[o.position_of(f)];
+      const std::size_t q = cpu.position_of(f);
+      worst = std::max(worst, std::hypot(a.x - re[q], a.y - im[q]));
+    }
+    EXPECT_LT(worst, 1e-13 * std::sqrt(double(n))) << "k=" << k;
+  }
+}
+
+// Real FFT through the half-length plan: forward, real_pointwise_at, inverse gives
+// n*scale*(x conv y) (cyclic), i.e. the exact integer convolution after rounding.
+template <class C>
+void check_real_convolution(std::size_t n, std::size_t batch, bool square, const plan::limits& lim,
+                            std::mt19937_64& g) {
+  using Real = real_of<C>;
+  const std::size_t h = n / 2;
+  const plan::fft_plan p = plan::make_plan(h, batch, lim);
+  ASSERT_TRUE(p.valid);
+  std::vector<C> tables;
+  plan::fill_tables(p, tables);
+  // Split roots of w_n as upload_split_roots builds them.
+  const unsigned log_n = plan::ilog2(n), s = log_n / 2;
+  std::vector<C> roots((std::size_t{1} << s) + (n >> s));
+  for (std::size_t e = 0; e < (std::size_t{1} << s); ++e) {
+    const auto w = bigmul::fft::unit_root(e, n);
+    roots[e] = plan::make_c<C>(static_cast<Real>(w.re), static_cast<Real>(w.im));
+  }
+  for (std::size_t e = 0; e < (n >> s); ++e) {
+    const auto w = bigmul::fft::unit_root(e << s, n);
+    roots[(std::size_t{1} << s) + e] = plan::make_c<C>(static_cast<Real>(w.re), static_cast<Real>(w.im));
+  }
+  // Small integers, nonzero only in the lower half (a linear convolution that fits).
+  const int digit = sizeof(Real) == 8 ? 1000 : 16;
+  std::vector<std::int64_t> x(n * batch, 0), y(n * batch, 0);
+  for (std::size_t b = 0; b < batch; ++b)
+    for (std::size_t j = 0; j < n / 2; ++j) {
+      x[b * n + j] = static_cast<std::int64_t>(g() % digit);
+      y[b * n + j] = square ? x[b * n + j] : static_cast<std::int64_t>(g() % digit);
+    }
+  auto pack = [&](const std::vector<std::int64_t>& v) {
+    std::vector<C> z(h * batch);
+    for (std::size_t i = 0; i < h * batch; ++i)
+      z[i] = plan::make_c<C>(static_cast<Real>(v[2 * i]), static_cast<Real>(v[2 * i + 1]));
+    return z;
+  };
+  std::vector<C> zx = pack(x), zy = pack(y);
+  emulate_fft<C, false>(p, tables, zx);
+  emulate_fft<C, false>(p, tables, zy);
+  const plan::order o = plan::order_of(p);
+  const Real scale = static_cast<Real>(1.0L / static_cast<long double>(n));
+  for (std::size_t i = 0; i < batch * h; ++i) {
+    if (square)
+      plan::real_pointwise_at<C, true>(zx.data(), zx.data(), i, plan::ilog2(h), o, roots.data(),
+                                       roots.data() + (std::size_t{1} << s), s, scale);
+    else
+      plan::real_pointwise_at<C, false>(zx.data(), zy.data(), i, plan::ilog2(h), o, roots.data(),
+                                        roots.data() + (std::size_t{1} << s), s, scale);
+  }
+  emulate_fft<C, true>(p, tables, zx);
+  double worst = 0;
+  for (std::size_t b = 0; b < batch; ++b) {
+    std::vector<std::int64_t> conv(n, 0);
+    for (std::size_t i = 0; i < n / 2; ++i)
+      if (x[b * n + i])
+        for (std::size_t j = 0; j < n / 2; ++j) conv[(i + j) % n] += x[b * n + i] * y[b * n + j];
+    for (std::size_t j = 0; j < n; ++j) {
+      const C v = zx[b * h + j / 2];
+      const double got = j % 2 ? v.y : v.x;
+      worst = std::max(worst, std::fabs(got - static_cast<double>(conv[j])));
+      ASSERT_EQ(std::llround(got), conv[j]) << "n=" << n << " b=" << b << " j=" << j;
+    }
+  }
+  EXPECT_LT(worst, 0.25) << "n=" << n;
+}
+
+TEST(FftGpuModel, RealPointwiseGivesExactConvolution) {
+  auto g = bigmul::test::rng(607);
+  for (unsigned k = 2; k <= 13; ++k) {
+    const std::size_t n = std::size_t{1} << k;
+    check_real_convolution<cd>(n, 1, false, plan::default_limits<double>(), g);
+    check_real_convolution<cd>(n, 2, true, plan::default_limits<double>(), g);
+    check_real_convolution<cd>(n, 3, false, plan::limits{6, 2, 4}, g);
+    if (k <= 11) check_real_convolution<cf>(n, 2, false, plan::default_limits<float>(), g);
+    if (HasFailure()) FAIL() << "n=" << n;
+  }
+}

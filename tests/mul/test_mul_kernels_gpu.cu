@@ -1,0 +1,708 @@
+// The CUDA coefficient split/join, residue mod 2^61 - 1 and tiled convolution
+// (mul/cuda/coefficients_device.cuh, mul/cuda/tiled_device.cuh).
+//
+// MulKernelsModel.* run on the CPU everywhere: they drive the kernels'
+// shared per-element arithmetic (mul/coefficients_period.hpp, tiled_hd) with
+// the kernels' thread mapping on the host and compare with the CPU code.
+// MulKernelsGpu.* run the kernels (skipped without a CUDA device) against the
+// CPU twins and, for whole products, GMP's mpz_mul.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <numeric>
+#include <type_traits>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "carry/carry.hpp"
+#include "carry/cuda/carry_device.cuh"
+#include "mul/coefficients.hpp"
+#include "mul/coefficients_period.hpp"
+#include "mul/cuda/coefficients_device.cuh"
+#include "mul/cuda/tiled_device.cuh"
+#include "mul/modcheck.hpp"
+#include "prim/ops.hpp"
+#include "test_support.hpp"
+
+using namespace bigmul;
+using namespace bigmul::detail;
+using bigmul::test::operand_kind;
+namespace gpu = bigmul::detail::cuda;
+namespace thd = bigmul::detail::cuda::tiled_hd;
+using u128 = unsigned __int128;
+
+namespace {
+
+std::vector<coeff_format> all_formats() {
+  std::vector<coeff_format> v;
+  for (unsigned k = 1; k <= 32; ++k) v.push_back({radix::binary, k});
+  for (unsigned k = 1; k <= 9; ++k) v.push_back({radix::decimal, k});
+  return v;
+}
+
+std::string fmt_name(coeff_format f) {
+  return (f.rx == radix::binary ? "2^" : "10^") + std::to_string(f.digits);
+}
+
+// Limb counts around the period of f and around a few block sizes.
+std::vector<std::size_t> sizes_for(coeff_format f) {
+  const std::size_t pl = f.rx == radix::binary ? f.digits / std::gcd(64u, f.digits) : f.digits;
+  std::vector<std::size_t> v = {1, 2, pl + 1, 2 * pl + 1, 255, 256, 257};
+  if (pl > 1) {
+    v.push_back(pl - 1);
+    v.push_back(pl);
+  }
+  return v;
+}
+
+const operand_kind kinds[] = {operand_kind::random, operand_kind::all_max, operand_kind::runs,
+                              operand_kind::sparse, operand_kind::half_max};
+
+// 0 limbs in the middle (zeros) for some operands.
+std::vector<limb_t> operand(operand_kind kind, std::size_t n, radix rx, std::mt19937_64& g, bool zero_middle) {
+  auto a = bigmul::test::make_operand(kind, n, rx, g);
+  if (zero_middle && n > 2) std::fill(a.begin() + 1, a.end() - 1, limb_t{0});
+  return a;
+}
+
+std::vector<std::int64_t> cpu_balanced(const std::vector<limb_t>& a, std::size_t n, coeff_format f) {
+  std::vector<std::int64_t> c(f.count(n) + 1, 99);
+  split_balanced(a.data(), n, f, [&](std::size_t i, std::int64_t v) { c[i] = v; }, 2);
+  return c;
+}
+
+std::vector<u128> naive_conv(const std::uint32_t* x, std::size_t nx, const std::uint32_t* y, std::size_t ny) {
+  std::vector<u128> c(nx + ny - 1, 0);
+  for (std::size_t i = 0; i < nx; ++i)
+    for (std::size_t j = 0; j < ny; ++j) c[i + j] += static_cast<std::uint64_t>(x[i]) * y[j];
+  return c;
+}
+
+// ---- host replicas of the kernels' thread mapping ----
+
+struct limb_loader {
+  const limb_t* a;
+  std::size_t n;
+  BIGMUL_HD limb_t operator()(std::size_t j) const { return j < n ? a[j] : 0; }
+};
+limb_loader limbs_from(const limb_t* a, std::size_t n, std::size_t first) {
+  return limb_loader{a + std::min(first, n), n > first ? n - first : 0};
+}
+struct digit_loader {
+  const std::uint32_t* d;
+  std::size_t m;
+  BIGMUL_HD limb_t operator()(std::size_t i) const { return i < m ? d[i] : 0; }
+};
+
+// Visitors of a period's digits (HD functors: the shared templates are HD).
+struct store_visit {
+  std::uint32_t* out;
+  std::size_t end;
+  BIGMUL_HD void operator()(std::size_t t, std::uint32_t d) const {
+    if (t < end) out[t] = d;
+  }
+};
+struct fold_visit {
+  std::uint64_t B;
+  std::size_t end;
+  prim::carry_gp acc;
+  BIGMUL_HD void operator()(std::size_t t, std::uint32_t d) {
+    if (t < end)
+      acc = prim::carry_op{}(acc, prim::carry_gp{balanced_generates(d, B) ? 1u : 0u, balanced_propagates(d, B) ? 1u : 0u});
+  }
+};
+struct emit_visit {
+  std::uint64_t B;
+  std::size_t end;
+  std::uint32_t carry;
+  std::int32_t* out;
+  BIGMUL_HD void operator()(std::size_t t, std::uint32_t d) {
+    if (t < end) out[t] = static_cast<std::int32_t>(balanced_step(d, carry, B));
+  }
+};
+
+// Calls f(std::integral_constant<unsigned, K>) for the decimal digit count K.
+template <class F>
+void with_k(unsigned K, F&& f) {
+  switch (K) {
+    case 1: return f(std::integral_constant<unsigned, 1>{});
+    case 2: return f(std::integral_constant<unsigned, 2>{});
+    case 3: return f(std::integral_constant<unsigned, 3>{});
+    case 4: return f(std::integral_constant<unsigned, 4>{});
+    case 5: return f(std::integral_constant<unsigned, 5>{});
+    case 6: return f(std::integral_constant<unsigned, 6>{});
+    case 7: return f(std::integral_constant<unsigned, 7>{});
+    case 8: return f(std::integral_constant<unsigned, 8>{});
+    default: return f(std::integral_constant<unsigned, 9>{});
+  }
+}
+
+// Digits of period p through visit(t, d), as the kernels' period sources.
+template <class Visit>
+void visit_period(coeff_format f, const limb_t* a, std::size_t n, std::size_t p, Visit& visit) {
+  if (f.rx == radix::binary) {
+    const std::size_t g = std::gcd(64u, f.digits), pd = 64 / g, pl = f.digits / g;
+    const auto load = limbs_from(a, n, p * pl);
+    for (std::size_t t = 0; t < pd; ++t) visit(t, binary_digit(load, f.digits, t));
+    return;
+  }
+  with_k(f.digits, [&](auto k_const) {
+    constexpr unsigned K = decltype(k_const)::value;
+    decimal_period_digits<K>(limbs_from(a, n, p * K), visit);
+  });
+}
+
+std::vector<std::uint32_t> model_split_digits(const std::vector<limb_t>& a, std::size_t n, coeff_format f) {
+  const std::size_t total = f.count(n);
+  std::vector<std::uint32_t> out(total, 0xdeadbeef);
+  if (f.rx == radix::binary) {  // one thread per digit
+    for (std::size_t i = 0; i < total; ++i) out[i] = binary_digit(limb_loader{a.data(), n}, f.digits, i);
+  } else {  // one thread per period
+    for (std::size_t p = 0; p * 19 < total; ++p) {
+      store_visit v{out.data() + p * 19, total - p * 19};
+      visit_period(f, a.data(), n, p, v);
+    }
+  }
+  return out;
+}
+
+std::vector<limb_t> model_join(const std::vector<std::uint32_t>& d, std::size_t m, coeff_format f,
+                               std::size_t out_n) {
+  std::vector<limb_t> out(out_n, 0xdeadbeef);
+  if (f.rx == radix::binary) {  // one thread per limb
+    for (std::size_t j = 0; j < out_n; ++j) out[j] = binary_limb(digit_loader{d.data(), m}, f.digits, j);
+    return out;
+  }
+  with_k(f.digits, [&](auto k_const) {
+    constexpr unsigned K = decltype(k_const)::value;
+    for (std::size_t p = 0; p * K < out_n; ++p) {  // one thread per period
+      const std::size_t first = p * 19;
+      limb_t L[K];
+      decimal_period_join<K>(digit_loader{d.data() + std::min(first, m), m > first ? m - first : 0}, L);
+      for (unsigned j = 0; j < K; ++j)
+        if (p * K + j < out_n) out[p * K + j] = L[j];
+    }
+  });
+  return out;
+}
+
+// Balanced split over G operands: per-period (g, p) fold, one exclusive scan
+// over all problems with a kill pair closing each, then per-period emit.
+std::vector<std::int32_t> model_balanced(const std::vector<limb_t>& a, std::size_t n, std::size_t G,
+                                         coeff_format f) {
+  using prim::carry_gp;
+  const std::size_t total = f.count(n);
+  const std::size_t pd = f.rx == radix::binary ? 64 / std::gcd(64u, f.digits) : 19;
+  const std::size_t periods = (total + pd - 1) / pd;
+  const std::uint64_t B = f.base();
+  std::vector<std::int32_t> out(G * (total + 1), 0x5a5a5a5a);
+  if (periods == 0) {
+    std::fill(out.begin(), out.end(), 0);
+    return out;
+  }
+  std::vector<carry_gp> pairs(G * (periods + 1));
+  for (std::size_t g = 0; g < G; ++g) {
+    for (std::size_t p = 0; p < periods; ++p) {
+      fold_visit v{B, total - p * pd, prim::carry_identity};
+      visit_period(f, a.data() + g * n, n, p, v);
+      pairs[g * (periods + 1) + p] = v.acc;
+    }
+    pairs[g * (periods + 1) + periods] = carry_gp{0, 0};
+  }
+  std::vector<carry_gp> scanned(pairs.size());
+  carry_gp acc = prim::carry_identity;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    scanned[i] = acc;
+    acc = prim::carry_op{}(acc, pairs[i]);
+  }
+  for (std::size_t g = 0; g < G; ++g) {
+    std::int32_t* og = out.data() + g * (total + 1);
+    for (std::size_t p = 0; p < periods; ++p) {
+      emit_visit v{B, total - p * pd, scanned[g * (periods + 1) + p].g, og + p * pd};
+      visit_period(f, a.data() + g * n, n, p, v);
+      if (p + 1 == periods) og[total] = static_cast<std::int32_t>(v.carry);
+    }
+  }
+  return out;
+}
+
+std::uint64_t pow_mod(std::uint64_t x, std::size_t e) {
+  std::uint64_t r = 1;
+  for (; e; e >>= 1, x = mod_p_mul(x, x))
+    if (e & 1) r = mod_p_mul(r, x);
+  return r;
+}
+
+std::uint64_t model_residue(const std::vector<limb_t>& a, radix rx) {
+  const std::size_t n = a.size(), CL = gpu::residue_chunk_limbs;
+  const std::uint64_t base = rx == radix::binary ? 8 : mod_p_reduce(decimal_limb_base);
+  const std::uint64_t base_chunk = pow_mod(base, CL);
+  std::uint64_t sum = 0;
+  for (std::size_t c = 0; c * CL < n; ++c) {
+    std::uint64_t h = 0;
+    for (std::size_t i = std::min(n, (c + 1) * CL); i-- > c * CL;)
+      h = mod_p_reduce(static_cast<u128>(h) * base + a[i]);
+    sum += mod_p_mul(h, pow_mod(base_chunk, c));
+    if (sum >= mod_check_prime) sum -= mod_check_prime;
+  }
+  return sum;
+}
+
+std::vector<u128> model_tile_pair(const std::vector<std::uint32_t>& x, const std::vector<std::uint32_t>& y,
+                                  unsigned T) {
+  const std::size_t nx = x.size(), ny = y.size(), nc = nx + ny - 1;
+  std::vector<std::uint64_t> lo(nc, 0), hi(nc, 0);
+  std::vector<std::uint32_t> xs(T), ys(T);
+  for (std::size_t i0 = 0; i0 < nx; i0 += T)
+    for (std::size_t j0 = 0; j0 < ny; j0 += T) {
+      for (unsigned t = 0; t < T; ++t) {
+        xs[t] = i0 + t < nx ? x[i0 + t] : 0;
+        ys[t] = j0 + t < ny ? y[j0 + t] : 0;
+      }
+      for (unsigned t = 0; t < T; ++t)
+        for (unsigned k = t; k < 2 * T - 1; k += T) {
+          std::uint64_t l = 0, h = 0;
+          thd::tile_pair_output(xs.data(), ys.data(), T, k, l, h);
+          if (i0 + j0 + k < nc) {
+            lo[i0 + j0 + k] += l;
+            hi[i0 + j0 + k] += h;
+          }
+        }
+    }
+  std::vector<u128> c(nc);
+  for (std::size_t k = 0; k < nc; ++k) c[k] = thd::fold(lo[k], hi[k]);
+  return c;
+}
+
+std::vector<u128> model_output_stationary(const std::vector<std::uint32_t>& x, const std::vector<std::uint32_t>& y,
+                                          unsigned T) {
+  const std::size_t nx = x.size(), ny = y.size(), nc = nx + ny - 1;
+  std::vector<u128> c(nc);
+  std::vector<std::uint32_t> xs(T), ys2(2 * T);
+  for (std::size_t k0 = 0; k0 < nc; k0 += T) {
+    std::size_t first, end;
+    thd::os_tile_range(k0, T, nx, ny, first, end);
+    std::vector<std::uint64_t> lo(T, 0), hi(T, 0);
+    for (std::size_t tile = first; tile < end; ++tile) {
+      const std::size_t i0 = tile * T;
+      for (unsigned t = 0; t < T; ++t) xs[t] = i0 + t < nx ? x[i0 + t] : 0;
+      for (unsigned q = 0; q < 2 * T - 1; ++q) {
+        const long long j = thd::os_y_index(k0, i0, T, q);
+        ys2[q] = j >= 0 && static_cast<std::size_t>(j) < ny ? y[j] : 0;
+      }
+      for (unsigned t = 0; t < T; ++t) thd::os_output(xs.data(), ys2.data(), T, t, lo[t], hi[t]);
+    }
+    for (unsigned t = 0; t < T && k0 + t < nc; ++t) c[k0 + t] = thd::fold(lo[t], hi[t]);
+  }
+  return c;
+}
+
+std::vector<std::uint32_t> random_digits(std::size_t n, std::mt19937_64& g, int mode) {
+  std::vector<std::uint32_t> v(n);
+  for (auto& d : v) d = mode == 0 ? static_cast<std::uint32_t>(g()) : mode == 1 ? 0xffffffffu : 999999999u;
+  return v;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// CPU: the kernels' mapping over the shared arithmetic.
+
+TEST(MulKernelsModel, SplitAndJoinMappingMatchCpu) {
+  auto g = bigmul::test::rng(0x6e01);
+  for (const coeff_format f : all_formats()) {
+    for (std::size_t n : sizes_for(f)) {
+      for (auto kind : kinds) {
+        const auto a = operand(kind, n, f.rx, g, kind == operand_kind::sparse);
+        std::vector<std::uint32_t> want(f.count(n));
+        split_digits(a.data(), n, f, want.data(), 2);
+        ASSERT_EQ(model_split_digits(a, n, f), want) << fmt_name(f) << " n " << n;
+        for (std::size_t out_n : {n, n + 2, n > 1 ? n - 1 : n}) {
+          for (std::size_t m : {want.size(), want.size() > 3 ? want.size() - 3 : want.size()}) {
+            std::vector<limb_t> back(out_n);
+            join_digits(want.data(), m, f, back.data(), out_n, 2);
+            ASSERT_EQ(model_join(want, m, f, out_n), back) << fmt_name(f) << " n " << n << " m " << m;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(MulKernelsModel, BalancedLookAheadMatchesCpu) {
+  auto g = bigmul::test::rng(0x6e02);
+  for (const coeff_format f : all_formats()) {
+    for (std::size_t n : sizes_for(f)) {
+      for (std::size_t G : {1u, 3u}) {
+        std::vector<limb_t> a;
+        for (std::size_t p = 0; p < G; ++p) {
+          const auto one = operand(kinds[(p + n) % 5], n, f.rx, g, false);
+          a.insert(a.end(), one.begin(), one.end());
+        }
+        const auto got = model_balanced(a, n, G, f);
+        for (std::size_t p = 0; p < G; ++p) {
+          const std::vector<limb_t> one(a.begin() + p * n, a.begin() + (p + 1) * n);
+          const auto want = cpu_balanced(one, n, f);
+          const std::size_t s = f.count(n) + 1;
+          ASSERT_EQ(std::vector<std::int64_t>(got.begin() + p * s, got.begin() + (p + 1) * s), want)
+              << fmt_name(f) << " n " << n << " G " << G << " problem " << p;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(model_balanced({}, 0, 2, coeff_format{radix::binary, 16}), (std::vector<std::int32_t>{0, 0}));
+}
+
+TEST(MulKernelsModel, ResidueChunksMatchCpu) {
+  auto g = bigmul::test::rng(0x6e03);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    for (std::size_t n : {1u, 2u, 31u, 32u, 33u, 1000u, 8193u}) {
+      for (auto kind : {operand_kind::random, operand_kind::all_max}) {
+        const auto a = bigmul::test::make_operand(kind, n, rx, g);
+        ASSERT_EQ(model_residue(a, rx), residue_mod_p(a.data(), n, rx, 1)) << n;
+      }
+    }
+  }
+  EXPECT_EQ(model_residue({}, radix::binary), 0u);
+}
+
+TEST(MulKernelsModel, TiledMappingsMatchNaiveConvolution) {
+  auto g = bigmul::test::rng(0x6e04);
+  for (unsigned T : {1u, 2u, 3u, 32u, 33u}) {
+    for (std::size_t nx : {std::size_t{1}, std::size_t{T - 1 ? T - 1 : 1}, std::size_t{T}, std::size_t{T + 1},
+                           std::size_t{3 * T + 5}}) {
+      for (std::size_t ny : {std::size_t{1}, std::size_t{T + 1}, std::size_t{2 * T + 3}}) {
+        for (int mode : {0, 1}) {
+          const auto x = random_digits(nx, g, mode), y = random_digits(ny, g, mode);
+          const auto want = naive_conv(x.data(), nx, y.data(), ny);
+          ASSERT_TRUE(model_tile_pair(x, y, T) == want) << "tile pair T " << T << " " << nx << "x" << ny;
+          ASSERT_TRUE(model_output_stationary(x, y, T) == want) << "output stationary T " << T << " " << nx << "x" << ny;
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// GPU.
+
+namespace {
+
+template <class T>
+struct dev_buf {
+  T* p = nullptr;
+  explicit dev_buf(std::size_t n) { EXPECT_EQ(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T)), cudaSuccess); }
+  explicit dev_buf(const std::vector<T>& v) : dev_buf(v.size()) {
+    if (!v.empty()) EXPECT_EQ(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  }
+  ~dev_buf() { cudaFree(p); }
+  dev_buf(const dev_buf&) = delete;
+  dev_buf& operator=(const dev_buf&) = delete;
+  std::vector<T> get(std::size_t n) const {
+    std::vector<T> v(n);
+    if (n) EXPECT_EQ(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+    return v;
+  }
+  void poison(std::size_t n) { EXPECT_EQ(cudaMemset(p, 0xa5, std::max<std::size_t>(n, 1) * sizeof(T)), cudaSuccess); }
+};
+
+// A CUB-shaped call: size query, then the run, then a sync.
+template <class F>
+void two_phase(F&& f) {
+  std::size_t bytes = 0;
+  ASSERT_EQ(f(nullptr, bytes), cudaSuccess);
+  dev_buf<char> temp(bytes);
+  ASSERT_EQ(f(temp.p, bytes), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+}
+
+std::vector<std::uint32_t> dev_split_digits(const std::vector<limb_t>& a, std::size_t n, std::size_t G,
+                                            coeff_format f) {
+  const std::size_t total = f.count(n);
+  dev_buf<limb_t> d_a(a);
+  dev_buf<std::uint32_t> d_out(G * total);
+  d_out.poison(G * total);
+  EXPECT_EQ(G == 1 ? gpu::split_digits_device(d_a.p, n, f, d_out.p, 0)
+                   : gpu::split_digits_device_batched(d_a.p, n, G, f, d_out.p, 0),
+            cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  return d_out.get(G * total);
+}
+
+std::vector<std::int32_t> dev_split_balanced(const std::vector<limb_t>& a, std::size_t n, std::size_t G,
+                                             coeff_format f) {
+  const std::size_t s = f.count(n) + 1;
+  dev_buf<limb_t> d_a(a);
+  dev_buf<std::int32_t> d_out(G * s);
+  d_out.poison(G * s);
+  two_phase([&](void* t, std::size_t& b) {
+    return G == 1 ? gpu::split_balanced_device(t, b, d_a.p, n, f, d_out.p, 0)
+                  : gpu::split_balanced_device_batched(t, b, d_a.p, n, G, f, d_out.p, 0);
+  });
+  return d_out.get(G * s);
+}
+
+std::vector<limb_t> dev_join(const std::vector<std::uint32_t>& d, std::size_t m, std::size_t G, coeff_format f,
+                             std::size_t out_n) {
+  dev_buf<std::uint32_t> d_d(d);
+  dev_buf<limb_t> d_out(G * out_n);
+  d_out.poison(G * out_n);
+  EXPECT_EQ(G == 1 ? gpu::join_digits_device(d_d.p, m, f, d_out.p, out_n, 0)
+                   : gpu::join_digits_device_batched(d_d.p, m, G, f, d_out.p, out_n, 0),
+            cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  return d_out.get(G * out_n);
+}
+
+std::vector<u128> dev_conv(const std::vector<std::uint32_t>& x, std::size_t nx, const std::vector<std::uint32_t>& y,
+                           std::size_t ny, std::size_t G, gpu::tiled_variant v, unsigned tile) {
+  const std::size_t nc = nx + ny - 1;
+  dev_buf<std::uint32_t> d_x(x), d_y(y);
+  dev_buf<u128> d_c(G * nc);
+  d_c.poison(G * nc);
+  two_phase([&](void* t, std::size_t& b) {
+    return gpu::tiled_convolution_device(t, b, d_x.p, nx, d_y.p, ny, G, d_c.p, v, tile, 0);
+  });
+  return d_c.get(G * nc);
+}
+
+// a * b on the GPU: split (32-bit / 10^9 digits) -> tiled convolution ->
+// carry (u128) -> join; false when the device reports the carry overflowed.
+bool dev_product(const std::vector<limb_t>& a, const std::vector<limb_t>& b, radix rx, gpu::tiled_variant v,
+                 unsigned tile, std::vector<limb_t>& r) {
+  const coeff_format f{rx, rx == radix::binary ? 32u : 9u};
+  const std::size_t an = a.size(), bn = b.size(), ca = f.count(an), cb = f.count(bn), nc = ca + cb - 1;
+  const std::size_t m = f.count(an + bn);
+  dev_buf<limb_t> d_a(a), d_b(b), d_r(an + bn);
+  dev_buf<std::uint32_t> d_x(ca), d_y(cb), d_digits(m);
+  dev_buf<u128> d_c(nc);
+  dev_buf<int> d_ok(1);
+  EXPECT_EQ(gpu::split_digits_device(d_a.p, an, f, d_x.p, 0), cudaSuccess);
+  EXPECT_EQ(gpu::split_digits_device(d_b.p, bn, f, d_y.p, 0), cudaSuccess);
+  two_phase([&](void* t, std::size_t& bytes) {
+    return gpu::tiled_convolution_device(t, bytes, d_x.p, ca, d_y.p, cb, 1, d_c.p, v, tile, 0);
+  });
+  two_phase([&](void* t, std::size_t& bytes) {
+    return carry::cuda::carry_normalize_device<u128>(t, bytes, d_c.p, nc, carry::digit_base{rx == radix::decimal, f.digits},
+                                                     d_digits.p, m, d_ok.p, 0);
+  });
+  EXPECT_EQ(gpu::join_digits_device(d_digits.p, m, f, d_r.p, an + bn, 0), cudaSuccess);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  r = d_r.get(an + bn);
+  return d_ok.get(1)[0] == 1;
+}
+
+class MulKernelsGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+}  // namespace
+
+TEST_F(MulKernelsGpu, SplitDigitsAndJoinMatchCpu) {
+  auto g = bigmul::test::rng(0x6e11);
+  for (const coeff_format f : all_formats()) {
+    std::vector<std::size_t> ns = sizes_for(f);
+    if (f.digits == 16 || f.digits == 32 || f.digits == 20 || f.digits == 9 || f.digits == 4) ns.push_back(1u << 20);
+    for (std::size_t n : ns) {
+      for (auto kind : kinds) {
+        if (n > 4096 && kind != operand_kind::random && kind != operand_kind::all_max) continue;
+        const auto a = operand(kind, n, f.rx, g, kind == operand_kind::sparse);
+        std::vector<std::uint32_t> want(f.count(n));
+        split_digits(a.data(), n, f, want.data(), 2);
+        const auto got = dev_split_digits(a, n, 1, f);
+        ASSERT_EQ(got, want) << fmt_name(f) << " n " << n;
+        for (std::size_t out_n : {n, n + 2, n > 1 ? n - 1 : n}) {
+          std::vector<limb_t> back(out_n);
+          join_digits(want.data(), want.size(), f, back.data(), out_n, 2);
+          ASSERT_EQ(dev_join(want, want.size(), 1, f, out_n), back) << fmt_name(f) << " n " << n << " out " << out_n;
+        }
+        if (want.size() > 3) {  // fewer digits than limbs hold: the rest read as zero
+          std::vector<limb_t> back(n);
+          join_digits(want.data(), want.size() - 3, f, back.data(), n, 2);
+          ASSERT_EQ(dev_join(want, want.size() - 3, 1, f, n), back) << fmt_name(f) << " short m, n " << n;
+        }
+      }
+    }
+  }
+}
+
+TEST_F(MulKernelsGpu, SplitBalancedMatchesCpu) {
+  auto g = bigmul::test::rng(0x6e12);
+  for (const coeff_format f : all_formats()) {
+    std::vector<std::size_t> ns = sizes_for(f);
+    ns.push_back(4099);
+    if (f.digits == 16 || f.digits == 20 || f.digits == 32 || f.digits == 5) ns.push_back(1u << 20);
+    for (std::size_t n : ns) {
+      for (auto kind : kinds) {
+        if (n > 4099 && kind != operand_kind::random && kind != operand_kind::half_max) continue;
+        const auto a = operand(kind, n, f.rx, g, kind == operand_kind::sparse);
+        const auto want = cpu_balanced(a, n, f);
+        const auto got = dev_split_balanced(a, n, 1, f);
+        ASSERT_EQ(std::vector<std::int64_t>(got.begin(), got.end()), want)
+            << fmt_name(f) << " n " << n << " " << bigmul::test::operand_kind_name(kind);
+      }
+    }
+  }
+}
+
+TEST_F(MulKernelsGpu, BatchedEqualsSeparateCalls) {
+  auto g = bigmul::test::rng(0x6e13);
+  for (const coeff_format f : {coeff_format{radix::binary, 16}, coeff_format{radix::binary, 21},
+                               coeff_format{radix::binary, 32}, coeff_format{radix::decimal, 4},
+                               coeff_format{radix::decimal, 9}, coeff_format{radix::binary, 1}}) {
+    for (std::size_t G : {1u, 3u, 64u}) {
+      for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{129}}) {
+        std::vector<limb_t> a;
+        for (std::size_t p = 0; p < G; ++p) {
+          const auto one = operand(kinds[p % 5], n, f.rx, g, p % 7 == 3);
+          a.insert(a.end(), one.begin(), one.end());
+        }
+        const std::size_t total = f.count(n);
+        const auto digits = dev_split_digits(a, n, G, f);
+        const auto bal = dev_split_balanced(a, n, G, f);
+        const auto joined = dev_join(digits, total, G, f, n);
+        ASSERT_EQ(joined, a) << fmt_name(f) << " G " << G << " n " << n;
+        for (std::size_t p = 0; p < G; ++p) {
+          const std::vector<limb_t> one(a.begin() + p * n, a.begin() + (p + 1) * n);
+          const auto d1 = dev_split_digits(one, n, 1, f);
+          ASSERT_EQ(std::vector<std::uint32_t>(digits.begin() + p * total, digits.begin() + (p + 1) * total), d1);
+          const auto b1 = dev_split_balanced(one, n, 1, f);
+          ASSERT_EQ(std::vector<std::int32_t>(bal.begin() + p * (total + 1), bal.begin() + (p + 1) * (total + 1)), b1)
+              << fmt_name(f) << " G " << G << " n " << n << " problem " << p;
+          const auto want = cpu_balanced(one, n, f);
+          ASSERT_EQ(std::vector<std::int64_t>(b1.begin(), b1.end()), want);
+        }
+      }
+    }
+  }
+}
+
+TEST_F(MulKernelsGpu, ZeroLimbs) {
+  const coeff_format f{radix::binary, 16};
+  EXPECT_EQ(dev_split_balanced({}, 0, 1, f), std::vector<std::int32_t>{0});
+  EXPECT_EQ(dev_split_balanced({}, 0, 3, f), (std::vector<std::int32_t>{0, 0, 0}));
+  dev_buf<std::uint64_t> d_r(1);
+  two_phase([&](void* t, std::size_t& b) { return gpu::residue_mod_p_device(t, b, nullptr, 0, radix::binary, d_r.p, 0); });
+  EXPECT_EQ(d_r.get(1)[0], 0u);
+}
+
+TEST_F(MulKernelsGpu, ResidueMatchesCpu) {
+  auto g = bigmul::test::rng(0x6e14);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    for (std::size_t n : {1u, 2u, 31u, 32u, 33u, 8191u, 8192u, 8193u, 200000u, 1u << 20}) {
+      for (auto kind : {operand_kind::random, operand_kind::all_max, operand_kind::sparse}) {
+        const auto a = bigmul::test::make_operand(kind, n, rx, g);
+        dev_buf<limb_t> d_a(a);
+        dev_buf<std::uint64_t> d_r(1);
+        two_phase([&](void* t, std::size_t& b) { return gpu::residue_mod_p_device(t, b, d_a.p, n, rx, d_r.p, 0); });
+        ASSERT_EQ(d_r.get(1)[0], residue_mod_p(a.data(), n, rx, 2)) << n;
+      }
+    }
+  }
+}
+
+TEST_F(MulKernelsGpu, TiledConvolutionMatchesNaive) {
+  auto g = bigmul::test::rng(0x6e15);
+  for (auto v : {gpu::tiled_variant::tile_pair_atomic, gpu::tiled_variant::output_stationary}) {
+    for (unsigned tile : {0u, 1u, 32u, 255u, 256u, 1024u}) {
+      const std::size_t T = tile ? tile : gpu::tiled_default_tile;
+      for (std::size_t nx : {std::size_t{1}, std::size_t{2}, T - 1 ? T - 1 : 1, T, T + 1, 3 * T + 5}) {
+        for (std::size_t ny : {std::size_t{1}, T + 1, 2 * T - 1 ? 2 * T - 1 : 1}) {
+          for (int mode : {0, 1, 2}) {
+            const auto x = random_digits(nx, g, mode), y = random_digits(ny, g, mode);
+            ASSERT_TRUE(dev_conv(x, nx, y, ny, 1, v, tile) == naive_conv(x.data(), nx, y.data(), ny))
+                << "variant " << int(v) << " tile " << tile << " " << nx << "x" << ny;
+          }
+        }
+      }
+    }
+  }
+  std::size_t bytes = 0;
+  EXPECT_EQ(gpu::tiled_convolution_device(nullptr, bytes, nullptr, 1, nullptr, 1, 1, nullptr,
+                                          gpu::tiled_variant::output_stationary, 2048, 0),
+            cudaErrorInvalidValue);
+}
+
+TEST_F(MulKernelsGpu, TiledBatchedEqualsSeparate) {
+  auto g = bigmul::test::rng(0x6e16);
+  for (auto v : {gpu::tiled_variant::tile_pair_atomic, gpu::tiled_variant::output_stationary}) {
+    for (std::size_t G : {1u, 3u, 64u}) {
+      const std::size_t nx = 300, ny = 257;
+      const auto x = random_digits(G * nx, g, G == 3 ? 1 : 0), y = random_digits(G * ny, g, 0);
+      const auto c = dev_conv(x, nx, y, ny, G, v, 128);
+      for (std::size_t p = 0; p < G; ++p) {
+        const auto want = naive_conv(x.data() + p * nx, nx, y.data() + p * ny, ny);
+        ASSERT_TRUE(std::vector<u128>(c.begin() + p * (nx + ny - 1), c.begin() + (p + 1) * (nx + ny - 1)) == want)
+            << "G " << G << " problem " << p;
+        const std::vector<std::uint32_t> x1(x.begin() + p * nx, x.begin() + (p + 1) * nx),
+            y1(y.begin() + p * ny, y.begin() + (p + 1) * ny);
+        ASSERT_TRUE(dev_conv(x1, nx, y1, ny, 1, v, 128) == want);
+      }
+    }
+  }
+}
+
+// Whole products on the GPU (split -> tiled -> carry -> join) against mpz_mul.
+TEST_F(MulKernelsGpu, TiledProductsMatchGmp) {
+  auto g = bigmul::test::rng(0x6e17);
+  struct shape {
+    std::size_t an, bn;
+  };
+  for (radix rx : {radix::binary, radix::decimal}) {
+    for (auto v : {gpu::tiled_variant::tile_pair_atomic, gpu::tiled_variant::output_stationary}) {
+      for (shape s : {shape{1, 1}, shape{2, 1}, shape{7, 7}, shape{128, 128}, shape{129, 127}, shape{1000, 999},
+                      shape{1u << 16, 1u << 16}, shape{1u << 20, 3}}) {
+        for (auto kind : {operand_kind::random, operand_kind::all_max, operand_kind::runs}) {
+          const auto a = bigmul::test::make_operand(kind, s.an, rx, g);
+          const auto b = bigmul::test::make_operand(kind, s.bn, rx, g);
+          std::vector<limb_t> r;
+          ASSERT_TRUE(dev_product(a, b, rx, v, 0, r)) << "carry overflow " << s.an << "x" << s.bn;
+          ASSERT_EQ(r, bigmul::test::gmp_product(a.data(), s.an, b.data(), s.bn, rx))
+              << (rx == radix::binary ? "binary " : "decimal ") << int(v) << " " << s.an << "x" << s.bn << " "
+              << bigmul::test::operand_kind_name(kind);
+        }
+      }
+    }
+  }
+}
+
+// Balanced split on the GPU -> (CPU) signed convolution -> int64 carry on the
+// GPU -> join on the GPU: negative FFT-like coefficients end to end.
+TEST_F(MulKernelsGpu, BalancedProductsMatchGmp) {
+  auto g = bigmul::test::rng(0x6e18);
+  for (const coeff_format f : {coeff_format{radix::binary, 16}, coeff_format{radix::binary, 20},
+                               coeff_format{radix::decimal, 4}, coeff_format{radix::decimal, 6}}) {
+    for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{300}}) {
+      for (auto kind : {operand_kind::all_max, operand_kind::half_max, operand_kind::random}) {
+        const auto a = bigmul::test::make_operand(kind, n, f.rx, g);
+        const auto b = bigmul::test::make_operand(kind, n, f.rx, g);
+        const auto x = dev_split_balanced(a, n, 1, f), y = dev_split_balanced(b, n, 1, f);
+        std::vector<std::int64_t> c(x.size() + y.size() - 1, 0);
+        for (std::size_t i = 0; i < x.size(); ++i)
+          for (std::size_t j = 0; j < y.size(); ++j) c[i + j] += std::int64_t{x[i]} * y[j];
+        const std::size_t m = f.count(2 * n);
+        dev_buf<std::int64_t> d_c(c);
+        dev_buf<std::uint32_t> d_digits(m);
+        dev_buf<int> d_ok(1);
+        dev_buf<limb_t> d_r(2 * n);
+        two_phase([&](void* t, std::size_t& bytes) {
+          return carry::cuda::carry_normalize_device<std::int64_t>(t, bytes, d_c.p, c.size(),
+                                                                   carry::digit_base{f.rx == radix::decimal, f.digits},
+                                                                   d_digits.p, m, d_ok.p, 0);
+        });
+        ASSERT_EQ(gpu::join_digits_device(d_digits.p, m, f, d_r.p, 2 * n, 0), cudaSuccess);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        ASSERT_EQ(d_ok.get(1)[0], 1);
+        ASSERT_EQ(d_r.get(2 * n), bigmul::test::gmp_product(a.data(), n, b.data(), n, f.rx))
+            << fmt_name(f) << " n " << n << " " << bigmul::test::operand_kind_name(kind);
+      }
+    }
+  }
+}

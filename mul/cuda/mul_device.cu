@@ -87,10 +87,14 @@ cudaError_t tiled_carve(void* base, std::size_t an, std::size_t bn, std::size_t 
   return cudaSuccess;
 }
 
+dc::tiled_variant variant_of(const device_options& o) {
+  return o.tile_pair_atomic ? dc::tiled_variant::tile_pair_atomic : dc::tiled_variant::output_stationary;
+}
+
 cudaError_t tiled_run(void* d_temp, limb_t* d_r, const limb_t* d_a, std::size_t an, const limb_t* d_b,
-                      std::size_t bn, std::size_t G, radix rx, unsigned tile, cudaStream_t st, mul_stats* stats) {
+                      std::size_t bn, std::size_t G, radix rx, unsigned tile, dc::tiled_variant v, cudaStream_t st,
+                      mul_stats* stats) {
   const bool square = d_a == d_b && an == bn;
-  const dc::tiled_variant v = dc::tiled_variant::output_stationary;
   tiled_layout t{};
   std::size_t bytes = 0;
   BIGMUL_TRY(tiled_carve(d_temp, an, bn, G, rx, square, v, tile, t, bytes));
@@ -124,10 +128,11 @@ cudaError_t tiled_run(void* d_temp, limb_t* d_r, const limb_t* d_a, std::size_t 
   return cudaSuccess;
 }
 
-std::size_t tiled_bytes(std::size_t an, std::size_t bn, std::size_t G, radix rx, bool square, unsigned tile) {
+std::size_t tiled_bytes(std::size_t an, std::size_t bn, std::size_t G, radix rx, bool square, unsigned tile,
+                        dc::tiled_variant v) {
   tiled_layout t{};
   std::size_t bytes = 0;
-  return tiled_carve(nullptr, an, bn, G, rx, square, dc::tiled_variant::output_stationary, tile, t, bytes) ==
+  return tiled_carve(nullptr, an, bn, G, rx, square, v, tile, t, bytes) ==
                  cudaSuccess
              ? bytes
              : 0;
@@ -218,7 +223,7 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
   std::size_t main_bytes = 0;
   unsigned digits = 0;
   if (algo == algorithm::tiled) {
-    main_bytes = tiled_bytes(an, bn, G, rx, square, tile);
+    main_bytes = tiled_bytes(an, bn, G, rx, square, tile, variant_of(o));
     if (!main_bytes) return fail(cudaErrorInvalidValue, "bigmul::cuda: tiled convolution: size query failed");
   } else {
     digits = first_digits(algo, rx, an, bn, o);
@@ -256,7 +261,7 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
   s = mul_stats{};
   s.backend_used = backend::cuda;
   if (algo == algorithm::tiled) {
-    const cudaError_t e = tiled_run(d_temp, d_r, d_a, an, d_b, bn, G, rx, tile, st, o.stats);
+    const cudaError_t e = tiled_run(d_temp, d_r, d_a, an, d_b, bn, G, rx, tile, variant_of(o), st, o.stats);
     if (e != cudaSuccess) return e;
   } else {
     bool done = false;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "bigmul/hd.hpp"
 
@@ -64,21 +65,29 @@ struct decimal_base {
   }
 };
 
+// Calls f(std::integral_constant<unsigned, K>{}) for K = k, so that code for
+// 10^K digits can be compiled per K. 1 <= k <= 9; callers validate (k > 9
+// acts as 9).
+template <class F>
+decltype(auto) with_decimal_digits(unsigned k, F&& f) {
+  switch (k) {
+    case 1: return f(std::integral_constant<unsigned, 1>{});
+    case 2: return f(std::integral_constant<unsigned, 2>{});
+    case 3: return f(std::integral_constant<unsigned, 3>{});
+    case 4: return f(std::integral_constant<unsigned, 4>{});
+    case 5: return f(std::integral_constant<unsigned, 5>{});
+    case 6: return f(std::integral_constant<unsigned, 6>{});
+    case 7: return f(std::integral_constant<unsigned, 7>{});
+    case 8: return f(std::integral_constant<unsigned, 8>{});
+    default: return f(std::integral_constant<unsigned, 9>{});
+  }
+}
+
 // Calls f(base) with the arithmetic type for b: binary_base or decimal_base<K>.
 template <class F>
 decltype(auto) with_base(digit_base b, F&& f) {
   if (!b.decimal) return f(binary_base{b.digits});
-  switch (b.digits) {
-    case 1: return f(decimal_base<1>{});
-    case 2: return f(decimal_base<2>{});
-    case 3: return f(decimal_base<3>{});
-    case 4: return f(decimal_base<4>{});
-    case 5: return f(decimal_base<5>{});
-    case 6: return f(decimal_base<6>{});
-    case 7: return f(decimal_base<7>{});
-    case 8: return f(decimal_base<8>{});
-    default: return f(decimal_base<9>{});
-  }
+  return with_decimal_digits(b.digits, [&](auto K) { return f(decimal_base<decltype(K)::value>{}); });
 }
 
 // Phase-2 split of a phase-1 position value s >= -1 (see carry_two_phase.hpp):

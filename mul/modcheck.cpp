@@ -5,25 +5,6 @@
 #include "prim/parallel.hpp"
 
 namespace bigmul::detail {
-namespace {
-
-std::uint64_t limb_base_mod_p(radix rx) {
-  // binary: 2^64 = 2^3 * 2^61 == 8; decimal: 10^19 mod p.
-  return rx == radix::binary ? 8 : mod_p_reduce(decimal_limb_base);
-}
-
-std::uint64_t pow_mod_p(std::uint64_t x, std::size_t e) {
-  std::uint64_t r = 1;
-  while (e) {
-    if (e & 1) r = mod_p_mul(r, x);
-    x = mod_p_mul(x, x);
-    e >>= 1;
-  }
-  return r;
-}
-
-}  // namespace
-
 std::uint64_t residue_mod_p(const limb_t* a, std::size_t n, radix rx, unsigned threads) {
   const std::uint64_t base = limb_base_mod_p(rx);
   // Horner per chunk, chunks combined with base^(chunk length).
@@ -43,7 +24,7 @@ std::uint64_t residue_mod_p(const limb_t* a, std::size_t n, radix rx, unsigned t
   std::uint64_t h = 0;
   for (std::size_t c = chunks; c-- > 0;) {
     const std::size_t b = n * c / chunks, e = n * (c + 1) / chunks;
-    h = mod_p_reduce(static_cast<unsigned __int128>(mod_p_mul(h, pow_mod_p(base, e - b))) + part[c]);
+    h = mod_p_reduce(static_cast<unsigned __int128>(mod_p_mul(h, mod_p_pow(base, e - b))) + part[c]);
   }
   return h;
 }

@@ -25,6 +25,26 @@ BIGMUL_HD std::uint64_t mod_p_mul(std::uint64_t a, std::uint64_t b) {
   return mod_p_reduce(static_cast<unsigned __int128>(a) * b);
 }
 
+BIGMUL_HD std::uint64_t mod_p_add(std::uint64_t a, std::uint64_t b) {  // a, b < p
+  const std::uint64_t s = a + b;
+  return s >= mod_check_prime ? s - mod_check_prime : s;
+}
+
+BIGMUL_HD std::uint64_t mod_p_pow(std::uint64_t x, std::size_t e) {
+  std::uint64_t r = 1;
+  while (e) {
+    if (e & 1) r = mod_p_mul(r, x);
+    x = mod_p_mul(x, x);
+    e >>= 1;
+  }
+  return r;
+}
+
+// The limb base modulo p: 2^64 = 2^3 * 2^61 == 8 (binary), 10^19 mod p (decimal).
+BIGMUL_HD std::uint64_t limb_base_mod_p(radix rx) {
+  return rx == radix::binary ? 8 : mod_p_reduce(decimal_limb_base);
+}
+
 // Value of a[0..n) (radix rx) modulo 2^61 - 1.
 std::uint64_t residue_mod_p(const limb_t* a, std::size_t n, radix rx, unsigned threads = 0);
 

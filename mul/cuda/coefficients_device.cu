@@ -6,6 +6,7 @@
 
 #include <type_traits>
 
+#include "carry/digit_base.hpp"
 #include "mul/coefficients_period.hpp"
 #include "mul/modcheck.hpp"
 #include "prim/cuda/common.cuh"
@@ -171,22 +172,6 @@ __global__ void join_decimal_kernel(const std::uint32_t* d, std::size_t m, std::
   }
 }
 
-// Calls f(std::integral_constant<unsigned, K>) for K = digits in 1..9.
-template <class F>
-cudaError_t with_decimal_k(unsigned digits, F&& f) {
-  switch (digits) {
-    case 1: return f(std::integral_constant<unsigned, 1>{});
-    case 2: return f(std::integral_constant<unsigned, 2>{});
-    case 3: return f(std::integral_constant<unsigned, 3>{});
-    case 4: return f(std::integral_constant<unsigned, 4>{});
-    case 5: return f(std::integral_constant<unsigned, 5>{});
-    case 6: return f(std::integral_constant<unsigned, 6>{});
-    case 7: return f(std::integral_constant<unsigned, 7>{});
-    case 8: return f(std::integral_constant<unsigned, 8>{});
-    case 9: return f(std::integral_constant<unsigned, 9>{});
-    default: return cudaErrorInvalidValue;
-  }
-}
 
 template <class Src>
 cudaError_t balanced_run(void* d_temp, std::size_t& temp_bytes, Src src, const limb_t* d_a, std::size_t n,
@@ -224,28 +209,14 @@ cudaError_t balanced_run(void* d_temp, std::size_t& temp_bytes, Src src, const l
 }
 
 // ---- residue mod 2^61 - 1 ----
-constexpr std::uint64_t P61 = mod_check_prime;
 
-BIGMUL_HD std::uint64_t add_mod_p(std::uint64_t a, std::uint64_t b) {
-  const std::uint64_t s = a + b;
-  return s >= P61 ? s - P61 : s;
-}
-BIGMUL_HD std::uint64_t pow_mod_p(std::uint64_t x, std::size_t e) {
-  std::uint64_t r = 1;
-  while (e) {
-    if (e & 1) r = mod_p_mul(r, x);
-    x = mod_p_mul(x, x);
-    e >>= 1;
-  }
-  return r;
-}
 
 __device__ std::uint64_t block_sum_mod_p(std::uint64_t v) {
   __shared__ std::uint64_t sm[threads];
   sm[threadIdx.x] = v;
   __syncthreads();
   for (unsigned h = threads / 2; h > 0; h /= 2) {
-    if (threadIdx.x < h) sm[threadIdx.x] = add_mod_p(sm[threadIdx.x], sm[threadIdx.x + h]);
+    if (threadIdx.x < h) sm[threadIdx.x] = mod_p_add(sm[threadIdx.x], sm[threadIdx.x + h]);
     __syncthreads();
   }
   return sm[0];
@@ -261,7 +232,7 @@ __global__ void residue_chunks_kernel(const limb_t* a, std::size_t n, std::uint6
     const std::size_t b = c * residue_chunk_limbs, e = b + residue_chunk_limbs < n ? b + residue_chunk_limbs : n;
     std::uint64_t h = 0;
     for (std::size_t i = e; i-- > b;) h = mod_p_reduce(static_cast<unsigned __int128>(h) * base + a[i]);
-    v = mod_p_mul(h, pow_mod_p(base_chunk, c));
+    v = mod_p_mul(h, mod_p_pow(base_chunk, c));
   }
   const std::uint64_t s = block_sum_mod_p(v);
   if (threadIdx.x == 0) partial[blockIdx.x] = s;
@@ -269,7 +240,7 @@ __global__ void residue_chunks_kernel(const limb_t* a, std::size_t n, std::uint6
 
 __global__ void residue_final_kernel(const std::uint64_t* partial, std::size_t np, std::uint64_t* out) {
   std::uint64_t v = 0;
-  for (std::size_t i = threadIdx.x; i < np; i += threads) v = add_mod_p(v, partial[i]);
+  for (std::size_t i = threadIdx.x; i < np; i += threads) v = mod_p_add(v, partial[i]);
   const std::uint64_t s = block_sum_mod_p(v);
   if (threadIdx.x == 0) *out = s;
 }
@@ -286,7 +257,7 @@ cudaError_t split_digits_device_batched(const limb_t* d_a, std::size_t n, std::s
     return cudaPeekAtLastError();
   }
   const std::size_t periods = prim::cuda::ceil_div(total, 19);
-  return with_decimal_k(f.digits, [&](auto K) {
+  return carry::with_decimal_digits(f.digits, [&](auto K) {
     split_decimal_kernel<decltype(K)::value><<<grid_for(periods, G), threads, 0, stream>>>(d_a, n, G, total, periods,
                                                                                           d_out);
     return cudaPeekAtLastError();
@@ -305,7 +276,7 @@ cudaError_t split_balanced_device_batched(void* d_temp, std::size_t& temp_bytes,
     const std::size_t pd = period_digits(f), pl = period_limbs(f);
     return balanced_run(d_temp, temp_bytes, binary_src{f.digits, pd, pl}, d_a, n, G, f, d_out, stream);
   }
-  return with_decimal_k(f.digits, [&](auto K) {
+  return carry::with_decimal_digits(f.digits, [&](auto K) {
     return balanced_run(d_temp, temp_bytes, decimal_src<decltype(K)::value>{}, d_a, n, G, f, d_out, stream);
   });
 }
@@ -323,7 +294,7 @@ cudaError_t join_digits_device_batched(const std::uint32_t* d_digits, std::size_
     join_binary_kernel<<<grid_for(out_n, G), threads, 0, stream>>>(d_digits, m, G, f.digits, d_out, out_n);
     return cudaPeekAtLastError();
   }
-  return with_decimal_k(f.digits, [&](auto K) {
+  return carry::with_decimal_digits(f.digits, [&](auto K) {
     constexpr unsigned k = decltype(K)::value;
     const std::size_t periods = prim::cuda::ceil_div(out_n, k);
     join_decimal_kernel<k><<<grid_for(periods, G), threads, 0, stream>>>(d_digits, m, G, d_out, out_n, periods);
@@ -347,11 +318,10 @@ cudaError_t residue_mod_p_device(void* d_temp, std::size_t& temp_bytes, const li
     return cudaSuccess;
   }
   if (temp_bytes < carve.bytes()) return cudaErrorInvalidValue;
-  // 2^64 = 8 * 2^61 == 8; 10^19 reduced.
-  const std::uint64_t base = rx == radix::binary ? 8 : mod_p_reduce(decimal_limb_base);
+  const std::uint64_t base = limb_base_mod_p(rx);
   if (blocks > 0) {
     residue_chunks_kernel<<<static_cast<unsigned>(blocks), threads, 0, stream>>>(
-        d_a, n, base, pow_mod_p(base, residue_chunk_limbs), chunks, partial);
+        d_a, n, base, mod_p_pow(base, residue_chunk_limbs), chunks, partial);
     if (cudaError_t e = cudaPeekAtLastError()) return e;
   }
   residue_final_kernel<<<1, threads, 0, stream>>>(partial, blocks, d_residue);

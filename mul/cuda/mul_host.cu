@@ -95,6 +95,17 @@ void run_on_device(std::size_t in_limbs_a, std::size_t in_limbs_b, std::size_t o
   stats.t_transfer = transfer;
 }
 
+cuda::device_options device_options_for(const mul_options& options, mul_stats& stats) {
+  cuda::device_options o;
+  o.algo = options.algo;
+  o.engine = options.engine;
+  o.coefficient_digits = options.coefficient_digits;
+  o.tile = options.tile;
+  o.modular_check = options.modular_check;
+  o.stats = &stats;
+  return o;
+}
+
 }  // namespace
 
 bool cuda_probe(std::string& why) {
@@ -111,13 +122,7 @@ std::size_t cuda_host_crossover(radix rx) {
 
 void mul_cuda_host(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
                    const mul_options& options, mul_stats& stats) {
-  cuda::device_options o;
-  o.algo = options.algo;
-  o.engine = options.engine;
-  o.coefficient_digits = options.coefficient_digits;
-  o.tile = options.tile;
-  o.modular_check = options.modular_check;
-  o.stats = &stats;
+  const cuda::device_options o = device_options_for(options, stats);
   const bool square = a == b && an == bn;
   run_on_device(an, bn, an + bn, a, b, r, square, stats,
                 [&](void* t, std::size_t& tb, limb_t* d_r, const limb_t* d_a, const limb_t* d_b, cudaStream_t s) {
@@ -127,13 +132,7 @@ void mul_cuda_host(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, 
 
 void mul_batched_cuda_host(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G, radix rx,
                            const mul_options& options, mul_stats& stats) {
-  cuda::device_options o;
-  o.algo = options.algo;
-  o.engine = options.engine;
-  o.coefficient_digits = options.coefficient_digits;
-  o.tile = options.tile;
-  o.modular_check = options.modular_check;
-  o.stats = &stats;
+  const cuda::device_options o = device_options_for(options, stats);
   const bool square = a == b;
   run_on_device(n * G, n * G, 2 * n * G, a, b, r, square, stats,
                 [&](void* t, std::size_t& tb, limb_t* d_r, const limb_t* d_a, const limb_t* d_b, cudaStream_t s) {

@@ -124,21 +124,6 @@ struct emit_visit {
   }
 };
 
-// Calls f(std::integral_constant<unsigned, K>) for the decimal digit count K.
-template <class F>
-void with_k(unsigned K, F&& f) {
-  switch (K) {
-    case 1: return f(std::integral_constant<unsigned, 1>{});
-    case 2: return f(std::integral_constant<unsigned, 2>{});
-    case 3: return f(std::integral_constant<unsigned, 3>{});
-    case 4: return f(std::integral_constant<unsigned, 4>{});
-    case 5: return f(std::integral_constant<unsigned, 5>{});
-    case 6: return f(std::integral_constant<unsigned, 6>{});
-    case 7: return f(std::integral_constant<unsigned, 7>{});
-    case 8: return f(std::integral_constant<unsigned, 8>{});
-    default: return f(std::integral_constant<unsigned, 9>{});
-  }
-}
 
 // Digits of period p through visit(t, d), as the kernels' period sources.
 template <class Visit>
@@ -149,7 +134,7 @@ void visit_period(coeff_format f, const limb_t* a, std::size_t n, std::size_t p,
     for (std::size_t t = 0; t < pd; ++t) visit(t, binary_digit(load, f.digits, t));
     return;
   }
-  with_k(f.digits, [&](auto k_const) {
+  bigmul::carry::with_decimal_digits(f.digits, [&](auto k_const) {
     constexpr unsigned K = decltype(k_const)::value;
     decimal_period_digits<K>(limbs_from(a, n, p * K), visit);
   });
@@ -176,7 +161,7 @@ std::vector<limb_t> model_join(const std::vector<std::uint32_t>& d, std::size_t 
     for (std::size_t j = 0; j < out_n; ++j) out[j] = binary_limb(digit_loader{d.data(), m}, f.digits, j);
     return out;
   }
-  with_k(f.digits, [&](auto k_const) {
+  bigmul::carry::with_decimal_digits(f.digits, [&](auto k_const) {
     constexpr unsigned K = decltype(k_const)::value;
     for (std::size_t p = 0; p * K < out_n; ++p) {  // one thread per period
       const std::size_t first = p * 19;

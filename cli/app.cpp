@@ -95,9 +95,10 @@ void print_timing(const phase_times& t, const mul_stats& st, bool multiplied, bo
       double seconds;
     } phases[] = {{"  split", st.t_split},         {"  forward", st.t_forward}, {"  pointwise", st.t_pointwise},
                   {"  inverse", st.t_inverse},     {"  round", st.t_round},     {"  carry", st.t_carry},
-                  {"  modular check", st.t_check}, {"  GPU transfers", st.t_transfer}};
+                  {"  modular check", st.t_check}};
     for (const auto& p : phases)
       if (fft || p.seconds > 0) row(p.name, p.seconds);
+    if (st.backend_used == backend::cuda) row("  GPU transfers", st.t_transfer);
   }
   if (verified) row("verify", t.verify);
   row("convert", t.convert);

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# GPU checks in one go (design.md s10), on a machine with a GPU and a build
-# folder made elsewhere (this script never builds):
-#   scripts/gpu-check.sh LOGDIR [BUILD_DIR]      (or env BUILD_DIR; default build/release)
-# Steps: every GPU test program (ctest -L gpu); compute-sanitizer memcheck and
+# GPU checks in one go (design.md s10), on a machine with a GPU and programs
+# built elsewhere (this script never builds):
+#   scripts/gpu-check.sh LOGDIR [BUILD]   BUILD: a build folder (default
+#   build/release, or env BUILD_DIR) or the bundle scripts/gpu-bundle.sh makes
+#   (build/gpu-bundle.tar.xz), unpacked into LOGDIR/../bigmul-bundle.
+# Steps: every GPU test program (run directly: ctest files hold this machine's
+# absolute paths); the bigmul command on the GPU; compute-sanitizer memcheck and
 # racecheck over each GPU test program (the large-size tests filtered out:
 # under the sanitizers they would take hours); every GPU benchmark (JSON into
 # LOGDIR); the GPU tuner (LOGDIR/params_sm90.inc, to commit as
@@ -42,16 +45,56 @@ step() {  # step NAME LOGFILE COMMAND...
   [ $rc = 0 ] || status=1
 }
 
+if [ -f "$build" ]; then  # a bundle
+  unpack=$(dirname "$logdir")/bigmul-bundle
+  rm -rf "$unpack" && mkdir -p "$unpack"
+  if ! tar -C "$unpack" -xJf "$build"; then
+    echo "cannot unpack $build" >>"$summary"
+    cat "$summary"
+    exit 1
+  fi
+  echo "bundle: $build -> $unpack" >>"$summary"
+  build=$unpack
+fi
+# The CUDA libraries the programs link (libcudart, libcufft) come from this
+# machine's toolkit; where the loader does not know them, find them.
+for lib in libcudart.so.13 libcufft.so.12; do
+  if ! ldconfig -p 2>/dev/null | grep -q "$lib"; then
+    found=$(find /usr/local /opt /usr/lib -name "$lib" 2>/dev/null | head -1)
+    if [ -n "$found" ]; then
+      LD_LIBRARY_PATH=$(dirname "$found")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+      echo "loader: $lib from $(dirname "$found")" >>"$summary"
+    fi
+  fi
+done
+export LD_LIBRARY_PATH
 if [ ! -d "$build" ]; then
   echo "no build folder $build" >>"$summary"
   cat "$summary"
   exit 1
 fi
 
-want tests && step "ctest -L gpu" "$logdir/ctest-gpu.log" ctest --test-dir "$build" -L gpu --output-on-failure
-
 # GPU test programs: every executable named test_*_gpu in the build tree.
 mapfile -t gpu_tests < <(find "$build" -type f -perm -u+x -name 'test_*_gpu' | sort)
+if want tests; then
+  for t in "${gpu_tests[@]}"; do
+    n=$(basename "$t")
+    step "test $n" "$logdir/test-$n.log" "$t" --gtest_output="json:$logdir/test-$n.json"
+  done
+  # The command on the GPU: random operands, checked against GMP.
+  cli=$(find "$build" -type f -perm -u+x -name bigmul | head -1)
+  quiet_cli() { "$cli" "$@" >/dev/null; }  # the product itself is not kept; stderr (-v -t) is
+  if [ -n "$cli" ]; then
+    step "bigmul --backend cuda fft_real 10^6 digits" "$logdir/cli-fft.log" \
+      quiet_cli --backend cuda -v -t --verify --random 1000000
+    step "bigmul --backend cuda cufft 10^6 digits" "$logdir/cli-cufft.log" \
+      quiet_cli --backend cuda --fft-engine cufft -v -t --verify --random 1000000
+    step "bigmul --backend cuda tiled 2*10^4 digits" "$logdir/cli-tiled.log" \
+      quiet_cli --backend cuda --algorithm tiled -v -t --verify --random 20000
+    step "bigmul --backend auto 10^7 digits" "$logdir/cli-auto.log" \
+      quiet_cli -v -t --verify --random 10000000
+  fi
+fi
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 want sanitize && for t in "${gpu_tests[@]}"; do
   n=$(basename "$t")

@@ -202,6 +202,12 @@ void run_type(const char* tname, unsigned max_log, temp_pool& pool) {
 int main(int argc, char** argv) {
   const char* path = argc > 1 ? argv[1] : nullptr;
   const unsigned max_log = argc > 2 ? unsigned(std::atoi(argv[2])) : 28;
+  int devices = 0;
+  if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
+    std::printf("bench_prim_gpu: no usable GPU (%s); nothing measured\n",
+                e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
+    return 0;
+  }
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);

@@ -21,9 +21,11 @@ struct fft_rounding {
   static constexpr Real magic = static_cast<Real>(3 * (std::uint64_t{1} << (std::numeric_limits<Real>::digits - 2)));
 };
 
+// |x| with a clear sign bit also for -0.0 (-0.0 + 0.0 = +0.0): the GPU reduces
+// round-offs as ordered bit patterns, where -0.0 would be the largest.
 template <class Real>
 BIGMUL_HD Real abs_of(Real x) {
-  return x < 0 ? -x : x;
+  return x < 0 ? -x : x + Real(0);
 }
 
 // Writes round(x) to out and returns |x - round(x)|; a value too large to

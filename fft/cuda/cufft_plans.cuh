@@ -4,8 +4,13 @@
 // all threads (a mutex guards the cache and each plan's stream + exec, which cuFFT
 // does not allow concurrently on one handle). Nothing throws: failures return a
 // cudaError_t (cufftResult mapped: CUFFT_ALLOC_FAILED -> cudaErrorMemoryAllocation,
-// CUFFT_INVALID_VALUE / INVALID_SIZE -> cudaErrorInvalidValue, anything else ->
-// cudaErrorUnknown) and cufft_last_error() describes the last failure of this thread.
+// CUFFT_INVALID_VALUE / INVALID_SIZE / INVALID_TYPE -> cudaErrorInvalidValue,
+// CUFFT_INVALID_DEVICE -> cudaErrorInvalidDevice, CUFFT_NOT_SUPPORTED / NOT_IMPLEMENTED ->
+// cudaErrorNotSupported, anything else -> cudaErrorUnknown) and cufft_last_error()
+// describes the last failure of this thread.
+// One plan (and its cuFFT work area) serves every stream: executions of the same
+// (n, batch, kind) on two streams at once, from two host threads, would share the work
+// area on the GPU; callers that do that must order the streams themselves.
 //
 // Layouts (batch transforms back to back):
 //   c2c: n complex in, n complex out per transform (in place allowed).

@@ -511,6 +511,17 @@ BIGMUL_HD C split_root(const C* lo, const C* hi, unsigned log_split, std::size_t
   return c_mul(hi[e >> log_split], lo[e & ((std::size_t{1} << log_split) - 1)]);
 }
 
+// ---- round-off statistics of a Store (max |error| reduced through atomicMax on bits) --
+// The larger error, NaN sticky (fmax would drop a NaN and let a broken pass through).
+BIGMUL_HD double worse_error(double a, double b) { return (b > a || b != b) ? b : a; }
+// The value whose bits go to atomicMax on unsigned long long: non-negative with a clear
+// sign bit (-0.0 has the largest bits of all and would win every max), NaN and
+// inf as 1e300 (a huge failing value with ordered bits).
+BIGMUL_HD double error_for_atomic_max(double e) {
+  if (!(e <= 1e300)) return 1e300;
+  return e > 0 ? e : 0.0;
+}
+
 // ---- real-FFT pair arithmetic (packing z_l = x_2l + i x_2l+1, h = n/2) --------------
 // Unpack (Z_f, Z_g = Z_{h-f}) into (X_f, X_g) with w = w_n^f:
 //   A = Z_f + conj Z_g, B = Z_f - conj Z_g, C = i w B, X_f = (A - C)/2, X_g = conj(A + C)/2.

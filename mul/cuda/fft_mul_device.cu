@@ -17,6 +17,7 @@
 #include "fft/cuda/cufft_plans.cuh"
 #include "fft/cuda/device_fft.cuh"
 #include "mul/cuda/coefficients_device.cuh"
+#include "mul/cuda/phase_clock.cuh"
 #include "mul/fft_mul.hpp"
 #include "mul/fft_round.hpp"
 #include "prim/cuda/common.cuh"
@@ -125,11 +126,11 @@ struct round_store {
       std::int64_t r;
       const double e = static_cast<double>(round_coefficient(x, r));
       c[b * nc + i] = r;
-      st.err = fmax(st.err, e);
+      st.err = dfft::plan::worse_error(st.err, e);
       st.e2 += e * e;
       st.v2 += static_cast<double>(r) * static_cast<double>(r);
     } else {
-      st.err = fmax(st.err, static_cast<double>(abs_of(x)));
+      st.err = dfft::plan::worse_error(st.err, static_cast<double>(abs_of(x)));
     }
   }
   __device__ void operator()(state& st, std::size_t b, std::size_t idx, dfft::cplx<Real> v) const {
@@ -138,19 +139,22 @@ struct round_store {
       one(st, b, 2 * idx + 1, v.y);
     } else {
       one(st, b, idx, v.x);
-      st.err = fmax(st.err, static_cast<double>(abs_of(v.y * scale)));
+      st.err = dfft::plan::worse_error(st.err, static_cast<double>(abs_of(v.y * scale)));
     }
   }
   // Every thread of the block calls end(): warp reduction, one atomic per warp.
+  // NaN stays sticky through the reduction (fmax would drop it), and the value given
+  // to atomicMax has a clear sign bit (the bits of -0.0, e.g. |x - round(x)| for
+  // x = -0.0, are the largest of all and would hide every real error).
   __device__ void end(state& st) const {
     for (int o = 16; o > 0; o >>= 1) {
-      st.err = fmax(st.err, __shfl_down_sync(0xffffffffu, st.err, o));
+      st.err = dfft::plan::worse_error(st.err, __shfl_down_sync(0xffffffffu, st.err, o));
       st.e2 += __shfl_down_sync(0xffffffffu, st.e2, o);
       st.v2 += __shfl_down_sync(0xffffffffu, st.v2, o);
     }
     if ((threadIdx.x & 31) == 0) {
-      if (!(st.err <= 1e300)) st.err = 1e300;  // NaN or inf: a huge failing value with ordered bits
-      atomicMax(&sink->max_bits, static_cast<unsigned long long>(__double_as_longlong(st.err)));
+      const double m = dfft::plan::error_for_atomic_max(st.err);
+      atomicMax(&sink->max_bits, static_cast<unsigned long long>(__double_as_longlong(m)));
       atomicAdd(&sink->err2, st.e2);
       atomicAdd(&sink->val2, st.v2);
     }
@@ -197,34 +201,6 @@ std::shared_ptr<const Plan> cached_plan(std::size_t n, std::size_t G) {
 
 template <class Real, bool Real_layout>
 using plan_type = std::conditional_t<Real_layout, dfft::device_real_fft<Real>, dfft::device_complex_fft<Real>>;
-
-// Phase timing with CUDA events (only when asked: events cost a little).
-class phase_clock {
- public:
-  phase_clock(bool on, cudaStream_t s) : on_(on), s_(s) {}
-  ~phase_clock() {
-    for (cudaEvent_t e : events_) cudaEventDestroy(e);
-  }
-  void mark() {
-    if (!on_) return;
-    cudaEvent_t e;
-    if (cudaEventCreate(&e) != cudaSuccess) return;
-    cudaEventRecord(e, s_);
-    events_.push_back(e);
-  }
-  // Seconds between mark i and i+1 (after the stream is synchronized).
-  double seconds(std::size_t i) const {
-    if (!on_ || i + 1 >= events_.size()) return 0;
-    float ms = 0;
-    cudaEventElapsedTime(&ms, events_[i], events_[i + 1]);
-    return ms / 1000.0;
-  }
-
- private:
-  bool on_;
-  cudaStream_t s_;
-  std::vector<cudaEvent_t> events_;
-};
 
 #define BIGMUL_TRY(expr)                \
   do {                                  \

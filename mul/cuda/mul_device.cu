@@ -18,6 +18,7 @@
 #include "mul/cuda/coefficients_device.cuh"
 #include "mul/cuda/fft_mul_device.cuh"
 #include "mul/cuda/params_gpu.hpp"
+#include "mul/cuda/phase_clock.cuh"
 #include "mul/cuda/tiled_device.cuh"
 #include "mul/fft_mul.hpp"
 #include "mul/modcheck.hpp"
@@ -29,6 +30,9 @@ namespace {
 thread_local std::string last_message;
 
 cudaError_t fail(cudaError_t e, const std::string& what) {
+  // Clear a non-sticky launch error (the kernels report with
+  // cudaPeekAtLastError) so the next call in this thread starts clean.
+  cudaGetLastError();
   last_message = what + (e == cudaSuccess ? "" : std::string(" (") + cudaGetErrorString(e) + ")");
   return e == cudaSuccess ? cudaErrorUnknown : e;
 }
@@ -98,14 +102,12 @@ cudaError_t tiled_run(void* d_temp, limb_t* d_r, const limb_t* d_a, std::size_t 
   tiled_layout t{};
   std::size_t bytes = 0;
   BIGMUL_TRY(tiled_carve(d_temp, an, bn, G, rx, square, v, tile, t, bytes));
-  cudaEvent_t ev[3] = {};
-  if (stats)
-    for (auto& e : ev) cudaEventCreate(&e);
-  if (stats) cudaEventRecord(ev[0], st);
+  dc::phase_clock clock(stats != nullptr, st);
+  clock.mark();
   BIGMUL_TRY(dc::split_digits_device_batched(d_a, an, G, t.f, t.x, st));
   if (!square) BIGMUL_TRY(dc::split_digits_device_batched(d_b, bn, G, t.f, t.y, st));
   BIGMUL_TRY(dc::tiled_convolution_device(t.conv_temp, t.conv_bytes, t.x, t.cx, t.y, t.cy, G, t.c, v, tile, st));
-  if (stats) cudaEventRecord(ev[1], st);
+  clock.mark();
   BIGMUL_TRY(carry::cuda::carry_normalize_device_batched<unsigned __int128>(
       t.carry_temp, t.carry_bytes, t.c, t.nc, G, carry::digit_base{rx == radix::decimal, t.f.digits}, t.digits, t.m,
       t.ok, st, 0));
@@ -115,15 +117,11 @@ cudaError_t tiled_run(void* d_temp, limb_t* d_r, const limb_t* d_a, std::size_t 
   if (std::find(ok.begin(), ok.end(), 0) != ok.end())
     return fail(cudaErrorUnknown, "bigmul::cuda: tiled convolution: carry normalization overflow (internal error)");
   BIGMUL_TRY(dc::join_digits_device_batched(t.digits, t.m, G, t.f, d_r, an + bn, st));
-  if (stats) cudaEventRecord(ev[2], st);
+  clock.mark();
   BIGMUL_TRY(cudaStreamSynchronize(st));
   if (stats) {
-    float ms1 = 0, ms2 = 0;
-    cudaEventElapsedTime(&ms1, ev[0], ev[1]);
-    cudaEventElapsedTime(&ms2, ev[1], ev[2]);
-    stats->t_forward += ms1 / 1000.0;  // the convolution itself
-    stats->t_carry += ms2 / 1000.0;
-    for (auto& e : ev) cudaEventDestroy(e);
+    stats->t_forward += clock.seconds(0);  // the convolution itself
+    stats->t_carry += clock.seconds(1);
   }
   return cudaSuccess;
 }

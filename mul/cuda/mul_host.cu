@@ -59,16 +59,17 @@ void run_on_device(std::size_t in_limbs_a, std::size_t in_limbs_b, std::size_t o
     throw error(error::kind::domain, cuda::last_error_message());
   const std::size_t limb_bytes = (in_limbs_a + (square ? 0 : in_limbs_b) + out_limbs) * sizeof(limb_t);
   const std::size_t need = ((limb_bytes + 255) & ~std::size_t{255}) + temp;
-  std::size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) free_b = 0;
-  if (need > free_b)
+  device_block mem(st);
+  // Allocate first, ask why after: memory a previous call freed on the
+  // stream may still count as used until the pool gives it back.
+  if (cudaMallocAsync(&mem.p, need, st) != cudaSuccess) {
+    cudaGetLastError();
+    mem.p = nullptr;
+    std::size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
     throw error(error::kind::resource, "CUDA backend: the product needs " + mib(need) +
                                            " of GPU memory and the device has " + mib(free_b) + " free (of " +
                                            mib(total_b) + ")");
-  device_block mem(st);
-  if (cudaMallocAsync(&mem.p, need, st) != cudaSuccess) {
-    cudaGetLastError();
-    throw error(error::kind::resource, "CUDA backend: could not allocate " + mib(need) + " of GPU memory");
   }
   limb_t* d_a = static_cast<limb_t*>(mem.p);
   limb_t* d_b = square ? d_a : d_a + in_limbs_a;

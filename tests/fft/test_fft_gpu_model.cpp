@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -513,4 +515,55 @@ TEST(FftGpuModel, RealPointwiseGivesExactConvolution) {
     if (k <= 11) check_real_convolution<cf>(n, 2, false, plan::default_limits<float>(), g);
     if (HasFailure()) FAIL() << "n=" << n;
   }
+}
+
+// The round-off statistics of a Store (mul/cuda/fft_mul_device.cu round_store): the
+// max |x - round(x)| is reduced with worse_error and published through atomicMax on the
+// bits of error_for_atomic_max(...), which must order like the values: -0.0 (whose bits
+// are the largest unsigned value of all doubles) must not hide a real error, and NaN
+// must survive the reduction and fail the guard.
+TEST(FftGpuModel, RoundoffMaxIsOrderedAndNanSticky) {
+  auto bits = [](double v) {
+    std::uint64_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const double vals[] = {0.0, -0.0, 1e-300, 1e-17, 0.1, 0.25, 0.3, 0.5, 7.0, 1e300, inf, nan};
+  // Reduction: any NaN gives NaN; otherwise the max, whatever the order.
+  for (double a : vals)
+    for (double b : vals) {
+      const double w = plan::worse_error(a, b), w2 = plan::worse_error(b, a);
+      if (std::isnan(a) || std::isnan(b)) {
+        EXPECT_TRUE(std::isnan(w)) << a << " " << b;
+        EXPECT_TRUE(std::isnan(w2)) << a << " " << b;
+      } else {
+        EXPECT_EQ(w, std::max(a, b));
+        EXPECT_EQ(w2, std::max(a, b));
+      }
+    }
+  // A warp-style reduction starting from 0 with a -0.0 slot and a NaN slot.
+  double acc = 0.0;
+  for (double e : {-0.0, 0.1, nan, 0.2}) acc = plan::worse_error(acc, e);
+  EXPECT_TRUE(std::isnan(acc));
+  // Published bits order like the values; NaN/inf publish as a failing 1e300.
+  for (double a : vals)
+    for (double b : vals) {
+      const double pa = plan::error_for_atomic_max(a), pb = plan::error_for_atomic_max(b);
+      EXPECT_FALSE(std::signbit(pa));
+      EXPECT_LE(pa, 1e300);
+      if (std::isnan(a) || a == inf) {
+        EXPECT_EQ(pa, 1e300);
+      }
+      if (pa < pb) {
+        EXPECT_LT(bits(pa), bits(pb)) << a << " " << b;
+      }
+      if (pa == pb) {
+        EXPECT_EQ(bits(pa), bits(pb)) << a << " " << b;
+      }
+    }
+  // The failure mode this guards against: max over bits with a raw -0.0 hides 0.3.
+  EXPECT_GT(bits(-0.0), bits(0.3));
+  EXPECT_LT(bits(plan::error_for_atomic_max(-0.0)), bits(plan::error_for_atomic_max(0.3)));
+  EXPECT_FALSE(plan::error_for_atomic_max(nan) <= 0.25);  // fails the guard
 }

@@ -4,6 +4,9 @@
 // throws: failures return a cudaError_t, and last_error_message() says what
 // went wrong in words.
 //
+// The size query of an FFT algorithm builds (and caches, per device and size)
+// the FFT plan, so it allocates the plan's twiddle tables on the device.
+//
 // Exactness: an FFT pass whose rounding guard fails is recomputed with smaller
 // coefficients (temp_bytes covers one such retry); the product is never
 // written unless the guard passed and the carried value fits. The call

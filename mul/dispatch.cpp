@@ -11,6 +11,7 @@
 #include "mul/fft_mul.hpp"
 #include "mul/karatsuba.hpp"
 #include "mul/modcheck.hpp"
+#include "mul/ntt_mul.hpp"
 #include "mul/mul_cuda.hpp"
 #include "mul/params_cpu.hpp"
 #include "mul/tiled.hpp"
@@ -28,6 +29,7 @@ constexpr named_algorithm algorithm_names[] = {
     {algorithm::karatsuba, "karatsuba"},     {algorithm::tiled, "tiled"},
     {algorithm::fft_complex, "fft_complex"}, {algorithm::fft_real, "fft_real"},
     {algorithm::fft_complex_f32, "fft_complex_f32"}, {algorithm::fft_real_f32, "fft_real_f32"},
+    {algorithm::ntt, "ntt"},
 };
 
 bool overlaps(const limb_t* r, std::size_t rn, const limb_t* p, std::size_t pn) {
@@ -161,6 +163,9 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
     case algorithm::fft_complex_f32:
     case algorithm::fft_real_f32:
       detail::mul_fft(r, a, an, b, bn, rx, algo, options, st);
+      break;
+    case algorithm::ntt:
+      detail::mul_ntt(r, a, an, b, bn, rx, options, st);
       break;
     case algorithm::automatic:
       break;

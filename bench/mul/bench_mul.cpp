@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
   std::size_t min_digits = 1000, max_digits = 10000000;
   std::string json_path = "bench_mul.json", radix_arg = "both";
   std::vector<algorithm> algos = {algorithm::automatic, algorithm::basecase, algorithm::karatsuba, algorithm::tiled,
-                                  algorithm::fft_complex, algorithm::fft_real, algorithm::fft_complex_f32};
+                                  algorithm::fft_complex, algorithm::fft_real, algorithm::fft_complex_f32,
+                                  algorithm::ntt};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const auto next = [&]() -> std::string {

@@ -420,7 +420,7 @@ TEST_F(CliTest, EveryAlgorithmGivesTheSameProduct) {
   const std::string a = random_decimal(g, 400), b = "-" + random_decimal(g, 350);
   const std::string expected = gmp_product_text(a, b);
   for (const char* algo : {"auto", "basecase", "karatsuba", "tiled", "fft_complex", "fft_real", "fft_complex_f32",
-                           "fft_real_f32"}) {
+                           "fft_real_f32", "ntt"}) {
     expect_product({"--algorithm", algo, a, b}, expected);
     expect_product({"--algorithm=" + std::string(algo), "--threads", "2", "0x1234567890abcdef1234", b},
                    gmp_product_text("0x1234567890abcdef1234", b));

@@ -111,7 +111,8 @@ std::string param_name(const ::testing::TestParamInfo<std::tuple<algorithm, radi
 INSTANTIATE_TEST_SUITE_P(Exact, AlgorithmTest,
                          ::testing::Combine(::testing::Values(algorithm::basecase, algorithm::karatsuba,
                                                               algorithm::tiled, algorithm::fft_complex,
-                                                              algorithm::fft_real, algorithm::automatic),
+                                                              algorithm::fft_real, algorithm::ntt,
+                                                              algorithm::automatic),
                                             ::testing::Values(radix::binary, radix::decimal)),
                          param_name);
 
@@ -246,7 +247,7 @@ TEST(Mul, InvalidArgumentsThrow) {
   std::vector<limb_t> bad(3, decimal_limb_base);
   EXPECT_THROW(mul(r.data(), bad.data(), 3, a.data(), 2, radix::decimal), bigmul::error);
   algorithm algo;
-  for (const char* name : {"basecase", "karatsuba", "tiled", "fft_complex", "fft_real", "fft_complex_f32", "fft_real_f32", "auto"}) {
+  for (const char* name : {"basecase", "karatsuba", "tiled", "fft_complex", "fft_real", "fft_complex_f32", "fft_real_f32", "ntt", "auto"}) {
     ASSERT_TRUE(parse_algorithm(name, algo)) << name;
     EXPECT_STREQ(algorithm_name(algo), name);
   }

@@ -1,0 +1,292 @@
+// Three-prime NTT engine, CPU: see fft/ntt.hpp.
+#include "fft/ntt.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "prim/parallel.hpp"
+
+namespace bigmul::fft {
+namespace {
+
+// Sub-transforms of at most this many values (16 KiB) run level by level in
+// L1; larger ones recurse. Measured with bench_ntt (bench/fft).
+constexpr std::size_t leaf_size = std::size_t{1} << 11;
+// Butterflies per task in a parallel level pass.
+constexpr std::size_t level_grain = std::size_t{1} << 14;
+
+// floor((hi * 2^64 + lo) / d) for hi < d.
+inline u64 div_128_by_64(u64 hi, u64 lo, u64 d) {
+#if defined(__x86_64__)
+  u64 q, r;
+  asm("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d));
+  (void)r;
+  return q;
+#else
+  return static_cast<u64>(((static_cast<u128>(hi) << 64) | lo) / d);
+#endif
+}
+
+inline u64 add_mod(u64 a, u64 b, u64 p) {
+  const u64 s = a + b;
+  return s >= p ? s - p : s;
+}
+inline u64 sub_mod(u64 a, u64 b, u64 p) { return a >= b ? a - b : a + p - b; }
+// a * b / 2^64 mod p, fully reduced, for a < 2p and b < p.
+inline u64 mont_mul(u64 a, u64 b, u64 p, u64 p_neg_inv) {
+  return reduce_2p_to_p(montgomery_reduce_lazy(static_cast<u128>(a) * b, p, p_neg_inv), p);
+}
+
+bool is_supported_length(std::size_t n) {
+  if (n == 0 || n > ntt_max_length) return false;
+  if (n % 3 == 0) n /= 3;
+  return (n & (n - 1)) == 0;
+}
+
+}  // namespace
+
+std::size_t ntt_fit_length(std::size_t count) {
+  if (count > ntt_max_length) return 0;
+  std::size_t pow2 = 1;
+  while (pow2 < count) pow2 <<= 1;
+  // 3 * 2^(k-2) lies between 2^(k-1) and 2^k: take it when it is enough.
+  if (pow2 >= 4 && 3 * (pow2 / 4) >= count) return 3 * (pow2 / 4);
+  return pow2;
+}
+
+ntt_plan::ntt_plan(unsigned prime, std::size_t length) : prime_(prime), n_(length) {
+  if (prime >= ntt_prime_count) throw std::invalid_argument("ntt_plan: prime index out of range");
+  if (!is_supported_length(length))
+    throw std::invalid_argument("ntt_plan: length " + std::to_string(length) + " is not 2^k or 3*2^k <= 3*2^32");
+  p_ = ntt_primes[prime].p;
+  m_ = n_ % 3 == 0 ? n_ / 3 : n_;
+  const u64 root_n = pow_mod(ntt_primes[prime].generator, (p_ - 1) / n_, p_);
+  const u64 root_m = n_ == m_ ? root_n : pow_mod(root_n, 3, p_);
+  const u64 root_m_shoup = shoup_companion(root_m, p_);
+
+  const std::size_t entries = m_ / 2 + 1;
+  table_.resize(entries);
+  prim::parallel_chunks(entries, std::size_t{1} << 12, 0, [&](std::size_t b, std::size_t e) {
+    u64 w = pow_mod(root_m, b, p_);
+    for (std::size_t j = b; j < e; ++j) {
+      table_[j] = {w, div_128_by_64(w, 0, p_)};
+      w = mul_shoup(w, root_m, root_m_shoup, p_);
+    }
+  });
+
+  if (n_ != m_) {
+    p_neg_inv_ = neg_inverse_mod_2_64(p_);
+    r_mod_p_ = static_cast<u64>((static_cast<u128>(1) << 64) % p_);
+    root_n_ = root_n;
+    root_n_inv_ = inv_mod(root_n, p_);
+    root_n_mont_ = mul_mod(root_n_, r_mod_p_, p_);
+    root_n_inv_mont_ = mul_mod(root_n_inv_, r_mod_p_, p_);
+    const u64 w3 = pow_mod(root_n, m_, p_), w3_inv = inv_mod(w3, p_);
+    cube_root_ = {w3, shoup_companion(w3, p_)};
+    cube_root_inv_ = {w3_inv, shoup_companion(w3_inv, p_)};
+  }
+}
+
+std::shared_ptr<const ntt_plan> ntt_plan::get(unsigned prime, std::size_t length) {
+  static std::mutex mutex;
+  static std::map<std::pair<unsigned, std::size_t>, std::shared_ptr<const ntt_plan>> cache;
+  const auto key = std::make_pair(prime, length);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  auto plan = std::make_shared<const ntt_plan>(prime, length);  // built outside the lock
+  std::lock_guard<std::mutex> lock(mutex);
+  // Bounded: a table is 8 bytes per point; a caller still holding a plan keeps it alive.
+  if (cache.size() >= 3 * 6) cache.clear();
+  return cache.emplace(key, std::move(plan)).first->second;
+}
+
+// ---- power-of-two part --------------------------------------------------
+
+void ntt_plan::leaf_forward(u64* a, std::size_t size) const {
+  const u64 p = p_, two_p = 2 * p;
+  const twiddle* T = table_.data();
+  for (std::size_t t = size / 2; t >= 2; t /= 2) {
+    const std::size_t s = m_ / (2 * t);
+    for (std::size_t k = 0; k < size; k += 2 * t) {
+      u64* x = a + k;
+      u64* y = x + t;
+      for (std::size_t j = 0; j < t; ++j) butterfly_dif(x[j], y[j], T[j * s].w, T[j * s].w_shoup, p);
+    }
+  }
+  if (size >= 2)  // t = 1: the twiddle is 1
+    for (std::size_t k = 0; k < size; k += 2) {
+      const u64 x = a[k], y = a[k + 1];
+      const u64 s = x + y, d = x - y + two_p;
+      a[k] = s >= two_p ? s - two_p : s;
+      a[k + 1] = d >= two_p ? d - two_p : d;
+    }
+}
+
+void ntt_plan::leaf_inverse(u64* a, std::size_t size) const {
+  const u64 p = p_, two_p = 2 * p;
+  const twiddle* T = table_.data();
+  const std::size_t half = m_ / 2;
+  if (size >= 2)
+    for (std::size_t k = 0; k < size; k += 2) {
+      const u64 x = a[k], y = a[k + 1];
+      const u64 s = x + y, d = x - y + two_p;
+      a[k] = s >= two_p ? s - two_p : s;
+      a[k + 1] = d >= two_p ? d - two_p : d;
+    }
+  for (std::size_t t = 2; t < size; t *= 2) {
+    const std::size_t s = m_ / (2 * t);
+    for (std::size_t k = 0; k < size; k += 2 * t) {
+      u64* x = a + k;
+      u64* y = x + t;
+      for (std::size_t j = 0; j < t; ++j) {
+        const twiddle& w = T[half - j * s];
+        butterfly_dit_negated(x[j], y[j], w.w, w.w_shoup, p);
+      }
+    }
+  }
+}
+
+void ntt_plan::rec_forward(u64* a, std::size_t size) const {
+  if (size <= leaf_size) return leaf_forward(a, size);
+  const std::size_t t = size / 2, s = m_ / size;
+  const twiddle* T = table_.data();
+  for (std::size_t j = 0; j < t; ++j) butterfly_dif(a[j], a[j + t], T[j * s].w, T[j * s].w_shoup, p_);
+  rec_forward(a, t);
+  rec_forward(a + t, t);
+}
+
+void ntt_plan::rec_inverse(u64* a, std::size_t size) const {
+  if (size <= leaf_size) return leaf_inverse(a, size);
+  const std::size_t t = size / 2, s = m_ / size, half = m_ / 2;
+  rec_inverse(a, t);
+  rec_inverse(a + t, t);
+  const twiddle* T = table_.data();
+  for (std::size_t j = 0; j < t; ++j) {
+    const twiddle& w = T[half - j * s];
+    butterfly_dit_negated(a[j], a[j + t], w.w, w.w_shoup, p_);
+  }
+}
+
+// One radix-2 level with half-size t over the whole power-of-two array, the
+// m/2 butterflies split over the threads.
+void ntt_plan::level_forward(u64* a, std::size_t t, unsigned threads) const {
+  const std::size_t s = m_ / (2 * t);
+  const twiddle* T = table_.data();
+  prim::parallel_chunks(m_ / 2, level_grain, threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t q = b; q < e;) {
+      const std::size_t k = q / t, j0 = q % t, j1 = std::min(t, j0 + (e - q));
+      u64* x = a + k * 2 * t;
+      for (std::size_t j = j0; j < j1; ++j) butterfly_dif(x[j], x[j + t], T[j * s].w, T[j * s].w_shoup, p_);
+      q += j1 - j0;
+    }
+  });
+}
+
+void ntt_plan::level_inverse(u64* a, std::size_t t, unsigned threads) const {
+  const std::size_t s = m_ / (2 * t), half = m_ / 2;
+  const twiddle* T = table_.data();
+  prim::parallel_chunks(m_ / 2, level_grain, threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t q = b; q < e;) {
+      const std::size_t k = q / t, j0 = q % t, j1 = std::min(t, j0 + (e - q));
+      u64* x = a + k * 2 * t;
+      for (std::size_t j = j0; j < j1; ++j) {
+        const twiddle& w = T[half - j * s];
+        butterfly_dit_negated(x[j], x[j + t], w.w, w.w_shoup, p_);
+      }
+      q += j1 - j0;
+    }
+  });
+}
+
+// With several threads: whole-array levels until there are enough
+// independent sub-transforms to share out, then one task per sub-transform.
+void ntt_plan::pow2_forward(u64* a, unsigned threads) const {
+  if (threads <= 1 || m_ <= leaf_size) return rec_forward(a, m_);
+  std::size_t size = m_, blocks = 1;
+  while (blocks < 4 * threads && size > leaf_size) {
+    level_forward(a, size / 2, threads);
+    size /= 2;
+    blocks *= 2;
+  }
+  prim::parallel_for(blocks, threads, [&](std::size_t b) { rec_forward(a + b * size, size); });
+}
+
+void ntt_plan::pow2_inverse(u64* a, unsigned threads) const {
+  if (threads <= 1 || m_ <= leaf_size) return rec_inverse(a, m_);
+  std::size_t size = m_, blocks = 1;
+  while (blocks < 4 * threads && size > leaf_size) {
+    size /= 2;
+    blocks *= 2;
+  }
+  prim::parallel_for(blocks, threads, [&](std::size_t b) { rec_inverse(a + b * size, size); });
+  for (; size < m_; size *= 2) level_inverse(a, size, threads);
+}
+
+// ---- radix-3 stage (n = 3m) ----------------------------------------------
+
+// x_l = a[j + l m]: y_r = sum_l x_l w3^(l r), then y_r *= w_n^(j r); each
+// third is then a length-m DFT of its own (decimation in frequency).
+void ntt_plan::radix3_forward(u64* a, unsigned threads) const {
+  const u64 p = p_, pni = p_neg_inv_;
+  const std::size_t m = m_;
+  prim::parallel_chunks(m, std::size_t{1} << 13, threads, [&](std::size_t b, std::size_t e) {
+    u64 w1 = mul_mod(pow_mod(root_n_, b, p), r_mod_p_, p);  // w^b R
+    u64 w2 = mont_mul(w1, w1, p, pni);                     // w^2b R
+    const u64 step1 = root_n_mont_, step2 = mont_mul(root_n_mont_, root_n_mont_, p, pni);
+    for (std::size_t j = b; j < e; ++j) {
+      const u64 x0 = reduce_2p_to_p(a[j], p), x1 = reduce_2p_to_p(a[j + m], p),
+                x2 = reduce_2p_to_p(a[j + 2 * m], p);
+      const u64 u = mul_shoup(sub_mod(x1, x2, p), cube_root_.w, cube_root_.w_shoup, p);
+      a[j] = add_mod(add_mod(x0, x1, p), x2, p);
+      a[j + m] = mont_mul(add_mod(sub_mod(x0, x2, p), u, p), w1, p, pni);
+      a[j + 2 * m] = mont_mul(sub_mod(sub_mod(x0, x1, p), u, p), w2, p, pni);
+      w1 = mont_mul(w1, step1, p, pni);
+      w2 = mont_mul(w2, step2, p, pni);
+    }
+  });
+}
+
+// The inverse: z_r = y_r w_n^(-j r), x_l = sum_r z_r w3^(-l r).
+void ntt_plan::radix3_inverse(u64* a, unsigned threads) const {
+  const u64 p = p_, pni = p_neg_inv_;
+  const std::size_t m = m_;
+  prim::parallel_chunks(m, std::size_t{1} << 13, threads, [&](std::size_t b, std::size_t e) {
+    u64 w1 = mul_mod(pow_mod(root_n_inv_, b, p), r_mod_p_, p);
+    u64 w2 = mont_mul(w1, w1, p, pni);
+    const u64 step1 = root_n_inv_mont_, step2 = mont_mul(root_n_inv_mont_, root_n_inv_mont_, p, pni);
+    for (std::size_t j = b; j < e; ++j) {
+      const u64 z0 = reduce_2p_to_p(a[j], p);
+      const u64 z1 = mont_mul(a[j + m], w1, p, pni), z2 = mont_mul(a[j + 2 * m], w2, p, pni);
+      const u64 u = mul_shoup(sub_mod(z1, z2, p), cube_root_inv_.w, cube_root_inv_.w_shoup, p);
+      a[j] = add_mod(add_mod(z0, z1, p), z2, p);
+      a[j + m] = add_mod(sub_mod(z0, z2, p), u, p);
+      a[j + 2 * m] = sub_mod(sub_mod(z0, z1, p), u, p);
+      w1 = mont_mul(w1, step1, p, pni);
+      w2 = mont_mul(w2, step2, p, pni);
+    }
+  });
+}
+
+// ---- whole transforms -------------------------------------------------------
+
+void ntt_plan::forward(u64* a, unsigned threads) const {
+  threads = prim::resolve_threads(threads);
+  if (n_ == m_) return pow2_forward(a, threads);
+  radix3_forward(a, threads);
+  for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads);
+}
+
+void ntt_plan::inverse(u64* a, unsigned threads) const {
+  threads = prim::resolve_threads(threads);
+  if (n_ == m_) return pow2_inverse(a, threads);
+  for (int r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads);
+  radix3_inverse(a, threads);
+}
+
+}  // namespace bigmul::fft

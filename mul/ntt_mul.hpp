@@ -1,0 +1,23 @@
+#pragma once
+
+#include "bigmul/config.hpp"
+#include "bigmul/mul.hpp"
+
+namespace bigmul::detail {
+
+// Three-prime NTT multiplication r[0..an+bn) = a * b (algorithm::ntt).
+//
+// Every limb is one coefficient (base 2^64 or 10^19, no splitting), the
+// cyclic convolution of length n >= an + bn - 1 (n = 2^k or 3 * 2^k) is
+// computed modulo three 62-bit primes (fft/ntt.hpp), and each coefficient,
+// < n * B^2 < 2^162, is recovered exactly by Chinese remaindering (Garner)
+// and added into the result with its carries. Integer arithmetic throughout:
+// there is no rounding to guard. Squaring (a == b, an == bn) transforms once.
+// Throws bigmul::error (domain) past the largest transform, 3 * 2^32 points.
+void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
+             const mul_options& options, mul_stats& stats);
+
+// The transform length mul_ntt uses for a product of an + bn limbs (0: too large).
+std::size_t ntt_transform_length(std::size_t an, std::size_t bn);
+
+}  // namespace bigmul::detail

@@ -1,0 +1,215 @@
+// The three-prime NTT engine against O(n^2) modular DFTs and convolutions.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "fft/ntt.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace bigmul::fft;
+
+bool is_prime_u64(u64 n) {
+  if (n < 2) return false;
+  for (u64 q : {2u, 3u, 5u, 7u, 11u, 13u, 17u, 19u, 23u, 29u, 31u, 37u})
+    if (n % q == 0) return n == q;
+  u64 d = n - 1;
+  int s = 0;
+  while (d % 2 == 0) d /= 2, ++s;
+  for (u64 a : {2u, 3u, 5u, 7u, 11u, 13u, 17u, 19u, 23u, 29u, 31u, 37u}) {  // deterministic below 2^64
+    u64 x = pow_mod(a, d, n);
+    if (x == 1 || x == n - 1) continue;
+    bool composite = true;
+    for (int i = 1; i < s && composite; ++i) {
+      x = mul_mod(x, x, n);
+      if (x == n - 1) composite = false;
+    }
+    if (composite) return false;
+  }
+  return true;
+}
+
+std::vector<u64> prime_factors(u64 n) {
+  std::vector<u64> f;
+  for (u64 q = 2; q * q <= n; ++q)
+    if (n % q == 0) {
+      f.push_back(q);
+      while (n % q == 0) n /= q;
+    }
+  if (n > 1) f.push_back(n);
+  return f;
+}
+
+TEST(NttPrimes, PrimeGeneratorAndRoomForLazyButterflies) {
+  for (unsigned k = 0; k < ntt_prime_count; ++k) {
+    const u64 p = ntt_primes[k].p, g = ntt_primes[k].generator;
+    EXPECT_TRUE(is_prime_u64(p)) << p;
+    EXPECT_LT(p, u64{1} << 62) << "4p must fit in 64 bits";
+    EXPECT_EQ((p - 1) % ntt_max_length, 0u) << "3 * 2^32 must divide p - 1";
+    for (u64 q : prime_factors(p - 1)) EXPECT_NE(pow_mod(g, (p - 1) / q, p), 1u) << "g is not a generator of " << p;
+    if (k) {
+      EXPECT_LT(p, ntt_primes[k - 1].p) << "CRT assumes decreasing primes";
+    }
+  }
+  EXPECT_LT(ntt_primes[0].p, 2 * ntt_primes[2].p) << "CRT reduces p1-residues by one subtraction";
+}
+
+TEST(NttPrimes, ShoupAndMontgomeryAtTheEdges) {
+  for (unsigned k = 0; k < ntt_prime_count; ++k) {
+    const u64 p = ntt_primes[k].p;
+    const u64 pni = neg_inverse_mod_2_64(p);
+    EXPECT_EQ(p * (~pni + 1), 1u);
+    for (u64 w : {u64{0}, u64{1}, p - 1, p / 2, u64{0x123456789abcdefull} % p}) {
+      const u64 ws = shoup_companion(w, p);
+      for (u64 x : {u64{0}, u64{1}, p - 1, 2 * p - 1, 4 * p - 1, ~u64{0}}) {
+        const u64 r = mul_shoup_lazy(x, w, ws, p);
+        EXPECT_LT(r, 2 * p);
+        EXPECT_EQ(r % p, mul_mod(x % p, w, p)) << "x=" << x << " w=" << w;
+      }
+    }
+    for (u64 x : {u64{0}, u64{1}, p - 1, 2 * p - 1})
+      for (u64 y : {u64{0}, u64{1}, p - 1, 2 * p - 1}) {
+        const u64 r = montgomery_reduce_lazy(static_cast<u128>(x) * y, p, pni);
+        EXPECT_LT(r, 2 * p);
+        EXPECT_EQ(mul_mod(r % p, static_cast<u64>((static_cast<u128>(1) << 64) % p), p), mul_mod(x % p, y % p, p));
+      }
+    EXPECT_EQ(reduce_u64_to_2p(~u64{0}, p) % p, (~u64{0}) % p);
+    EXPECT_LT(reduce_u64_to_2p(~u64{0}, p), 2 * p);
+  }
+}
+
+TEST(NttLength, FitLength) {
+  EXPECT_EQ(ntt_fit_length(1), 1u);
+  EXPECT_EQ(ntt_fit_length(2), 2u);
+  EXPECT_EQ(ntt_fit_length(3), 3u);
+  EXPECT_EQ(ntt_fit_length(4), 4u);
+  EXPECT_EQ(ntt_fit_length(5), 6u);
+  EXPECT_EQ(ntt_fit_length(7), 8u);
+  EXPECT_EQ(ntt_fit_length(9), 12u);
+  EXPECT_EQ(ntt_fit_length(13), 16u);
+  EXPECT_EQ(ntt_fit_length(1025), 1536u);
+  EXPECT_EQ(ntt_fit_length(1537), 2048u);
+  EXPECT_EQ(ntt_fit_length(ntt_max_length), ntt_max_length);
+  EXPECT_EQ(ntt_fit_length(ntt_max_length + 1), 0u);
+  EXPECT_THROW(ntt_plan(0, 5), std::invalid_argument);
+  EXPECT_THROW(ntt_plan(3, 8), std::invalid_argument);
+}
+
+std::vector<u64> random_residues(std::size_t n, u64 p, std::mt19937_64& g, bool lazy) {
+  std::vector<u64> v(n);
+  for (auto& x : v) x = g() % (lazy ? 2 * p : p);
+  return v;
+}
+
+std::vector<u64> naive_cyclic_convolution(const std::vector<u64>& a, const std::vector<u64>& b, u64 p) {
+  const std::size_t n = a.size();
+  std::vector<u64> c(n, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t k = (i + j) % n;
+      c[k] = (c[k] + mul_mod(a[i] % p, b[j] % p, p)) % p;
+    }
+  return c;
+}
+
+// inverse(forward(a) .* forward(b)) / n == a (*) b, the property the multiply relies on.
+std::vector<u64> ntt_convolution(const ntt_plan& plan, std::vector<u64> a, std::vector<u64> b, unsigned threads) {
+  const u64 p = plan.modulus(), n = plan.length();
+  plan.forward(a.data(), threads);
+  plan.forward(b.data(), threads);
+  const u64 n_inv = inv_mod(n % p, p);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_LT(a[i], 2 * p);
+    a[i] = mul_mod(mul_mod(a[i] % p, b[i] % p, p), n_inv, p);
+  }
+  plan.inverse(a.data(), threads);
+  for (auto& x : a) {
+    EXPECT_LT(x, 2 * p);
+    x %= p;
+  }
+  return a;
+}
+
+std::vector<std::size_t> small_lengths() {
+  std::vector<std::size_t> v;
+  for (std::size_t n = 1; n <= 1024; n *= 2) {
+    v.push_back(n);
+    v.push_back(3 * n);
+  }
+  return v;
+}
+
+TEST(Ntt, ConvolutionMatchesNaiveEveryPrimeSmallLengths) {
+  auto g = bigmul::test::rng(7001);
+  for (unsigned k = 0; k < ntt_prime_count; ++k)
+    for (std::size_t n : small_lengths()) {
+      const ntt_plan plan(k, n);
+      const u64 p = plan.modulus();
+      for (bool lazy : {false, true}) {
+        const auto a = random_residues(n, p, g, lazy), b = random_residues(n, p, g, lazy);
+        EXPECT_EQ(ntt_convolution(plan, a, b, 1), naive_cyclic_convolution(a, b, p))
+            << "prime " << k << " n=" << n << (lazy ? " lazy inputs" : "");
+      }
+      // All-maximum lazy inputs: the largest sums the butterflies see.
+      const std::vector<u64> top(n, 2 * p - 1);
+      EXPECT_EQ(ntt_convolution(plan, top, top, 1), naive_cyclic_convolution(top, top, p)) << "n=" << n;
+    }
+}
+
+unsigned bit_reverse(std::size_t i, unsigned bits) {
+  unsigned r = 0;
+  for (unsigned b = 0; b < bits; ++b) r |= ((i >> b) & 1u) << (bits - 1 - b);
+  return r;
+}
+
+TEST(Ntt, ForwardIsTheDftInBitReversedOrder) {
+  auto g = bigmul::test::rng(7002);
+  for (std::size_t n : {2u, 8u, 64u, 512u, 4096u}) {
+    const ntt_plan plan(1, n);
+    const u64 p = plan.modulus();
+    const u64 w = pow_mod(ntt_primes[1].generator, (p - 1) / n, p);
+    const auto a = random_residues(n, p, g, false);
+    auto x = a;
+    plan.forward(x.data(), 1);
+    unsigned bits = 0;
+    while ((std::size_t{1} << bits) < n) ++bits;
+    for (std::size_t f = 0; f < n; f += (n > 64 ? 61 : 1)) {  // a sample of frequencies for large n
+      u64 want = 0;
+      const u64 wf = pow_mod(w, f, p);
+      u64 wi = 1;
+      for (std::size_t i = 0; i < n; ++i, wi = mul_mod(wi, wf, p)) want = (want + mul_mod(a[i], wi, p)) % p;
+      EXPECT_EQ(x[bit_reverse(f, bits)] % p, want) << "n=" << n << " frequency " << f;
+    }
+  }
+}
+
+// Lengths past the in-cache leaf (recursion, parallel levels, radix 3): the
+// round trip, thread-count independence, and sampled convolution outputs.
+TEST(Ntt, LargeLengthsRoundTripAndThreads) {
+  auto g = bigmul::test::rng(7003);
+  for (std::size_t n : {std::size_t{1} << 16, std::size_t{3} << 14, std::size_t{1} << 12, std::size_t{3} << 11}) {
+    for (unsigned k = 0; k < ntt_prime_count; ++k) {
+      const auto plan = ntt_plan::get(k, n);
+      const u64 p = plan->modulus();
+      const auto a = random_residues(n, p, g, true);
+      const auto b = random_residues(n, p, g, true);
+      const auto c1 = ntt_convolution(*plan, a, b, 1);
+      for (unsigned threads : {2u, 3u, 8u}) EXPECT_EQ(ntt_convolution(*plan, a, b, threads), c1) << threads;
+      for (int s = 0; s < 8; ++s) {
+        const std::size_t i = g() % n;
+        u64 want = 0;
+        for (std::size_t j = 0; j < n; ++j) want = (want + mul_mod(a[j] % p, b[(i + n - j) % n] % p, p)) % p;
+        EXPECT_EQ(c1[i], want) << "n=" << n << " prime " << k << " coefficient " << i;
+      }
+      auto x = a;
+      plan->forward(x.data(), 2);
+      plan->inverse(x.data(), 2);
+      const u64 n_mod = n % p;
+      for (std::size_t i = 0; i < n; i += 97) ASSERT_EQ(x[i] % p, mul_mod(a[i] % p, n_mod, p)) << i;
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,122 @@
+// The three-prime NTT multiply against GMP: transform-length boundaries,
+// largest coefficients, unbalanced operands, squaring, thread counts.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "bigmul/error.hpp"
+#include "bigmul/mul.hpp"
+#include "fft/ntt.hpp"
+#include "mul/ntt_mul.hpp"
+#include "test_support.hpp"
+
+using namespace bigmul;
+using bigmul::test::operand_kind;
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool sanitized = true;
+#else
+constexpr bool sanitized = false;
+#endif
+
+void check_ntt(radix rx, const std::vector<limb_t>& a, const std::vector<limb_t>& b, const std::string& what,
+               unsigned threads = 0, mul_stats* stats = nullptr) {
+  std::vector<limb_t> r(a.size() + b.size(), 0xdeadbeef);
+  mul_options opt;
+  opt.algo = algorithm::ntt;
+  opt.threads = threads;
+  opt.stats = stats;
+  opt.where = backend::cpu;
+  if (a.size() >= b.size())
+    mul(r.data(), a.data(), a.size(), b.data(), b.size(), rx, opt);
+  else
+    mul(r.data(), b.data(), b.size(), a.data(), a.size(), rx, opt);
+  const auto want = bigmul::test::gmp_product(a.data(), a.size(), b.data(), b.size(), rx);
+  if (r != want) {
+    std::size_t i = 0;
+    while (r[i] == want[i]) ++i;
+    FAIL() << "ntt " << (rx == radix::binary ? "binary " : "decimal ") << a.size() << " x " << b.size() << " ("
+           << what << "): first differing limb " << i << " of " << r.size();
+  }
+}
+
+// Every transform length (2^k and 3*2^k) up to a few thousand points: the
+// product sizes just below, at and above each, with all-maximum limbs (the
+// largest coefficients and the longest carry chains).
+TEST(MulNtt, TransformLengthBoundaries) {
+  auto g = bigmul::test::rng(7100);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    std::size_t prev = 0;
+    for (std::size_t total = 2; total < (sanitized ? 800u : 7000u); ++total) {
+      const std::size_t an = (total + 1) / 2, bn = total - an;
+      if (bn == 0) continue;
+      const std::size_t len = detail::ntt_transform_length(an, bn);
+      if (len != prev && prev != 0)
+        for (std::size_t t : {total - 1, total, total + 1}) {
+          const std::size_t xa = (t + 1) / 2, xb = t - xa;
+          const auto a = bigmul::test::make_operand(operand_kind::all_max, xa, rx, g);
+          const auto b = bigmul::test::make_operand(operand_kind::all_max, xb, rx, g);
+          check_ntt(rx, a, b, "length boundary " + std::to_string(len));
+          const auto c = bigmul::test::make_operand(operand_kind::random, xa, rx, g);
+          check_ntt(rx, c, b, "length boundary " + std::to_string(len) + ", random");
+        }
+      prev = len;
+    }
+  }
+}
+
+TEST(MulNtt, EveryOperandKindAndUnbalanced) {
+  auto g = bigmul::test::rng(7101);
+  for (radix rx : {radix::binary, radix::decimal})
+    for (operand_kind k : {operand_kind::random, operand_kind::all_max, operand_kind::runs, operand_kind::sparse,
+                           operand_kind::power, operand_kind::half_max})
+      for (auto [an, bn] : {std::pair<std::size_t, std::size_t>{30000, 1}, {30000, 3}, {20001, 7000}, {4097, 4095},
+                            {1, 1}, {2, 1}, {3, 3}}) {
+        const auto a = bigmul::test::make_operand(k, an, rx, g);
+        const auto b = bigmul::test::make_operand(k == operand_kind::power ? operand_kind::random : k, bn, rx, g);
+        check_ntt(rx, a, b, bigmul::test::operand_kind_name(k));
+        const auto one = bigmul::test::make_operand(operand_kind::one, 1, rx, g);
+        check_ntt(rx, a, one, "times one");
+      }
+}
+
+// 2^18-limb all-maximum operands (coefficients near n (B-1)^2, the CRT's
+// largest), past the in-cache leaf and the parallel levels.
+TEST(MulNtt, LargeAllMaximumAndSquares) {
+  auto g = bigmul::test::rng(7102);
+  const std::size_t n = sanitized ? (1u << 13) : (1u << 18);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    const auto a = bigmul::test::make_operand(operand_kind::all_max, n, rx, g);
+    const auto b = bigmul::test::make_operand(operand_kind::all_max, n - 1, rx, g);
+    mul_stats st;
+    check_ntt(rx, a, b, "all_max", 0, &st);
+    EXPECT_EQ(st.used, algorithm::ntt);
+    EXPECT_GE(st.transform_length, 2 * n - 2);
+    // Squaring (same pointer) transforms once.
+    std::vector<limb_t> r(2 * n);
+    mul_options opt;
+    opt.algo = algorithm::ntt;
+    mul(r.data(), a.data(), n, a.data(), n, rx, opt);
+    EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), n, a.data(), n, rx)) << "square";
+  }
+}
+
+TEST(MulNtt, ResultsIdenticalForEveryThreadCount) {
+  auto g = bigmul::test::rng(7103);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    const auto a = bigmul::test::make_operand(operand_kind::random, 40000, rx, g);
+    const auto b = bigmul::test::make_operand(operand_kind::runs, 23000, rx, g);  // 3*2^15 points
+    for (unsigned threads : {1u, 2u, 3u, 8u}) check_ntt(rx, a, b, "threads " + std::to_string(threads), threads);
+  }
+}
+
+TEST(MulNtt, LengthLimit) {
+  const std::size_t half = (std::size_t{3} << 31);
+  EXPECT_EQ(detail::ntt_transform_length(half, half), fft::ntt_max_length);  // 3*2^32 - 1 coefficients
+  EXPECT_EQ(detail::ntt_transform_length(half + 1, half + 1), 0u);
+}
+
+}  // namespace

@@ -21,6 +21,31 @@
 
 namespace bigmul::fft {
 
+// The radix-3 decimation stage of a length n = 3m transform, shared by the
+// NTT engines (fft/ntt.cpp, fft/ntt_ifma.cpp); works for any p < 2^62.
+// forward: x_l = a[j + l m] -> y_r = sum_l x_l w3^(l r) times w_n^(j r), so each
+// third becomes a length-m cyclic DFT of its own. inverse undoes it (up to
+// the factor 3). Values [0, 2p) in, [0, p) out.
+//
+// Twiddles w^(j r) come from a block base (w^(j0 r) 2^64 mod p, Montgomery
+// form, stepped once per block) times a small Shoup table w^(i r), i < block,
+// so consecutive j carry no dependency chain.
+struct ntt_radix3_stage {
+  static constexpr std::size_t block = 64;
+  u64 p = 0, p_neg_inv = 0, r_mod_p = 0;  // 2^64 mod p: Montgomery form
+  u64 root_n = 0, root_n_inv = 0;
+  u64 cube_root = 0, cube_root_shoup = 0, cube_root_inv = 0, cube_root_inv_shoup = 0;
+  // [direction][r - 1][i]: w^(+-r i) and its Shoup companion, i < block.
+  u64 tw[2][2][block] = {}, tw_shoup[2][2][block] = {};
+  u64 block_step_mont[2][2] = {};  // w^(+-r block) 2^64 mod p
+  std::size_t m = 0;
+
+  ntt_radix3_stage() = default;
+  ntt_radix3_stage(u64 p, u64 generator, std::size_t n);
+  void forward(u64* a, unsigned threads) const;
+  void inverse(u64* a, unsigned threads) const;
+};
+
 class ntt_plan {
  public:
   // The cached plan for this prime (index into ntt_primes) and length (a
@@ -44,8 +69,6 @@ class ntt_plan {
   };
   void pow2_forward(u64* a, unsigned threads) const;
   void pow2_inverse(u64* a, unsigned threads) const;
-  void radix3_forward(u64* a, unsigned threads) const;
-  void radix3_inverse(u64* a, unsigned threads) const;
   void leaf_forward(u64* a, std::size_t size) const;
   void leaf_inverse(u64* a, std::size_t size) const;
   void rec_forward(u64* a, std::size_t size) const;
@@ -59,11 +82,7 @@ class ntt_plan {
   std::size_t m_;  // its power-of-two part (n_ = m_ or 3 m_)
   // w_m^j for j in [0, m/2], w_m a primitive m-th root of unity.
   std::vector<twiddle> table_;
-  // Radix-3 stage (n = 3m): w_n in Montgomery form (times 2^64 mod p) and its
-  // inverse, and the cube roots w_n^m, w_n^-m as Shoup pairs.
-  u64 root_n_ = 0, root_n_inv_ = 0, r_mod_p_ = 0;  // w_n, w_n^-1, 2^64 mod p
-  u64 root_n_mont_ = 0, root_n_inv_mont_ = 0, p_neg_inv_ = 0;
-  twiddle cube_root_{}, cube_root_inv_{};
+  ntt_radix3_stage radix3_;  // n = 3m only
 };
 
 // The smallest supported transform length >= count (count >= 1); 0 if count

@@ -1,6 +1,7 @@
 // Three-prime NTT multiplication: see mul/ntt_mul.hpp.
 #include "mul/ntt_mul.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "bigmul/error.hpp"
 #include "fft/ntt.hpp"
+#include "fft/ntt_ifma.hpp"
 #include "mul/limb_ops.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
@@ -23,59 +25,52 @@ double seconds_since(clock_type::time_point t0) {
 
 constexpr std::size_t grain = std::size_t{1} << 13;
 
-// Garner's constants for x = v1 + p1 v2 + p1 p2 v3 from the three residues.
+// Garner's mixed-radix reconstruction for K primes (decreasing, each less
+// than twice the last): x = v0 + p0 (v1 + p1 (v2 + ...)), v_i < p_i, where
+// v_i = (r_i - v0 - p0 v1 - ...) / (p0 ... p_{i-1}) mod p_i, evaluated as
+// v_i = (((r_i - v0) inv(p0) - v1) inv(p1) - ...) mod p_i.
+template <unsigned K>
 struct crt_constants {
-  u64 p1, p2, p3;
-  u64 inv_p1_mod_p2, inv_p1_mod_p2_shoup;
-  u64 p1_mod_p3, p1_mod_p3_shoup;
-  u64 inv_p1p2_mod_p3, inv_p1p2_mod_p3_shoup;
-  u64 p1p2_lo, p1p2_hi;
+  u64 p[K];
+  u64 inv[K][K], inv_shoup[K][K];  // inv[i][j] = p_j^{-1} mod p_i, j < i
+  explicit crt_constants(const fft::ntt_prime (&primes)[K]) {
+    for (unsigned i = 0; i < K; ++i) p[i] = primes[i].p;
+    for (unsigned i = 0; i < K; ++i)
+      for (unsigned j = 0; j < i; ++j) {
+        inv[i][j] = fft::inv_mod(p[j] % p[i], p[i]);
+        inv_shoup[i][j] = fft::shoup_companion(inv[i][j], p[i]);
+      }
+  }
 };
-
-const crt_constants& crt() {
-  static const crt_constants c = [] {
-    crt_constants k{};
-    k.p1 = fft::ntt_primes[0].p;
-    k.p2 = fft::ntt_primes[1].p;
-    k.p3 = fft::ntt_primes[2].p;
-    k.inv_p1_mod_p2 = fft::inv_mod(k.p1 % k.p2, k.p2);
-    k.inv_p1_mod_p2_shoup = fft::shoup_companion(k.inv_p1_mod_p2, k.p2);
-    k.p1_mod_p3 = k.p1 % k.p3;
-    k.p1_mod_p3_shoup = fft::shoup_companion(k.p1_mod_p3, k.p3);
-    k.inv_p1p2_mod_p3 = fft::inv_mod(fft::mul_mod(k.p1_mod_p3, k.p2 % k.p3, k.p3), k.p3);
-    k.inv_p1p2_mod_p3_shoup = fft::shoup_companion(k.inv_p1p2_mod_p3, k.p3);
-    const fft::u128 p1p2 = static_cast<fft::u128>(k.p1) * k.p2;
-    k.p1p2_lo = static_cast<u64>(p1p2);
-    k.p1p2_hi = static_cast<u64>(p1p2 >> 64);
-    return k;
-  }();
-  return c;
-}
 
 inline u64 sub_mod(u64 a, u64 b, u64 p) { return a >= b ? a - b : a + p - b; }
 
-// The coefficient with residues r1, r2, r3 (each in [0, 2 p_i)), as three limbs.
-// The primes are in decreasing order, so p1 < 2 p2 and p1 < 2 p3.
-inline void crt_combine(const crt_constants& k, u64 r1, u64 r2, u64 r3, u64 x[3]) {
+// The coefficient with residues r[i] in [0, 2 p_i), as three limbs (it is
+// < 2^162; a fourth limb would be zero). Returns false if the value does not
+// fit three limbs (a broken transform; never for correct residues).
+template <unsigned K>
+inline bool crt_combine(const crt_constants<K>& k, const u64 r[K], u64 x[3]) {
   using fft::reduce_2p_to_p;
-  const u64 v1 = reduce_2p_to_p(r1, k.p1);
-  r2 = reduce_2p_to_p(r2, k.p2);
-  r3 = reduce_2p_to_p(r3, k.p3);
-  const u64 v2 = fft::mul_shoup(sub_mod(r2, reduce_2p_to_p(v1, k.p2), k.p2), k.inv_p1_mod_p2,
-                                k.inv_p1_mod_p2_shoup, k.p2);
-  u64 s = reduce_2p_to_p(v1, k.p3) + fft::mul_shoup(v2, k.p1_mod_p3, k.p1_mod_p3_shoup, k.p3);
-  s = reduce_2p_to_p(s, k.p3);
-  const u64 v3 = fft::mul_shoup(sub_mod(r3, s, k.p3), k.inv_p1p2_mod_p3, k.inv_p1p2_mod_p3_shoup, k.p3);
-  // v1 + p1 v2 (< 2^125) + p1 p2 v3 (< 2^186).
-  const fft::u128 low = static_cast<fft::u128>(k.p1) * v2 + v1;
-  const fft::u128 t0 = static_cast<fft::u128>(k.p1p2_lo) * v3;
-  const fft::u128 t1 = static_cast<fft::u128>(k.p1p2_hi) * v3 + static_cast<u64>(t0 >> 64);
-  const fft::u128 s0 = static_cast<fft::u128>(static_cast<u64>(t0)) + static_cast<u64>(low);
-  const fft::u128 s1 = static_cast<fft::u128>(static_cast<u64>(t1)) + static_cast<u64>(low >> 64) +
-                       static_cast<u64>(s0 >> 64);
-  x[0] = static_cast<u64>(s0);
-  x[1] = static_cast<u64>(s1);
-  x[2] = static_cast<u64>(t1 >> 64) + static_cast<u64>(s1 >> 64);
+  u64 v[K];
+  for (unsigned i = 0; i < K; ++i) {
+    u64 t = reduce_2p_to_p(r[i], k.p[i]);
+    for (unsigned j = 0; j < i; ++j)
+      t = fft::mul_shoup(sub_mod(t, reduce_2p_to_p(v[j], k.p[i]), k.p[i]), k.inv[i][j], k.inv_shoup[i][j], k.p[i]);
+    v[i] = t;
+  }
+  u64 acc[4] = {v[K - 1], 0, 0, 0};
+  for (unsigned i = K - 1; i-- > 0;) {  // acc = acc * p_i + v_i
+    fft::u128 carry = v[i];
+    for (unsigned l = 0; l < 4; ++l) {
+      const fft::u128 t = static_cast<fft::u128>(acc[l]) * k.p[i] + carry;
+      acc[l] = static_cast<u64>(t);
+      carry = t >> 64;
+    }
+  }
+  x[0] = acc[0];
+  x[1] = acc[1];
+  x[2] = acc[2];
+  return acc[3] == 0;
 }
 
 // x (< 2^162) as base-10^19 digits.
@@ -103,20 +98,22 @@ bool add_at(limb_t* r, std::size_t rn, std::size_t i, const u64 x[3], radix rx) 
   return c == 0;
 }
 
+// Limbs -> residues in [0, 2p), zero-padded to n: x - floor(x floor(2^64/p) / 2^64) p.
 void load_residues(u64* dst, std::size_t n, const limb_t* src, std::size_t len, u64 p, unsigned threads) {
+  const u64 one_shoup = fft::shoup_companion(1, p);
   prim::parallel_chunks(n, grain, threads, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) dst[i] = i < len ? fft::reduce_u64_to_2p(src[i], p) : 0;
+    const std::size_t mid = std::min(std::max(b, len), e);
+    for (std::size_t i = b; i < mid; ++i) dst[i] = fft::mul_shoup_lazy(src[i], 1, one_shoup, p);
+    for (std::size_t i = mid; i < e; ++i) dst[i] = 0;
   });
 }
 
-}  // namespace
-
-std::size_t ntt_transform_length(std::size_t an, std::size_t bn) { return fft::ntt_fit_length(an + bn - 1); }
-
-void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
-             const mul_options& options, mul_stats& st) {
+// The multiply on one engine: Plan (ntt_plan or ntt52_plan) over its K primes.
+template <class Plan, unsigned K>
+void mul_ntt_on(const fft::ntt_prime (&primes)[K], limb_t* r, const limb_t* a, std::size_t an, const limb_t* b,
+                std::size_t bn, radix rx, const mul_options& options, mul_stats& st) {
   const std::size_t count = an + bn - 1;  // convolution coefficients
-  const std::size_t n = ntt_transform_length(an, bn);
+  const std::size_t n = fft::ntt_fit_length(count);
   if (n == 0)
     throw error(error::kind::domain, "ntt: a product of " + std::to_string(an + bn) +
                                          " limbs needs a transform longer than 3*2^32 points");
@@ -125,10 +122,10 @@ void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::s
   st.transform_length = n;
   st.coefficient_digits = rx == radix::binary ? 64 : decimal_limb_digits;
 
-  prim::buffer<u64> res[fft::ntt_prime_count];
+  prim::buffer<u64> res[K];
   prim::buffer<u64> other(square ? 0 : n);
-  for (unsigned k = 0; k < fft::ntt_prime_count; ++k) {
-    const auto plan = fft::ntt_plan::get(k, n);
+  for (unsigned k = 0; k < K; ++k) {
+    const auto plan = Plan::get(k, n);
     const u64 p = plan->modulus();
     res[k] = prim::buffer<u64>(n);
     auto t0 = clock_type::now();
@@ -166,16 +163,19 @@ void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::s
   // Chinese remaindering and carries: each chunk writes its own limbs and
   // keeps what carries past its end; the chunks' tails are added in order.
   const auto t0 = clock_type::now();
-  const crt_constants& k = crt();
+  static const crt_constants<K> k(primes);
   const std::size_t rn = an + bn;
   const std::size_t chunks = prim::chunk_count(count, grain, threads);
   std::vector<u64> tails(3 * chunks);
+  std::vector<char> chunk_ok(chunks, 1);
   prim::parallel_for(chunks, threads, [&](std::size_t c) {
     const std::size_t lo = count * c / chunks, hi = count * (c + 1) / chunks;
     u64 pend[3] = {0, 0, 0};
+    bool ok = true;
     for (std::size_t i = lo; i < hi; ++i) {
-      u64 v[3];
-      crt_combine(k, res[0][i], res[1][i], res[2][i], v);
+      u64 rs[K], v[3];
+      for (unsigned j = 0; j < K; ++j) rs[j] = res[j][i];
+      ok &= crt_combine(k, rs, v);
       if (rx == radix::decimal) to_decimal_digits(v);
       limb_t carry = 0;
       pend[0] = add_limb(pend[0], v[0], carry, rx);
@@ -187,14 +187,32 @@ void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::s
       pend[2] = 0;
     }
     std::copy(pend, pend + 3, tails.begin() + 3 * c);
+    chunk_ok[c] = ok;
   });
   for (std::size_t i = count; i < rn; ++i) r[i] = 0;
-  for (std::size_t c = 0; c < chunks; ++c) {
-    const std::size_t end = count * (c + 1) / chunks;
-    if (!add_at(r, rn, end, tails.data() + 3 * c, rx))
-      throw error(error::kind::internal, "ntt: the product overflowed its " + std::to_string(rn) + " limbs");
-  }
+  bool ok = std::all_of(chunk_ok.begin(), chunk_ok.end(), [](char c) { return c != 0; });
+  for (std::size_t c = 0; c < chunks && ok; ++c) ok = add_at(r, rn, count * (c + 1) / chunks, tails.data() + 3 * c, rx);
+  if (!ok)
+    throw error(error::kind::internal, "ntt: a reconstructed coefficient exceeded its bound (" + std::to_string(an) +
+                                           " x " + std::to_string(bn) + " limbs); the product was not returned");
   st.t_carry += seconds_since(t0);
+}
+
+}  // namespace
+
+std::size_t ntt_transform_length(std::size_t an, std::size_t bn) { return fft::ntt_fit_length(an + bn - 1); }
+
+bool ntt_engine_available(ntt_engine e) { return e == ntt_engine::portable || fft::ntt52_supported(); }
+
+void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
+             const mul_options& options, mul_stats& st, ntt_engine engine) {
+  if (engine == ntt_engine::best) engine = fft::ntt52_supported() ? ntt_engine::ifma : ntt_engine::portable;
+  if (engine == ntt_engine::ifma) {
+    if (!fft::ntt52_supported())
+      throw error(error::kind::resource, "ntt: the AVX-512 IFMA engine needs a processor with AVX-512 IFMA");
+    return mul_ntt_on<fft::ntt52_plan>(fft::ntt52_primes, r, a, an, b, bn, rx, options, st);
+  }
+  mul_ntt_on<fft::ntt_plan>(fft::ntt_primes, r, a, an, b, bn, rx, options, st);
 }
 
 }  // namespace bigmul::detail

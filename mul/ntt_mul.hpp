@@ -14,8 +14,16 @@ namespace bigmul::detail {
 // and added into the result with its carries. Integer arithmetic throughout:
 // there is no rounding to guard. Squaring (a == b, an == bn) transforms once.
 // Throws bigmul::error (domain) past the largest transform, 3 * 2^32 points.
+//
+// Two engines: `ifma`, four primes below 2^50 on AVX-512 IFMA (8 lanes of
+// 52-bit multiplies; fft/ntt_ifma.hpp), and `portable`, three primes below
+// 2^62 in scalar 64-bit arithmetic (fft/ntt.hpp). `best` takes ifma where the
+// processor has it (BIGMUL_NTT_ENGINE=portable in the environment forces
+// portable). Both give the same product.
+enum class ntt_engine { best, portable, ifma };
 void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
-             const mul_options& options, mul_stats& stats);
+             const mul_options& options, mul_stats& stats, ntt_engine engine = ntt_engine::best);
+bool ntt_engine_available(ntt_engine e);
 
 // The transform length mul_ntt uses for a product of an + bn limbs (0: too large).
 std::size_t ntt_transform_length(std::size_t an, std::size_t bn);

@@ -1,10 +1,12 @@
 // The three-prime NTT engine against O(n^2) modular DFTs and convolutions.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 #include <vector>
 
 #include "fft/ntt.hpp"
+#include "fft/ntt_ifma.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -42,18 +44,28 @@ std::vector<u64> prime_factors(u64 n) {
   return f;
 }
 
-TEST(NttPrimes, PrimeGeneratorAndRoomForLazyButterflies) {
-  for (unsigned k = 0; k < ntt_prime_count; ++k) {
-    const u64 p = ntt_primes[k].p, g = ntt_primes[k].generator;
+template <std::size_t K>
+void check_prime_set(const ntt_prime (&primes)[K], unsigned bits) {
+  for (unsigned k = 0; k < K; ++k) {
+    const u64 p = primes[k].p, g = primes[k].generator;
     EXPECT_TRUE(is_prime_u64(p)) << p;
-    EXPECT_LT(p, u64{1} << 62) << "4p must fit in 64 bits";
+    EXPECT_LT(p, u64{1} << bits) << "4p must fit the lanes (" << bits + 2 << " bits)";
     EXPECT_EQ((p - 1) % ntt_max_length, 0u) << "3 * 2^32 must divide p - 1";
     for (u64 q : prime_factors(p - 1)) EXPECT_NE(pow_mod(g, (p - 1) / q, p), 1u) << "g is not a generator of " << p;
     if (k) {
-      EXPECT_LT(p, ntt_primes[k - 1].p) << "CRT assumes decreasing primes";
+      EXPECT_LT(p, primes[k - 1].p) << "CRT assumes decreasing primes";
     }
   }
-  EXPECT_LT(ntt_primes[0].p, 2 * ntt_primes[2].p) << "CRT reduces p1-residues by one subtraction";
+  EXPECT_LT(primes[0].p, 2 * primes[K - 1].p) << "CRT reduces residues by one subtraction";
+  // The product exceeds every coefficient: n (2^64 - 1)^2 < 2^162 for n <= 3 * 2^32.
+  long double log2_product = 0;
+  for (const auto& q : primes) log2_product += std::log2(static_cast<long double>(q.p));
+  EXPECT_GT(log2_product, 162.0L);
+}
+
+TEST(NttPrimes, PrimeGeneratorAndRoomForLazyButterflies) {
+  check_prime_set(ntt_primes, 62);
+  check_prime_set(ntt52_primes, 50);
 }
 
 TEST(NttPrimes, ShoupAndMontgomeryAtTheEdges) {
@@ -115,7 +127,8 @@ std::vector<u64> naive_cyclic_convolution(const std::vector<u64>& a, const std::
 }
 
 // inverse(forward(a) .* forward(b)) / n == a (*) b, the property the multiply relies on.
-std::vector<u64> ntt_convolution(const ntt_plan& plan, std::vector<u64> a, std::vector<u64> b, unsigned threads) {
+template <class Plan>
+std::vector<u64> ntt_convolution(const Plan& plan, std::vector<u64> a, std::vector<u64> b, unsigned threads) {
   const u64 p = plan.modulus(), n = plan.length();
   plan.forward(a.data(), threads);
   plan.forward(b.data(), threads);
@@ -141,11 +154,12 @@ std::vector<std::size_t> small_lengths() {
   return v;
 }
 
-TEST(Ntt, ConvolutionMatchesNaiveEveryPrimeSmallLengths) {
+template <class Plan>
+void convolution_small_lengths(unsigned primes) {
   auto g = bigmul::test::rng(7001);
-  for (unsigned k = 0; k < ntt_prime_count; ++k)
+  for (unsigned k = 0; k < primes; ++k)
     for (std::size_t n : small_lengths()) {
-      const ntt_plan plan(k, n);
+      const Plan plan(k, n);
       const u64 p = plan.modulus();
       for (bool lazy : {false, true}) {
         const auto a = random_residues(n, p, g, lazy), b = random_residues(n, p, g, lazy);
@@ -164,12 +178,13 @@ unsigned bit_reverse(std::size_t i, unsigned bits) {
   return r;
 }
 
-TEST(Ntt, ForwardIsTheDftInBitReversedOrder) {
+template <class Plan>
+void forward_is_dft(const ntt_prime& prime) {
   auto g = bigmul::test::rng(7002);
   for (std::size_t n : {2u, 8u, 64u, 512u, 4096u}) {
-    const ntt_plan plan(1, n);
+    const Plan plan(1, n);
     const u64 p = plan.modulus();
-    const u64 w = pow_mod(ntt_primes[1].generator, (p - 1) / n, p);
+    const u64 w = pow_mod(prime.generator, (p - 1) / n, p);
     const auto a = random_residues(n, p, g, false);
     auto x = a;
     plan.forward(x.data(), 1);
@@ -187,11 +202,12 @@ TEST(Ntt, ForwardIsTheDftInBitReversedOrder) {
 
 // Lengths past the in-cache leaf (recursion, parallel levels, radix 3): the
 // round trip, thread-count independence, and sampled convolution outputs.
-TEST(Ntt, LargeLengthsRoundTripAndThreads) {
+template <class Plan>
+void large_lengths(unsigned primes) {
   auto g = bigmul::test::rng(7003);
   for (std::size_t n : {std::size_t{1} << 16, std::size_t{3} << 14, std::size_t{1} << 12, std::size_t{3} << 11}) {
-    for (unsigned k = 0; k < ntt_prime_count; ++k) {
-      const auto plan = ntt_plan::get(k, n);
+    for (unsigned k = 0; k < primes; ++k) {
+      const auto plan = Plan::get(k, n);
       const u64 p = plan->modulus();
       const auto a = random_residues(n, p, g, true);
       const auto b = random_residues(n, p, g, true);
@@ -211,5 +227,19 @@ TEST(Ntt, LargeLengthsRoundTripAndThreads) {
     }
   }
 }
+
+class NttIfma : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!ntt52_supported()) GTEST_SKIP() << "this processor has no AVX-512 IFMA (or BIGMUL_NTT_ENGINE=portable)";
+  }
+};
+
+TEST(Ntt, ConvolutionMatchesNaiveEveryPrimeSmallLengths) { convolution_small_lengths<ntt_plan>(ntt_prime_count); }
+TEST(Ntt, ForwardIsTheDftInBitReversedOrder) { forward_is_dft<ntt_plan>(ntt_primes[1]); }
+TEST(Ntt, LargeLengthsRoundTripAndThreads) { large_lengths<ntt_plan>(ntt_prime_count); }
+TEST_F(NttIfma, ConvolutionMatchesNaiveEveryPrimeSmallLengths) { convolution_small_lengths<ntt52_plan>(ntt52_prime_count); }
+TEST_F(NttIfma, ForwardIsTheDftInBitReversedOrder) { forward_is_dft<ntt52_plan>(ntt52_primes[1]); }
+TEST_F(NttIfma, LargeLengthsRoundTripAndThreads) { large_lengths<ntt52_plan>(ntt52_prime_count); }
 
 }  // namespace

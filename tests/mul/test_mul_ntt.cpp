@@ -22,24 +22,33 @@ constexpr bool sanitized = true;
 constexpr bool sanitized = false;
 #endif
 
+// Both engines (the IFMA one where the processor has it) and the public
+// entry point, each against GMP.
 void check_ntt(radix rx, const std::vector<limb_t>& a, const std::vector<limb_t>& b, const std::string& what,
                unsigned threads = 0, mul_stats* stats = nullptr) {
-  std::vector<limb_t> r(a.size() + b.size(), 0xdeadbeef);
+  const std::vector<limb_t>& x = a.size() >= b.size() ? a : b;
+  const std::vector<limb_t>& y = a.size() >= b.size() ? b : a;
+  const auto want = bigmul::test::gmp_product(x.data(), x.size(), y.data(), y.size(), rx);
   mul_options opt;
   opt.algo = algorithm::ntt;
   opt.threads = threads;
-  opt.stats = stats;
   opt.where = backend::cpu;
-  if (a.size() >= b.size())
-    mul(r.data(), a.data(), a.size(), b.data(), b.size(), rx, opt);
-  else
-    mul(r.data(), b.data(), b.size(), a.data(), a.size(), rx, opt);
-  const auto want = bigmul::test::gmp_product(a.data(), a.size(), b.data(), b.size(), rx);
-  if (r != want) {
-    std::size_t i = 0;
-    while (r[i] == want[i]) ++i;
-    FAIL() << "ntt " << (rx == radix::binary ? "binary " : "decimal ") << a.size() << " x " << b.size() << " ("
-           << what << "): first differing limb " << i << " of " << r.size();
+  for (auto engine : {detail::ntt_engine::portable, detail::ntt_engine::ifma, detail::ntt_engine::best}) {
+    if (!detail::ntt_engine_available(engine)) continue;
+    std::vector<limb_t> r(x.size() + y.size(), 0xdeadbeef);
+    mul_stats st;
+    if (engine == detail::ntt_engine::best) {
+      opt.stats = stats ? stats : &st;
+      mul(r.data(), x.data(), x.size(), y.data(), y.size(), rx, opt);
+    } else {
+      detail::mul_ntt(r.data(), x.data(), x.size(), y.data(), y.size(), rx, opt, st, engine);
+    }
+    if (r != want) {
+      std::size_t i = 0;
+      while (r[i] == want[i]) ++i;
+      FAIL() << "ntt (engine " << static_cast<int>(engine) << ") " << (rx == radix::binary ? "binary " : "decimal ")
+             << x.size() << " x " << y.size() << " (" << what << "): first differing limb " << i << " of " << r.size();
+    }
   }
 }
 
@@ -96,11 +105,15 @@ TEST(MulNtt, LargeAllMaximumAndSquares) {
     EXPECT_EQ(st.used, algorithm::ntt);
     EXPECT_GE(st.transform_length, 2 * n - 2);
     // Squaring (same pointer) transforms once.
-    std::vector<limb_t> r(2 * n);
-    mul_options opt;
-    opt.algo = algorithm::ntt;
-    mul(r.data(), a.data(), n, a.data(), n, rx, opt);
-    EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), n, a.data(), n, rx)) << "square";
+    const auto want = bigmul::test::gmp_product(a.data(), n, a.data(), n, rx);
+    for (auto engine : {detail::ntt_engine::portable, detail::ntt_engine::ifma}) {
+      if (!detail::ntt_engine_available(engine)) continue;
+      std::vector<limb_t> r(2 * n);
+      mul_options opt;
+      opt.algo = algorithm::ntt;
+      detail::mul_ntt(r.data(), a.data(), n, a.data(), n, rx, opt, st, engine);
+      EXPECT_EQ(r, want) << "square, engine " << static_cast<int>(engine);
+    }
   }
 }
 
@@ -111,6 +124,12 @@ TEST(MulNtt, ResultsIdenticalForEveryThreadCount) {
     const auto b = bigmul::test::make_operand(operand_kind::runs, 23000, rx, g);  // 3*2^15 points
     for (unsigned threads : {1u, 2u, 3u, 8u}) check_ntt(rx, a, b, "threads " + std::to_string(threads), threads);
   }
+}
+
+TEST(MulNtt, EnginesAvailable) {
+  EXPECT_TRUE(detail::ntt_engine_available(detail::ntt_engine::portable));
+  if (!detail::ntt_engine_available(detail::ntt_engine::ifma))
+    GTEST_SKIP() << "no AVX-512 IFMA here: only the portable engine was checked";
 }
 
 TEST(MulNtt, LengthLimit) {

@@ -1,0 +1,429 @@
+// NTT on AVX-512 IFMA: see fft/ntt_ifma.hpp.
+//
+// The vector code lives in functions with a target attribute (not in a file
+// compiled with -mavx512*), so nothing AVX-512 can leak into code that runs
+// on processors without it; ntt52_supported() gates every call.
+#include "fft/ntt_ifma.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "prim/parallel.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define BIGMUL_HAVE_IFMA_CODE 1
+#include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_epi32(), which
+// -Wmaybe-uninitialized reports at every use.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#define BIGMUL_IFMA __attribute__((target("avx512f,avx512ifma")))
+#endif
+
+namespace bigmul::fft {
+namespace {
+
+constexpr std::size_t leaf_size = std::size_t{1} << 11;  // 16 KiB: levels below run from L1
+constexpr std::size_t vector_grain = std::size_t{1} << 11;  // 8-lane butterflies per parallel task
+constexpr u64 mask52 = (u64{1} << 52) - 1;
+
+unsigned log2_exact(std::size_t t) {
+  unsigned l = 0;
+  while ((std::size_t{1} << l) < t) ++l;
+  return l;
+}
+
+// floor(w 2^52 / p) for w < p < 2^50.
+u64 shoup52_companion(u64 w, u64 p) { return static_cast<u64>((static_cast<u128>(w) << 52) / p); }
+
+// Scalar 52-bit Shoup product and butterflies (transforms shorter than 16).
+inline u64 shoup52_lazy(u64 x, u64 w, u64 wq, u64 p) {
+  const u64 q = static_cast<u64>((static_cast<u128>(x) * wq) >> 52);
+  return x * w - q * p;  // in [0, 2p) for x < 2^52
+}
+inline void scalar_dif(u64& x, u64& y, u64 w, u64 wq, u64 p) {
+  const u64 s = x + y, d = x - y + 2 * p;
+  x = s >= 2 * p ? s - 2 * p : s;
+  y = shoup52_lazy(d, w, wq, p);
+}
+inline void scalar_dit_negated(u64& x, u64& y, u64 w, u64 wq, u64 p) {
+  const u64 t = shoup52_lazy(y, w, wq, p);
+  const u64 a = x - t + 2 * p, b = x + t;
+  x = a >= 2 * p ? a - 2 * p : a;
+  y = b >= 2 * p ? b - 2 * p : b;
+}
+
+bool env_forces_portable() {
+  const char* e = std::getenv("BIGMUL_NTT_ENGINE");
+  return e && std::strcmp(e, "portable") == 0;
+}
+
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+
+struct vconst {
+  __m512i two_p, p_neg52, mask;
+};
+
+BIGMUL_IFMA inline vconst make_vconst(u64 p) {
+  return {_mm512_set1_epi64(static_cast<long long>(2 * p)),
+          _mm512_set1_epi64(static_cast<long long>(((u64{1} << 52) - p) & mask52)),
+          _mm512_set1_epi64(static_cast<long long>(mask52))};
+}
+
+// x w mod p in [0, 2p) for x < 2^52: q = hi52(x wq), r = lo52(x w) - lo52(q p) mod 2^52.
+BIGMUL_IFMA inline __m512i shoup_lazy(__m512i x, __m512i w, __m512i wq, const vconst& c) {
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i q = _mm512_madd52hi_epu64(zero, x, wq);
+  const __m512i lo = _mm512_madd52lo_epu64(zero, x, w);
+  return _mm512_and_si512(_mm512_madd52lo_epu64(lo, q, c.p_neg52), c.mask);
+}
+// [0, 4p) -> [0, 2p): the wrapped difference is huge when s < 2p, so min picks s.
+BIGMUL_IFMA inline __m512i reduce_2p(__m512i s, const vconst& c) {
+  return _mm512_min_epu64(s, _mm512_sub_epi64(s, c.two_p));
+}
+BIGMUL_IFMA inline void bf_dif(__m512i& x, __m512i& y, __m512i w, __m512i wq, const vconst& c) {
+  const __m512i s = _mm512_add_epi64(x, y);
+  const __m512i d = _mm512_add_epi64(_mm512_sub_epi64(x, y), c.two_p);
+  x = reduce_2p(s, c);
+  y = shoup_lazy(d, w, wq, c);
+}
+BIGMUL_IFMA inline void bf_dit_negated(__m512i& x, __m512i& y, __m512i w, __m512i wq, const vconst& c) {
+  const __m512i t = shoup_lazy(y, w, wq, c);
+  const __m512i a = _mm512_add_epi64(_mm512_sub_epi64(x, t), c.two_p);
+  const __m512i b = _mm512_add_epi64(x, t);
+  x = reduce_2p(a, c);
+  y = reduce_2p(b, c);
+}
+// Twiddle 1: (x + y, x - y).
+BIGMUL_IFMA inline void bf_plain(__m512i& x, __m512i& y, const vconst& c) {
+  const __m512i s = _mm512_add_epi64(x, y);
+  const __m512i d = _mm512_add_epi64(_mm512_sub_epi64(x, y), c.two_p);
+  x = reduce_2p(s, c);
+  y = reduce_2p(d, c);
+}
+
+BIGMUL_IFMA inline __m512i load(const u64* p) { return _mm512_loadu_si512(static_cast<const void*>(p)); }
+BIGMUL_IFMA inline void store(u64* p, __m512i v) { _mm512_storeu_si512(static_cast<void*>(p), v); }
+BIGMUL_IFMA inline __m512i idx(const long long (&i)[8]) { return _mm512_loadu_si512(static_cast<const void*>(i)); }
+
+// Lane shuffles for the last three levels, on 16 values A = a[0..8), B = a[8..16):
+// X holds the first element of each butterfly pair, Y the second; the "back"
+// indices put X and Y back into A and B.
+alignas(64) constexpr long long t4_x[8] = {0, 1, 2, 3, 8, 9, 10, 11};
+alignas(64) constexpr long long t4_y[8] = {4, 5, 6, 7, 12, 13, 14, 15};
+alignas(64) constexpr long long t2_x[8] = {0, 1, 4, 5, 8, 9, 12, 13};
+alignas(64) constexpr long long t2_y[8] = {2, 3, 6, 7, 10, 11, 14, 15};
+alignas(64) constexpr long long t2_back_a[8] = {0, 1, 8, 9, 2, 3, 10, 11};
+alignas(64) constexpr long long t2_back_b[8] = {4, 5, 12, 13, 6, 7, 14, 15};
+alignas(64) constexpr long long t1_x[8] = {0, 2, 4, 6, 8, 10, 12, 14};
+alignas(64) constexpr long long t1_y[8] = {1, 3, 5, 7, 9, 11, 13, 15};
+alignas(64) constexpr long long t1_back_a[8] = {0, 8, 1, 9, 2, 10, 3, 11};
+alignas(64) constexpr long long t1_back_b[8] = {4, 12, 5, 13, 6, 14, 7, 15};
+alignas(64) constexpr long long reverse8[8] = {7, 6, 5, 4, 3, 2, 1, 0};
+alignas(64) constexpr long long reverse4x2[8] = {3, 2, 1, 0, 7, 6, 5, 4};
+alignas(64) constexpr long long reverse2x4[8] = {1, 0, 3, 2, 5, 4, 7, 6};
+
+// One radix-2 level on a run of butterflies (x[j], y[j]), j < len (a multiple of 8).
+BIGMUL_IFMA void level_forward_run(u64* x, u64* y, std::size_t len, const u64* w, const u64* wq, u64 p) {
+  const vconst c = make_vconst(p);
+  for (std::size_t j = 0; j < len; j += 8) {
+    __m512i X = load(x + j), Y = load(y + j);
+    bf_dif(X, Y, load(w + j), load(wq + j), c);
+    store(x + j, X);
+    store(y + j, Y);
+  }
+}
+// The inverse level t on butterflies j0 .. j0 + len of a block: twiddle
+// -w_2t^(t - j), read backwards from the level table (w, wq: level t's entries).
+BIGMUL_IFMA void level_inverse_run(u64* x, u64* y, std::size_t t, std::size_t j0, std::size_t len, const u64* w,
+                                   const u64* wq, u64 p) {
+  const vconst c = make_vconst(p);
+  const __m512i rev = idx(reverse8);
+  for (std::size_t i = 0; i < len; i += 8) {
+    const std::size_t j = j0 + i;
+    __m512i X = load(x + i), Y = load(y + i);
+    const __m512i W = _mm512_permutexvar_epi64(rev, load(w + t - j - 7));
+    const __m512i WQ = _mm512_permutexvar_epi64(rev, load(wq + t - j - 7));
+    bf_dit_negated(X, Y, W, WQ, c);
+    store(x + i, X);
+    store(y + i, Y);
+  }
+}
+
+struct small_twiddles {
+  __m512i w4, wq4, w2, wq2;
+};
+
+BIGMUL_IFMA small_twiddles forward_small(const u64* w4, const u64* wq4, const u64* w2, const u64* wq2) {
+  return {_mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(w4))),
+          _mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(wq4))),
+          _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w2))),
+          _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(wq2)))};
+}
+// Inverse: lane j of level t needs entry t - j: entries 1..t, reversed per group.
+BIGMUL_IFMA small_twiddles inverse_small(const u64* w4, const u64* wq4, const u64* w2, const u64* wq2) {
+  const small_twiddles s = forward_small(w4 + 1, wq4 + 1, w2 + 1, wq2 + 1);
+  const __m512i r4 = idx(reverse4x2), r2 = idx(reverse2x4);
+  return {_mm512_permutexvar_epi64(r4, s.w4), _mm512_permutexvar_epi64(r4, s.wq4),
+          _mm512_permutexvar_epi64(r2, s.w2), _mm512_permutexvar_epi64(r2, s.wq2)};
+}
+
+// Levels t = 4, 2, 1 on 16 values at a time, in registers.
+BIGMUL_IFMA void last_levels_forward(u64* a, std::size_t size, const small_twiddles& s, const vconst& c) {
+  const __m512i i4x = idx(t4_x), i4y = idx(t4_y), i2x = idx(t2_x), i2y = idx(t2_y), b2a = idx(t2_back_a),
+                b2b = idx(t2_back_b), i1x = idx(t1_x), i1y = idx(t1_y), b1a = idx(t1_back_a), b1b = idx(t1_back_b);
+  for (std::size_t k = 0; k < size; k += 16) {
+    __m512i A = load(a + k), B = load(a + k + 8);
+    __m512i X = _mm512_permutex2var_epi64(A, i4x, B), Y = _mm512_permutex2var_epi64(A, i4y, B);
+    bf_dif(X, Y, s.w4, s.wq4, c);
+    A = _mm512_permutex2var_epi64(X, i4x, Y);
+    B = _mm512_permutex2var_epi64(X, i4y, Y);
+    X = _mm512_permutex2var_epi64(A, i2x, B);
+    Y = _mm512_permutex2var_epi64(A, i2y, B);
+    bf_dif(X, Y, s.w2, s.wq2, c);
+    A = _mm512_permutex2var_epi64(X, b2a, Y);
+    B = _mm512_permutex2var_epi64(X, b2b, Y);
+    X = _mm512_permutex2var_epi64(A, i1x, B);
+    Y = _mm512_permutex2var_epi64(A, i1y, B);
+    bf_plain(X, Y, c);
+    store(a + k, _mm512_permutex2var_epi64(X, b1a, Y));
+    store(a + k + 8, _mm512_permutex2var_epi64(X, b1b, Y));
+  }
+}
+
+BIGMUL_IFMA void first_levels_inverse(u64* a, std::size_t size, const small_twiddles& s, const vconst& c) {
+  const __m512i i4x = idx(t4_x), i4y = idx(t4_y), i2x = idx(t2_x), i2y = idx(t2_y), b2a = idx(t2_back_a),
+                b2b = idx(t2_back_b), i1x = idx(t1_x), i1y = idx(t1_y), b1a = idx(t1_back_a), b1b = idx(t1_back_b);
+  for (std::size_t k = 0; k < size; k += 16) {
+    __m512i A = load(a + k), B = load(a + k + 8);
+    __m512i X = _mm512_permutex2var_epi64(A, i1x, B), Y = _mm512_permutex2var_epi64(A, i1y, B);
+    bf_plain(X, Y, c);
+    A = _mm512_permutex2var_epi64(X, b1a, Y);
+    B = _mm512_permutex2var_epi64(X, b1b, Y);
+    X = _mm512_permutex2var_epi64(A, i2x, B);
+    Y = _mm512_permutex2var_epi64(A, i2y, B);
+    bf_dit_negated(X, Y, s.w2, s.wq2, c);
+    A = _mm512_permutex2var_epi64(X, b2a, Y);
+    B = _mm512_permutex2var_epi64(X, b2b, Y);
+    X = _mm512_permutex2var_epi64(A, i4x, B);
+    Y = _mm512_permutex2var_epi64(A, i4y, B);
+    bf_dit_negated(X, Y, s.w4, s.wq4, c);
+    store(a + k, _mm512_permutex2var_epi64(X, i4x, Y));
+    store(a + k + 8, _mm512_permutex2var_epi64(X, i4y, Y));
+  }
+}
+
+// Level tables of a plan: level t's t + 1 entries start at (t - 1) + log2 t.
+struct level_tables {
+  const u64* w;
+  const u64* wq;
+  static std::size_t offset(std::size_t t) { return (t - 1) + log2_exact(t); }
+  const u64* w_at(std::size_t t) const { return w + offset(t); }
+  const u64* wq_at(std::size_t t) const { return wq + offset(t); }
+};
+
+// A whole in-cache sub-transform, 16 <= size <= leaf_size.
+BIGMUL_IFMA void leaf_forward(u64* a, std::size_t size, const level_tables& L, u64 p) {
+  const vconst c = make_vconst(p);
+  for (std::size_t t = size / 2; t >= 8; t /= 2)
+    for (std::size_t k = 0; k < size; k += 2 * t) level_forward_run(a + k, a + k + t, t, L.w_at(t), L.wq_at(t), p);
+  last_levels_forward(a, size, forward_small(L.w_at(4), L.wq_at(4), L.w_at(2), L.wq_at(2)), c);
+}
+BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u64 p) {
+  const vconst c = make_vconst(p);
+  first_levels_inverse(a, size, inverse_small(L.w_at(4), L.wq_at(4), L.w_at(2), L.wq_at(2)), c);
+  for (std::size_t t = 8; t < size; t *= 2)
+    for (std::size_t k = 0; k < size; k += 2 * t)
+      level_inverse_run(a + k, a + k + t, t, 0, t, L.w_at(t), L.wq_at(t), p);
+}
+
+#endif  // BIGMUL_HAVE_IFMA_CODE
+
+}  // namespace
+
+bool ntt52_supported() {
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  static const bool ok = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma") && !env_forces_portable();
+  }();
+  return ok;
+#else
+  return false;
+#endif
+}
+
+std::size_t ntt52_plan::level_offset(std::size_t t) { return (t - 1) + log2_exact(t); }  // as level_tables
+
+ntt52_plan::ntt52_plan(unsigned prime, std::size_t length) : prime_(prime), n_(length) {
+  if (prime >= ntt52_prime_count) throw std::invalid_argument("ntt52_plan: prime index out of range");
+  if (length == 0 || length > ntt_max_length || ntt_fit_length(length) != length)
+    throw std::invalid_argument("ntt52_plan: length " + std::to_string(length) + " is not 2^k or 3*2^k <= 3*2^32");
+  p_ = ntt52_primes[prime].p;
+  m_ = n_ % 3 == 0 ? n_ / 3 : n_;
+  const u64 root_n = pow_mod(ntt52_primes[prime].generator, (p_ - 1) / n_, p_);
+  const u64 root_m = n_ == m_ ? root_n : pow_mod(root_n, 3, p_);
+  if (m_ >= 2) {
+    w_.resize(level_offset(m_));
+    wq_.resize(w_.size());
+    // Top level t = m/2: w_m^j, j = 0 .. m/2; each lower level takes every other entry.
+    const std::size_t top = m_ / 2, off = level_offset(top);
+    const u64 root_shoup = shoup_companion(root_m, p_);
+    prim::parallel_chunks(top + 1, std::size_t{1} << 12, 0, [&](std::size_t b, std::size_t e) {
+      u64 w = pow_mod(root_m, b, p_);
+      for (std::size_t j = b; j < e; ++j) {
+        w_[off + j] = w;
+        wq_[off + j] = shoup52_companion(w, p_);
+        w = mul_shoup(w, root_m, root_shoup, p_);
+      }
+    });
+    for (std::size_t t = top / 2; t >= 1; t /= 2) {
+      const std::size_t o = level_offset(t), up = level_offset(2 * t);
+      for (std::size_t j = 0; j <= t; ++j) {
+        w_[o + j] = w_[up + 2 * j];
+        wq_[o + j] = wq_[up + 2 * j];
+      }
+    }
+  }
+  if (n_ != m_) radix3_ = ntt_radix3_stage(p_, ntt52_primes[prime].generator, n_);
+}
+
+std::shared_ptr<const ntt52_plan> ntt52_plan::get(unsigned prime, std::size_t length) {
+  static std::mutex mutex;
+  static std::map<std::pair<unsigned, std::size_t>, std::shared_ptr<const ntt52_plan>> cache;
+  const auto key = std::make_pair(prime, length);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  auto plan = std::make_shared<const ntt52_plan>(prime, length);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= 4 * 6) cache.clear();  // bounded; callers holding a plan keep it alive
+  return cache.emplace(key, std::move(plan)).first->second;
+}
+
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+
+void ntt52_plan::rec_forward(u64* a, std::size_t size) const {
+  if (size <= leaf_size) return leaf_forward(a, size, {w_.data(), wq_.data()}, p_);
+  const std::size_t t = size / 2;
+  level_forward_run(a, a + t, t, level_w(t), level_wq(t), p_);
+  rec_forward(a, t);
+  rec_forward(a + t, t);
+}
+
+void ntt52_plan::rec_inverse(u64* a, std::size_t size) const {
+  if (size <= leaf_size) return leaf_inverse(a, size, {w_.data(), wq_.data()}, p_);
+  const std::size_t t = size / 2;
+  rec_inverse(a, t);
+  rec_inverse(a + t, t);
+  level_inverse_run(a, a + t, t, 0, t, level_w(t), level_wq(t), p_);
+}
+
+#else
+
+void ntt52_plan::rec_forward(u64*, std::size_t) const { throw std::logic_error("ntt52: no IFMA code in this build"); }
+void ntt52_plan::rec_inverse(u64*, std::size_t) const { throw std::logic_error("ntt52: no IFMA code in this build"); }
+
+#endif
+
+namespace {
+
+// Whole-array level t (a multiple of 8) split over the threads in 8-lane units.
+template <class Block>
+void parallel_level(std::size_t m, std::size_t t, unsigned threads, Block&& block) {
+  prim::parallel_chunks(m / 16, vector_grain, threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t q = 8 * b, q_end = 8 * e; q < q_end;) {
+      const std::size_t k = q / t, j0 = q % t, j1 = std::min(t, j0 + (q_end - q));
+      block(k * 2 * t + j0, j0, j1 - j0);
+      q += j1 - j0;
+    }
+  });
+}
+
+// Transforms shorter than 16: scalar, level by level, same tables.
+template <class LevelW>
+void scalar_forward(u64* a, std::size_t m, u64 p, LevelW&& level) {
+  for (std::size_t t = m / 2; t >= 1; t /= 2) {
+    const auto [w, wq] = level(t);
+    for (std::size_t k = 0; k < m; k += 2 * t)
+      for (std::size_t j = 0; j < t; ++j) scalar_dif(a[k + j], a[k + j + t], w[j], wq[j], p);
+  }
+}
+template <class LevelW>
+void scalar_inverse(u64* a, std::size_t m, u64 p, LevelW&& level) {
+  for (std::size_t t = 1; t < m; t *= 2) {
+    const auto [w, wq] = level(t);
+    for (std::size_t k = 0; k < m; k += 2 * t)
+      for (std::size_t j = 0; j < t; ++j) scalar_dit_negated(a[k + j], a[k + j + t], w[t - j], wq[t - j], p);
+  }
+}
+
+}  // namespace
+
+void ntt52_plan::pow2_forward(u64* a, unsigned threads) const {
+  if (m_ < 16) {
+    scalar_forward(a, m_, p_, [&](std::size_t t) { return std::make_pair(level_w(t), level_wq(t)); });
+    return;
+  }
+  if (threads <= 1 || m_ <= leaf_size) return rec_forward(a, m_);
+  std::size_t size = m_, blocks = 1;
+  while (blocks < 4 * threads && size > leaf_size) {
+    const std::size_t t = size / 2;
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+    parallel_level(m_, t, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
+      level_forward_run(a + at, a + at + t, len, level_w(t) + j, level_wq(t) + j, p_);
+    });
+#endif
+    size /= 2;
+    blocks *= 2;
+  }
+  prim::parallel_for(blocks, threads, [&](std::size_t b) { rec_forward(a + b * size, size); });
+}
+
+void ntt52_plan::pow2_inverse(u64* a, unsigned threads) const {
+  if (m_ < 16) {
+    scalar_inverse(a, m_, p_, [&](std::size_t t) { return std::make_pair(level_w(t), level_wq(t)); });
+    return;
+  }
+  if (threads <= 1 || m_ <= leaf_size) return rec_inverse(a, m_);
+  std::size_t size = m_, blocks = 1;
+  while (blocks < 4 * threads && size > leaf_size) {
+    size /= 2;
+    blocks *= 2;
+  }
+  prim::parallel_for(blocks, threads, [&](std::size_t b) { rec_inverse(a + b * size, size); });
+  for (; size < m_; size *= 2) {
+    const std::size_t t = size;
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+    parallel_level(m_, t, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
+      level_inverse_run(a + at, a + at + t, t, j, len, level_w(t), level_wq(t), p_);
+    });
+#endif
+  }
+}
+
+void ntt52_plan::forward(u64* a, unsigned threads) const {
+  if (!ntt52_supported()) throw std::logic_error("ntt52_plan: this processor has no AVX-512 IFMA");
+  threads = prim::resolve_threads(threads);
+  if (n_ == m_) return pow2_forward(a, threads);
+  radix3_.forward(a, threads);
+  for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads);
+}
+
+void ntt52_plan::inverse(u64* a, unsigned threads) const {
+  if (!ntt52_supported()) throw std::logic_error("ntt52_plan: this processor has no AVX-512 IFMA");
+  threads = prim::resolve_threads(threads);
+  if (n_ == m_) return pow2_inverse(a, threads);
+  for (int r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads);
+  radix3_.inverse(a, threads);
+}
+
+}  // namespace bigmul::fft

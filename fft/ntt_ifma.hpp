@@ -1,0 +1,65 @@
+// NTT on AVX-512 IFMA (52-bit integer multiply-add, 8 lanes): the fast CPU
+// engine of the NTT multiply where the processor has it (AMD Zen 4+, Intel
+// Ice Lake+), chosen at run time; ntt_plan (fft/ntt.hpp) is the portable one.
+//
+// Same transform shape as ntt_plan (cyclic, lengths 2^k and 3 * 2^k,
+// decimation in frequency forward, in time inverse, lazy values in [0, 2p)),
+// but modulo four primes below 2^50, so that lazy sums (< 4p) fit the 52-bit
+// multiplier lanes. Four of them (~2^200) cover every coefficient of 64-bit
+// limbs, n * (2^64 - 1)^2 < 2^162. Twiddles are Shoup pairs with a 2^52
+// companion, stored level by level (level t: w_2t^j for j = 0 .. t) so that
+// every vector load is contiguous: 16 bytes a point.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "fft/ntt.hpp"
+
+namespace bigmul::fft {
+
+inline constexpr unsigned ntt52_prime_count = 4;
+inline constexpr ntt_prime ntt52_primes[ntt52_prime_count] = {
+    {0x3fff300000001ull, 5},   // 1125844072267777
+    {0x3ffed00000001ull, 7},   // 1125818302464001
+    {0x3ffc000000001ull, 11},  // 1125625028935681
+    {0x3ff4b00000001ull, 29},  // 1125122517762049
+};
+
+// Whether this processor runs the IFMA engine (AVX-512F and AVX-512 IFMA).
+bool ntt52_supported();
+
+class ntt52_plan {
+ public:
+  // Cached, thread safe. The plan can be built anywhere; forward/inverse
+  // need ntt52_supported().
+  static std::shared_ptr<const ntt52_plan> get(unsigned prime, std::size_t length);
+
+  ntt52_plan(unsigned prime, std::size_t length);
+
+  std::size_t length() const { return n_; }
+  u64 modulus() const { return p_; }
+
+  // As ntt_plan: [0, 2p) in and out; forward natural -> digit-reversed,
+  // inverse digit-reversed -> natural, times n.
+  void forward(u64* a, unsigned threads) const;
+  void inverse(u64* a, unsigned threads) const;
+
+ private:
+  void pow2_forward(u64* a, unsigned threads) const;
+  void pow2_inverse(u64* a, unsigned threads) const;
+  void rec_forward(u64* a, std::size_t size) const;
+  void rec_inverse(u64* a, std::size_t size) const;
+  const u64* level_w(std::size_t t) const { return w_.data() + level_offset(t); }
+  const u64* level_wq(std::size_t t) const { return wq_.data() + level_offset(t); }
+  static std::size_t level_offset(std::size_t t);  // where level t's t + 1 entries start
+
+  unsigned prime_;
+  u64 p_;
+  std::size_t n_, m_;
+  std::vector<u64> w_, wq_;  // per level t = 1, 2, 4 .. m/2: w_2t^j and floor(w 2^52 / p), j = 0 .. t
+  ntt_radix3_stage radix3_;
+};
+
+}  // namespace bigmul::fft

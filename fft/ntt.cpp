@@ -295,6 +295,24 @@ void ntt_radix3_stage::inverse(u64* a, unsigned threads) const {
 
 // ---- whole transforms -------------------------------------------------------
 
+// A Montgomery product (x y / 2^64) times 2^64 / n.
+void ntt_pointwise_scalar(u64* x, const u64* y, std::size_t n, u64 p, unsigned threads) {
+  const u64 p_neg_inv = neg_inverse_mod_2_64(p);
+  const u64 r_mod_p = static_cast<u64>((static_cast<u128>(1) << 64) % p);
+  const u64 scale = mul_mod(r_mod_p, inv_mod(n % p, p), p);
+  const u64 scale_shoup = shoup_companion(scale, p);
+  prim::parallel_chunks(n, std::size_t{1} << 13, threads, [&](std::size_t lo, std::size_t hi) {
+    for (std::size_t i = lo; i < hi; ++i) {
+      const u64 m = montgomery_reduce_lazy(static_cast<u128>(x[i]) * y[i], p, p_neg_inv);
+      x[i] = mul_shoup_lazy(m, scale, scale_shoup, p);
+    }
+  });
+}
+
+void ntt_plan::pointwise(u64* x, const u64* y, unsigned threads) const {
+  ntt_pointwise_scalar(x, y, n_, p_, prim::resolve_threads(threads));
+}
+
 void ntt_plan::forward(u64* a, unsigned threads) const {
   threads = prim::resolve_threads(threads);
   if (n_ == m_) return pow2_forward(a, threads);

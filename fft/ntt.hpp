@@ -62,6 +62,9 @@ class ntt_plan {
   // (the caller folds 1/n into its pointwise product).
   void forward(u64* a, unsigned threads) const;
   void inverse(u64* a, unsigned threads) const;
+  // x[i] = x[i] y[i] / n for two forward transforms (y may be x: squaring);
+  // [0, 2p) in and out. Folds the inverse's factor n.
+  void pointwise(u64* x, const u64* y, unsigned threads) const;
 
  private:
   struct twiddle {
@@ -84,6 +87,9 @@ class ntt_plan {
   std::vector<twiddle> table_;
   ntt_radix3_stage radix3_;  // n = 3m only
 };
+
+// x[i] = x[i] y[i] / n mod p in scalar 64-bit arithmetic (any p < 2^62).
+void ntt_pointwise_scalar(u64* x, const u64* y, std::size_t n, u64 p, unsigned threads);
 
 // The smallest supported transform length >= count (count >= 1); 0 if count
 // exceeds ntt_max_length.

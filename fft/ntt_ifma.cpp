@@ -68,13 +68,16 @@ bool env_forces_portable() {
 #if defined(BIGMUL_HAVE_IFMA_CODE)
 
 struct vconst {
-  __m512i two_p, p_neg52, mask;
+  __m512i two_p, p_neg52, mask, p, p_neg_inv52, four_p, one;
 };
 
+inline long long ll(u64 x) { return static_cast<long long>(x); }
+
 BIGMUL_IFMA inline vconst make_vconst(u64 p) {
-  return {_mm512_set1_epi64(static_cast<long long>(2 * p)),
-          _mm512_set1_epi64(static_cast<long long>(((u64{1} << 52) - p) & mask52)),
-          _mm512_set1_epi64(static_cast<long long>(mask52))};
+  return {_mm512_set1_epi64(ll(2 * p)),          _mm512_set1_epi64(ll(((u64{1} << 52) - p) & mask52)),
+          _mm512_set1_epi64(ll(mask52)),         _mm512_set1_epi64(ll(p)),
+          _mm512_set1_epi64(ll(neg_inverse_mod_2_64(p) & mask52)), _mm512_set1_epi64(ll(4 * p)),
+          _mm512_set1_epi64(1)};
 }
 
 // x w mod p in [0, 2p) for x < 2^52: q = hi52(x wq), r = lo52(x w) - lo52(q p) mod 2^52.
@@ -88,6 +91,22 @@ BIGMUL_IFMA inline __m512i shoup_lazy(__m512i x, __m512i w, __m512i wq, const vc
 BIGMUL_IFMA inline __m512i reduce_2p(__m512i s, const vconst& c) {
   return _mm512_min_epu64(s, _mm512_sub_epi64(s, c.two_p));
 }
+// [0, 6p) -> [0, 2p).
+BIGMUL_IFMA inline __m512i reduce_6p(__m512i s, const vconst& c) {
+  s = _mm512_min_epu64(s, _mm512_sub_epi64(s, c.four_p));
+  return reduce_2p(s, c);
+}
+// x y / 2^52 mod p in [0, 2p) for x, y < 2p (Montgomery, R = 2^52): the low
+// half plus lo52(m p) is 0 or exactly 2^52, so the carry is (lo != 0).
+BIGMUL_IFMA inline __m512i mont52(__m512i x, __m512i y, const vconst& c) {
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i lo = _mm512_madd52lo_epu64(zero, x, y);
+  const __m512i hi = _mm512_madd52hi_epu64(zero, x, y);
+  const __m512i m = _mm512_madd52lo_epu64(zero, lo, c.p_neg_inv52);
+  const __m512i r = _mm512_madd52hi_epu64(hi, m, c.p);
+  return _mm512_mask_add_epi64(r, _mm512_test_epi64_mask(lo, lo), r, c.one);
+}
+
 BIGMUL_IFMA inline void bf_dif(__m512i& x, __m512i& y, __m512i w, __m512i wq, const vconst& c) {
   const __m512i s = _mm512_add_epi64(x, y);
   const __m512i d = _mm512_add_epi64(_mm512_sub_epi64(x, y), c.two_p);
@@ -220,6 +239,65 @@ BIGMUL_IFMA void first_levels_inverse(u64* a, std::size_t size, const small_twid
   }
 }
 
+using radix3_tables = ntt52_plan::radix3_tables;
+
+// Radix-3 forward on j in [j_begin, j_end) (multiples of 8; j_begin of 64):
+// y0 = x0 + x1 + x2, y1 = (x0 - x2 + u) w^j, y2 = (x0 - x1 - u) w^2j with
+// u = w3 (x1 - x2). base1, base2: w^j_begin, w^2j_begin times 2^52 mod p.
+BIGMUL_IFMA void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
+                                    const radix3_tables& T, u64 base1, u64 base2, u64 p) {
+  const vconst c = make_vconst(p);
+  const __m512i c3 = _mm512_set1_epi64(ll(T.cube[0])), c3q = _mm512_set1_epi64(ll(T.cube_q[0]));
+  for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
+    const __m512i b1 = _mm512_set1_epi64(ll(base1)), b2 = _mm512_set1_epi64(ll(base2));
+    const std::size_t len = std::min(radix3_tables::block, j_end - j0);
+    for (std::size_t i = 0; i < len; i += 8) {
+      u64* x = a + j0 + i;
+      const __m512i x0 = load(x), x1 = load(x + m), x2 = load(x + 2 * m);
+      const __m512i w1 = reduce_2p(shoup_lazy(b1, load(T.tw[0][0] + i), load(T.tw_q[0][0] + i), c), c);
+      const __m512i w2 = reduce_2p(shoup_lazy(b2, load(T.tw[0][1] + i), load(T.tw_q[0][1] + i), c), c);
+      const __m512i u = shoup_lazy(_mm512_add_epi64(_mm512_sub_epi64(x1, x2), c.two_p), c3, c3q, c);
+      const __m512i s1 = reduce_6p(_mm512_add_epi64(_mm512_sub_epi64(_mm512_add_epi64(x0, u), x2), c.two_p), c);
+      const __m512i s2 = reduce_6p(_mm512_sub_epi64(_mm512_sub_epi64(_mm512_add_epi64(x0, c.four_p), x1), u), c);
+      store(x, reduce_6p(_mm512_add_epi64(_mm512_add_epi64(x0, x1), x2), c));
+      store(x + m, mont52(s1, w1, c));
+      store(x + 2 * m, mont52(s2, w2, c));
+    }
+    base1 = mul_shoup(base1, T.step[0][0], T.step_shoup[0][0], p);
+    base2 = mul_shoup(base2, T.step[0][1], T.step_shoup[0][1], p);
+  }
+}
+
+// The inverse: z_r = y_r w^-jr, x_l = sum_r z_r w3^-lr (times 3 overall).
+BIGMUL_IFMA void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
+                                    const radix3_tables& T, u64 base1, u64 base2, u64 p) {
+  const vconst c = make_vconst(p);
+  const __m512i c3 = _mm512_set1_epi64(ll(T.cube[1])), c3q = _mm512_set1_epi64(ll(T.cube_q[1]));
+  for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
+    const __m512i b1 = _mm512_set1_epi64(ll(base1)), b2 = _mm512_set1_epi64(ll(base2));
+    const std::size_t len = std::min(radix3_tables::block, j_end - j0);
+    for (std::size_t i = 0; i < len; i += 8) {
+      u64* x = a + j0 + i;
+      const __m512i w1 = reduce_2p(shoup_lazy(b1, load(T.tw[1][0] + i), load(T.tw_q[1][0] + i), c), c);
+      const __m512i w2 = reduce_2p(shoup_lazy(b2, load(T.tw[1][1] + i), load(T.tw_q[1][1] + i), c), c);
+      const __m512i z0 = load(x), z1 = mont52(load(x + m), w1, c), z2 = mont52(load(x + 2 * m), w2, c);
+      const __m512i u = shoup_lazy(_mm512_add_epi64(_mm512_sub_epi64(z1, z2), c.two_p), c3, c3q, c);
+      store(x, reduce_6p(_mm512_add_epi64(_mm512_add_epi64(z0, z1), z2), c));
+      store(x + m, reduce_6p(_mm512_add_epi64(_mm512_sub_epi64(_mm512_add_epi64(z0, u), z2), c.two_p), c));
+      store(x + 2 * m, reduce_6p(_mm512_sub_epi64(_mm512_sub_epi64(_mm512_add_epi64(z0, c.four_p), z1), u), c));
+    }
+    base1 = mul_shoup(base1, T.step[1][0], T.step_shoup[1][0], p);
+    base2 = mul_shoup(base2, T.step[1][1], T.step_shoup[1][1], p);
+  }
+}
+
+// x = mont52(x, y) * (2^52 / n): x y / n, for i in [b, e) (multiples of 8).
+BIGMUL_IFMA void pointwise_run(u64* x, const u64* y, std::size_t b, std::size_t e, u64 scale, u64 scale_q, u64 p) {
+  const vconst c = make_vconst(p);
+  const __m512i s = _mm512_set1_epi64(ll(scale)), sq = _mm512_set1_epi64(ll(scale_q));
+  for (std::size_t i = b; i < e; i += 8) store(x + i, shoup_lazy(mont52(load(x + i), load(y + i), c), s, sq, c));
+}
+
 // Level tables of a plan: level t's t + 1 entries start at (t - 1) + log2 t.
 struct level_tables {
   const u64* w;
@@ -292,7 +370,27 @@ ntt52_plan::ntt52_plan(unsigned prime, std::size_t length) : prime_(prime), n_(l
       }
     }
   }
-  if (n_ != m_) radix3_ = ntt_radix3_stage(p_, ntt52_primes[prime].generator, n_);
+  if (n_ != m_) {
+    radix3_ = ntt_radix3_stage(p_, ntt52_primes[prime].generator, n_);
+    auto& T = radix3_vec_;
+    T.r52_mod_p = (u64{1} << 52) % p_;
+    T.p_neg_inv52 = neg_inverse_mod_2_64(p_) & mask52;
+    for (int d = 0; d < 2; ++d) {
+      const u64 w = d == 0 ? radix3_.root_n : radix3_.root_n_inv;
+      for (int r = 0; r < 2; ++r) {
+        const u64 wr = pow_mod(w, r + 1, p_);
+        u64 x = 1;
+        for (std::size_t i = 0; i < radix3_tables::block; ++i, x = mul_mod(x, wr, p_)) {
+          T.tw[d][r][i] = x;
+          T.tw_q[d][r][i] = shoup52_companion(x, p_);
+        }
+        T.step[d][r] = x;  // wr^block
+        T.step_shoup[d][r] = shoup_companion(x, p_);
+      }
+      T.cube[d] = d == 0 ? radix3_.cube_root : radix3_.cube_root_inv;
+      T.cube_q[d] = shoup52_companion(T.cube[d], p_);
+    }
+  }
 }
 
 std::shared_ptr<const ntt52_plan> ntt52_plan::get(unsigned prime, std::size_t length) {
@@ -414,7 +512,10 @@ void ntt52_plan::forward(u64* a, unsigned threads) const {
   if (!ntt52_supported()) throw std::logic_error("ntt52_plan: this processor has no AVX-512 IFMA");
   threads = prim::resolve_threads(threads);
   if (n_ == m_) return pow2_forward(a, threads);
-  radix3_.forward(a, threads);
+  if (m_ >= 8)
+    radix3_forward(a, threads);
+  else
+    radix3_.forward(a, threads);
   for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads);
 }
 
@@ -423,7 +524,55 @@ void ntt52_plan::inverse(u64* a, unsigned threads) const {
   threads = prim::resolve_threads(threads);
   if (n_ == m_) return pow2_inverse(a, threads);
   for (int r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads);
+  if (m_ >= 8)
+    radix3_inverse(a, threads);
+  else
+    radix3_.inverse(a, threads);
+}
+
+// Chunks of whole 64-j blocks; each starts its bases at w^j0 2^52 mod p.
+void ntt52_plan::radix3_forward(u64* a, unsigned threads) const {
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  const std::size_t block = radix3_tables::block, blocks = (m_ + block - 1) / block;
+  prim::parallel_chunks(blocks, 64, threads, [&](std::size_t b0, std::size_t b1) {
+    const std::size_t j0 = b0 * block, j1 = std::min(m_, b1 * block);
+    const u64 base1 = mul_mod(pow_mod(radix3_.root_n, j0, p_), radix3_vec_.r52_mod_p, p_);
+    const u64 base2 = mul_mod(pow_mod(radix3_.root_n, 2 * j0, p_), radix3_vec_.r52_mod_p, p_);
+    radix3_forward_run(a, m_, j0, j1, radix3_vec_, base1, base2, p_);
+  });
+#else
+  radix3_.forward(a, threads);
+#endif
+}
+
+void ntt52_plan::radix3_inverse(u64* a, unsigned threads) const {
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  const std::size_t block = radix3_tables::block, blocks = (m_ + block - 1) / block;
+  prim::parallel_chunks(blocks, 64, threads, [&](std::size_t b0, std::size_t b1) {
+    const std::size_t j0 = b0 * block, j1 = std::min(m_, b1 * block);
+    const u64 base1 = mul_mod(pow_mod(radix3_.root_n_inv, j0, p_), radix3_vec_.r52_mod_p, p_);
+    const u64 base2 = mul_mod(pow_mod(radix3_.root_n_inv, 2 * j0, p_), radix3_vec_.r52_mod_p, p_);
+    radix3_inverse_run(a, m_, j0, j1, radix3_vec_, base1, base2, p_);
+  });
+#else
   radix3_.inverse(a, threads);
+#endif
+}
+
+void ntt52_plan::pointwise(u64* x, const u64* y, unsigned threads) const {
+  threads = prim::resolve_threads(threads);
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  if (n_ % 8 == 0 && ntt52_supported()) {
+    // mont52 leaves x y / 2^52; the scale 2^52 / n mod p restores it and divides by n.
+    const u64 scale = mul_mod((u64{1} << 52) % p_, inv_mod(n_ % p_, p_), p_);
+    const u64 scale_q = shoup52_companion(scale, p_);
+    prim::parallel_chunks(n_ / 8, 1024, threads, [&](std::size_t b, std::size_t e) {
+      pointwise_run(x, y, 8 * b, 8 * e, scale, scale_q, p_);
+    });
+    return;
+  }
+#endif
+  ntt_pointwise_scalar(x, y, n_, p_, threads);
 }
 
 }  // namespace bigmul::fft

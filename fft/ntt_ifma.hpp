@@ -45,6 +45,19 @@ class ntt52_plan {
   // inverse digit-reversed -> natural, times n.
   void forward(u64* a, unsigned threads) const;
   void inverse(u64* a, unsigned threads) const;
+  void pointwise(u64* x, const u64* y, unsigned threads) const;  // x = x y / n, as ntt_plan
+
+  // The radix-3 stage's constants for the vector code (n = 3m, m >= 8):
+  // twiddles w^(j r) = base(j0) * tw[i], j = j0 + i, the base in Montgomery
+  // form with R = 2^52 and stepped by w^(64 r) once per 64 j; [0]: forward,
+  // [1]: inverse (w^-1).
+  struct radix3_tables {
+    static constexpr std::size_t block = 64;
+    u64 tw[2][2][block], tw_q[2][2][block];  // w^(+-r i), floor(. 2^52 / p)
+    u64 step[2][2], step_shoup[2][2];         // w^(+-r 64), 64-bit Shoup companion
+    u64 cube[2], cube_q[2];                   // w3^(+-1), 52-bit companion
+    u64 r52_mod_p, p_neg_inv52;
+  };
 
  private:
   void pow2_forward(u64* a, unsigned threads) const;
@@ -59,7 +72,10 @@ class ntt52_plan {
   u64 p_;
   std::size_t n_, m_;
   std::vector<u64> w_, wq_;  // per level t = 1, 2, 4 .. m/2: w_2t^j and floor(w 2^52 / p), j = 0 .. t
-  ntt_radix3_stage radix3_;
+  ntt_radix3_stage radix3_;   // scalar stage (m < 8)
+  radix3_tables radix3_vec_{};  // vector stage
+  void radix3_forward(u64* a, unsigned threads) const;
+  void radix3_inverse(u64* a, unsigned threads) const;
 };
 
 }  // namespace bigmul::fft

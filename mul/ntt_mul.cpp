@@ -138,20 +138,9 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], limb_t* r, const limb_t* a, s
     if (!square) plan->forward(other.data(), threads);
     st.t_forward += seconds_since(t0);
 
-    // c = a b / n: a Montgomery product (a b / 2^64) times 2^64 / n.
     t0 = clock_type::now();
-    const u64 p_neg_inv = fft::neg_inverse_mod_2_64(p);
-    const u64 r_mod_p = static_cast<u64>((static_cast<fft::u128>(1) << 64) % p);
-    const u64 scale = fft::mul_mod(r_mod_p, fft::inv_mod(n % p, p), p);
-    const u64 scale_shoup = fft::shoup_companion(scale, p);
     u64* x = res[k].data();
-    const u64* y = square ? x : other.data();
-    prim::parallel_chunks(n, grain, threads, [&](std::size_t lo, std::size_t hi) {
-      for (std::size_t i = lo; i < hi; ++i) {
-        const u64 m = fft::montgomery_reduce_lazy(static_cast<fft::u128>(x[i]) * y[i], p, p_neg_inv);
-        x[i] = fft::mul_shoup_lazy(m, scale, scale_shoup, p);
-      }
-    });
+    plan->pointwise(x, square ? x : other.data(), threads);
     st.t_pointwise += seconds_since(t0);
 
     t0 = clock_type::now();

@@ -168,7 +168,22 @@ void convolution_small_lengths(unsigned primes) {
       }
       // All-maximum lazy inputs: the largest sums the butterflies see.
       const std::vector<u64> top(n, 2 * p - 1);
-      EXPECT_EQ(ntt_convolution(plan, top, top, 1), naive_cyclic_convolution(top, top, p)) << "n=" << n;
+      const auto want = naive_cyclic_convolution(top, top, p);
+      EXPECT_EQ(ntt_convolution(plan, top, top, 1), want) << "n=" << n;
+      // The plan's own pointwise product (x y / n), squaring form included.
+      auto x = top, y = top;
+      plan.forward(x.data(), 1);
+      plan.forward(y.data(), 1);
+      auto sq = x;
+      plan.pointwise(x.data(), y.data(), 1);
+      plan.pointwise(sq.data(), sq.data(), 1);
+      plan.inverse(x.data(), 1);
+      plan.inverse(sq.data(), 1);
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_LT(x[i], 2 * p);
+        ASSERT_EQ(x[i] % p, want[i]) << "pointwise, n=" << n << " i=" << i;
+        ASSERT_EQ(sq[i] % p, want[i]) << "pointwise square, n=" << n << " i=" << i;
+      }
     }
 }
 

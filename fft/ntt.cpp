@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "fft/ntt_crt.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::fft {
@@ -294,6 +295,11 @@ void ntt_radix3_stage::inverse(u64* a, unsigned threads) const {
 }
 
 // ---- whole transforms -------------------------------------------------------
+
+void ntt_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used) {
+  static const garner_constants<3> g(ntt_primes);
+  g.digits(res, i, count, v, used);
+}
 
 // A Montgomery product (x y / 2^64) times 2^64 / n.
 void ntt_pointwise_scalar(u64* x, const u64* y, std::size_t n, u64 p, unsigned threads) {

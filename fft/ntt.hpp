@@ -91,6 +91,11 @@ class ntt_plan {
 // x[i] = x[i] y[i] / n mod p in scalar 64-bit arithmetic (any p < 2^62).
 void ntt_pointwise_scalar(u64* x, const u64* y, std::size_t n, u64 p, unsigned threads);
 
+// Garner's mixed-radix digits (fft/ntt_crt.hpp) of coefficients i .. i + count
+// from the residue arrays of the first `used` primes of ntt_primes; digit k of
+// coefficient c at v[k count + c].
+void ntt_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used = 3);
+
 // The smallest supported transform length >= count (count >= 1); 0 if count
 // exceeds ntt_max_length.
 std::size_t ntt_fit_length(std::size_t count);

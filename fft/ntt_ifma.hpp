@@ -30,6 +30,10 @@ inline constexpr ntt_prime ntt52_primes[ntt52_prime_count] = {
 // Whether this processor runs the IFMA engine (AVX-512F and AVX-512 IFMA).
 bool ntt52_supported();
 
+// Garner's mixed-radix digits for the four primes of ntt52_primes, as
+// ntt_mixed_radix_digits (8 coefficients a vector where the processor has IFMA).
+void ntt52_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used = 4);
+
 class ntt52_plan {
  public:
   // Cached, thread safe. The plan can be built anywhere; forward/inverse

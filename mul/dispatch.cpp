@@ -49,6 +49,7 @@ algorithm choose(std::size_t an, std::size_t bn, radix rx) {
   const auto& x = rx == radix::binary ? detail::params_cpu::binary_radix : detail::params_cpu::decimal_radix;
   (void)an;
   if (bn < x.karatsuba) return algorithm::basecase;
+  if (bn >= (detail::ntt_engine_available(detail::ntt_engine::ifma) ? x.ntt : x.ntt_portable)) return algorithm::ntt;
   if (bn < x.fft) return algorithm::karatsuba;
   return algorithm::fft_real;
 }

@@ -25,52 +25,31 @@ double seconds_since(clock_type::time_point t0) {
 
 constexpr std::size_t grain = std::size_t{1} << 13;
 
-// Garner's mixed-radix reconstruction for K primes (decreasing, each less
-// than twice the last): x = v0 + p0 (v1 + p1 (v2 + ...)), v_i < p_i, where
-// v_i = (r_i - v0 - p0 v1 - ...) / (p0 ... p_{i-1}) mod p_i, evaluated as
-// v_i = (((r_i - v0) inv(p0) - v1) inv(p1) - ...) mod p_i.
-template <unsigned K>
-struct crt_constants {
-  u64 p[K];
-  u64 inv[K][K], inv_shoup[K][K];  // inv[i][j] = p_j^{-1} mod p_i, j < i
-  explicit crt_constants(const fft::ntt_prime (&primes)[K]) {
-    for (unsigned i = 0; i < K; ++i) p[i] = primes[i].p;
-    for (unsigned i = 0; i < K; ++i)
-      for (unsigned j = 0; j < i; ++j) {
-        inv[i][j] = fft::inv_mod(p[j] % p[i], p[i]);
-        inv_shoup[i][j] = fft::shoup_companion(inv[i][j], p[i]);
-      }
-  }
-};
-
-inline u64 sub_mod(u64 a, u64 b, u64 p) { return a >= b ? a - b : a + p - b; }
-
-// The coefficient with residues r[i] in [0, 2 p_i), as three limbs (it is
-// < 2^162; a fourth limb would be zero). Returns false if the value does not
-// fit three limbs (a broken transform; never for correct residues).
-template <unsigned K>
-inline bool crt_combine(const crt_constants<K>& k, const u64 r[K], u64 x[3]) {
-  using fft::reduce_2p_to_p;
-  u64 v[K];
-  for (unsigned i = 0; i < K; ++i) {
-    u64 t = reduce_2p_to_p(r[i], k.p[i]);
-    for (unsigned j = 0; j < i; ++j)
-      t = fft::mul_shoup(sub_mod(t, reduce_2p_to_p(v[j], k.p[i]), k.p[i]), k.inv[i][j], k.inv_shoup[i][j], k.p[i]);
-    v[i] = t;
-  }
-  u64 acc[4] = {v[K - 1], 0, 0, 0};
-  for (unsigned i = K - 1; i-- > 0;) {  // acc = acc * p_i + v_i
-    fft::u128 carry = v[i];
-    for (unsigned l = 0; l < 4; ++l) {
-      const fft::u128 t = static_cast<fft::u128>(acc[l]) * k.p[i] + carry;
+// x = v_0 + p_0 (v_1 + p_1 (v_2 + ...)) from Garner's digits (digit k of
+// coefficient c at v[k count + c]), as three limbs: x < 2^162, so a fourth
+// limb is zero. Returns false if it is not (a broken transform; never for
+// correct residues).
+inline bool horner_limbs(const fft::ntt_prime* primes, unsigned used, const u64* v, std::size_t count,
+                         std::size_t c, u64 x[3]) {
+  u64 acc[4] = {v[(used - 1) * count + c], 0, 0, 0};
+  unsigned active = 1;
+  bool fits = true;
+  for (unsigned k = used - 1; k-- > 0;) {  // acc = acc * p_k + v_k
+    fft::u128 carry = v[k * count + c];
+    for (unsigned l = 0; l < active; ++l) {
+      const fft::u128 t = static_cast<fft::u128>(acc[l]) * primes[k].p + carry;
       acc[l] = static_cast<u64>(t);
       carry = t >> 64;
     }
+    if (active < 4)
+      acc[active++] = static_cast<u64>(carry);
+    else
+      fits &= carry == 0;
   }
   x[0] = acc[0];
   x[1] = acc[1];
   x[2] = acc[2];
-  return acc[3] == 0;
+  return fits && acc[3] == 0;
 }
 
 // x (< 2^162) as base-10^19 digits.
@@ -108,15 +87,50 @@ void load_residues(u64* dst, std::size_t n, const limb_t* src, std::size_t len, 
   });
 }
 
+// How many of the primes (in order) a product needs: the fewest whose
+// product exceeds the largest coefficient, min(an, bn) (B - 1)^2. With the
+// IFMA primes, three suffice up to min(an, bn) of about 2^22 binary limbs
+// (2^23.8 decimal ones), four beyond.
+unsigned primes_needed(const fft::ntt_prime* primes, unsigned available, std::size_t an, std::size_t bn, radix rx) {
+  const u64 top = rx == radix::binary ? ~u64{0} : decimal_limb_base - 1;
+  const fft::u128 sq = static_cast<fft::u128>(top) * top;
+  // bound = min(an, bn) * (B - 1)^2 as three limbs.
+  const u64 terms = std::min(an, bn);
+  const fft::u128 lo = static_cast<fft::u128>(static_cast<u64>(sq)) * terms;
+  const fft::u128 hi = static_cast<fft::u128>(static_cast<u64>(sq >> 64)) * terms + static_cast<u64>(lo >> 64);
+  const u64 bound[3] = {static_cast<u64>(lo), static_cast<u64>(hi), static_cast<u64>(hi >> 64)};
+  u64 prod[4] = {1, 0, 0, 0};
+  for (unsigned k = 0; k < available; ++k) {
+    fft::u128 carry = 0;
+    for (auto& limb : prod) {
+      const fft::u128 t = static_cast<fft::u128>(limb) * primes[k].p + carry;
+      limb = static_cast<u64>(t);
+      carry = t >> 64;
+    }
+    // prod > bound?
+    if (prod[3] != 0) return k + 1;
+    for (int l = 2; l >= 0; --l)
+      if (prod[l] != bound[l]) {
+        if (prod[l] > bound[l]) return k + 1;
+        break;
+      }
+  }
+  return available + 1;  // not enough primes (cannot happen within the length limit)
+}
+
 // The multiply on one engine: Plan (ntt_plan or ntt52_plan) over its K primes.
-template <class Plan, unsigned K>
-void mul_ntt_on(const fft::ntt_prime (&primes)[K], limb_t* r, const limb_t* a, std::size_t an, const limb_t* b,
-                std::size_t bn, radix rx, const mul_options& options, mul_stats& st) {
+template <class Plan, unsigned K, class MixedRadix>
+void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, unsigned force_primes, limb_t* r,
+                const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx, const mul_options& options,
+                mul_stats& st) {
   const std::size_t count = an + bn - 1;  // convolution coefficients
   const std::size_t n = fft::ntt_fit_length(count);
   if (n == 0)
     throw error(error::kind::domain, "ntt: a product of " + std::to_string(an + bn) +
                                          " limbs needs a transform longer than 3*2^32 points");
+  const unsigned needed = primes_needed(primes, K, an, bn, rx);
+  const unsigned used = std::max(needed, std::min(force_primes, K));
+  if (used > K) throw error(error::kind::internal, "ntt: the primes do not cover this product's coefficients");
   const unsigned threads = prim::resolve_threads(options.threads);
   const bool square = a == b && an == bn;
   st.transform_length = n;
@@ -124,7 +138,7 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], limb_t* r, const limb_t* a, s
 
   prim::buffer<u64> res[K];
   prim::buffer<u64> other(square ? 0 : n);
-  for (unsigned k = 0; k < K; ++k) {
+  for (unsigned k = 0; k < used; ++k) {
     const auto plan = Plan::get(k, n);
     const u64 p = plan->modulus();
     res[k] = prim::buffer<u64>(n);
@@ -152,28 +166,34 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], limb_t* r, const limb_t* a, s
   // Chinese remaindering and carries: each chunk writes its own limbs and
   // keeps what carries past its end; the chunks' tails are added in order.
   const auto t0 = clock_type::now();
-  static const crt_constants<K> k(primes);
   const std::size_t rn = an + bn;
   const std::size_t chunks = prim::chunk_count(count, grain, threads);
   std::vector<u64> tails(3 * chunks);
   std::vector<char> chunk_ok(chunks, 1);
+  const u64* residues[K] = {};
+  for (unsigned j = 0; j < used; ++j) residues[j] = res[j].data();
   prim::parallel_for(chunks, threads, [&](std::size_t c) {
     const std::size_t lo = count * c / chunks, hi = count * (c + 1) / chunks;
+    constexpr std::size_t group = 64;
+    u64 digits[K * group];
     u64 pend[3] = {0, 0, 0};
     bool ok = true;
-    for (std::size_t i = lo; i < hi; ++i) {
-      u64 rs[K], v[3];
-      for (unsigned j = 0; j < K; ++j) rs[j] = res[j][i];
-      ok &= crt_combine(k, rs, v);
-      if (rx == radix::decimal) to_decimal_digits(v);
-      limb_t carry = 0;
-      pend[0] = add_limb(pend[0], v[0], carry, rx);
-      pend[1] = add_limb(pend[1], v[1], carry, rx);
-      pend[2] = add_limb(pend[2], v[2], carry, rx);  // no carry out: pend < 2^163 / B
-      r[i] = pend[0];
-      pend[0] = pend[1];
-      pend[1] = pend[2];
-      pend[2] = 0;
+    for (std::size_t g0 = lo; g0 < hi; g0 += group) {
+      const std::size_t len = std::min(group, hi - g0);
+      mixed_radix(residues, g0, len, digits, used);
+      for (std::size_t q = 0; q < len; ++q) {
+        u64 v[3];
+        ok &= horner_limbs(primes, used, digits, len, q, v);
+        if (rx == radix::decimal) to_decimal_digits(v);
+        limb_t carry = 0;
+        pend[0] = add_limb(pend[0], v[0], carry, rx);
+        pend[1] = add_limb(pend[1], v[1], carry, rx);
+        pend[2] = add_limb(pend[2], v[2], carry, rx);  // no carry out: pend < 2^163 / B
+        r[g0 + q] = pend[0];
+        pend[0] = pend[1];
+        pend[1] = pend[2];
+        pend[2] = 0;
+      }
     }
     std::copy(pend, pend + 3, tails.begin() + 3 * c);
     chunk_ok[c] = ok;
@@ -193,15 +213,21 @@ std::size_t ntt_transform_length(std::size_t an, std::size_t bn) { return fft::n
 
 bool ntt_engine_available(ntt_engine e) { return e == ntt_engine::portable || fft::ntt52_supported(); }
 
+unsigned ntt_primes_needed(ntt_engine e, std::size_t an, std::size_t bn, radix rx) {
+  if (e == ntt_engine::best) e = fft::ntt52_supported() ? ntt_engine::ifma : ntt_engine::portable;
+  return e == ntt_engine::ifma ? primes_needed(fft::ntt52_primes, fft::ntt52_prime_count, an, bn, rx)
+                               : primes_needed(fft::ntt_primes, fft::ntt_prime_count, an, bn, rx);
+}
+
 void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
-             const mul_options& options, mul_stats& st, ntt_engine engine) {
+             const mul_options& options, mul_stats& st, ntt_engine engine, unsigned force_primes) {
   if (engine == ntt_engine::best) engine = fft::ntt52_supported() ? ntt_engine::ifma : ntt_engine::portable;
   if (engine == ntt_engine::ifma) {
     if (!fft::ntt52_supported())
       throw error(error::kind::resource, "ntt: the AVX-512 IFMA engine needs a processor with AVX-512 IFMA");
-    return mul_ntt_on<fft::ntt52_plan>(fft::ntt52_primes, r, a, an, b, bn, rx, options, st);
+    return mul_ntt_on<fft::ntt52_plan>(fft::ntt52_primes, fft::ntt52_mixed_radix_digits, force_primes, r, a, an, b, bn, rx, options, st);
   }
-  mul_ntt_on<fft::ntt_plan>(fft::ntt_primes, r, a, an, b, bn, rx, options, st);
+  mul_ntt_on<fft::ntt_plan>(fft::ntt_primes, fft::ntt_mixed_radix_digits, force_primes, r, a, an, b, bn, rx, options, st);
 }
 
 }  // namespace bigmul::detail

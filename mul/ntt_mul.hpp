@@ -9,9 +9,9 @@ namespace bigmul::detail {
 //
 // Every limb is one coefficient (base 2^64 or 10^19, no splitting), the
 // cyclic convolution of length n >= an + bn - 1 (n = 2^k or 3 * 2^k) is
-// computed modulo three 62-bit primes (fft/ntt.hpp), and each coefficient,
-// < n * B^2 < 2^162, is recovered exactly by Chinese remaindering (Garner)
-// and added into the result with its carries. Integer arithmetic throughout:
+// computed modulo several primes whose product exceeds every coefficient
+// (< min(an, bn) B^2 < 2^162), and each coefficient is recovered exactly by
+// Chinese remaindering (Garner) and added into the result with its carries. Integer arithmetic throughout:
 // there is no rounding to guard. Squaring (a == b, an == bn) transforms once.
 // Throws bigmul::error (domain) past the largest transform, 3 * 2^32 points.
 //
@@ -20,9 +20,15 @@ namespace bigmul::detail {
 // 2^62 in scalar 64-bit arithmetic (fft/ntt.hpp). `best` takes ifma where the
 // processor has it (BIGMUL_NTT_ENGINE=portable in the environment forces
 // portable). Both give the same product.
+// The IFMA engine uses three of its primes while min(an, bn) (B - 1)^2 stays
+// below their product (about 2^22 binary limbs), four beyond; force_primes
+// (tests) raises the count.
 enum class ntt_engine { best, portable, ifma };
 void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
-             const mul_options& options, mul_stats& stats, ntt_engine engine = ntt_engine::best);
+             const mul_options& options, mul_stats& stats, ntt_engine engine = ntt_engine::best,
+             unsigned force_primes = 0);
+// The number of primes the engine needs for this product.
+unsigned ntt_primes_needed(ntt_engine e, std::size_t an, std::size_t bn, radix rx);
 bool ntt_engine_available(ntt_engine e);
 
 // The transform length mul_ntt uses for a product of an + bn limbs (0: too large).

@@ -10,6 +10,8 @@ struct crossovers {
   std::size_t karatsuba;  // bn >= this: Karatsuba (below: basecase)
   std::size_t fft;        // bn >= this and an + bn past fft_total: FFT (fft_real)
   std::size_t karatsuba_basecase;  // Karatsuba recursion bottoms out below this
+  std::size_t ntt;           // bn >= this: the NTT (processors with AVX-512 IFMA)
+  std::size_t ntt_portable;  // the same for the portable NTT engine (no IFMA)
 };
 
 #include "mul/params_cpu.inc"

@@ -142,7 +142,7 @@ TEST(Dispatcher, EveryThresholdPlusMinusOne) {
   auto g = bigmul::test::rng(500);
   for (radix rx : {radix::binary, radix::decimal}) {
     const auto& x = rx == radix::binary ? detail::params_cpu::binary_radix : detail::params_cpu::decimal_radix;
-    for (std::size_t t : {x.karatsuba, x.fft, x.karatsuba_basecase}) {
+    for (std::size_t t : {x.karatsuba, x.fft, x.karatsuba_basecase, x.ntt, x.ntt_portable}) {
       for (std::size_t bn : {t - 1, t, t + 1}) {
         if (bn == 0) continue;
         for (std::size_t an : {bn, bn + 1, 3 * bn + 5}) {

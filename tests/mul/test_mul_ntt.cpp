@@ -2,12 +2,14 @@
 // largest coefficients, unbalanced operands, squaring, thread counts.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "bigmul/error.hpp"
 #include "bigmul/mul.hpp"
 #include "fft/ntt.hpp"
+#include "fft/ntt_ifma.hpp"
 #include "mul/ntt_mul.hpp"
 #include "test_support.hpp"
 
@@ -124,6 +126,40 @@ TEST(MulNtt, ResultsIdenticalForEveryThreadCount) {
     const auto b = bigmul::test::make_operand(operand_kind::runs, 23000, rx, g);  // 3*2^15 points
     for (unsigned threads : {1u, 2u, 3u, 8u}) check_ntt(rx, a, b, "threads " + std::to_string(threads), threads);
   }
+}
+
+// The prime count: three IFMA primes while min(an, bn) (B - 1)^2 is below
+// their product, four beyond; forcing four gives the same product.
+TEST(MulNtt, PrimeCountAndFourPrimeReconstruction) {
+  using detail::ntt_engine;
+  EXPECT_EQ(detail::ntt_primes_needed(ntt_engine::portable, 1u << 30, 1u << 30, radix::binary), 3u);
+  EXPECT_EQ(detail::ntt_primes_needed(ntt_engine::ifma, 1, 1, radix::binary), 3u);
+  EXPECT_EQ(detail::ntt_primes_needed(ntt_engine::ifma, 1u << 23, 1u << 21, radix::binary), 3u);
+  EXPECT_EQ(detail::ntt_primes_needed(ntt_engine::ifma, 1u << 23, 1u << 22, radix::binary), 4u);
+  EXPECT_EQ(detail::ntt_primes_needed(ntt_engine::ifma, 1u << 24, 1u << 23, radix::decimal), 3u);
+  EXPECT_EQ(detail::ntt_primes_needed(ntt_engine::ifma, 1u << 25, 1u << 24, radix::decimal), 4u);
+  // The exact switch: the largest min(an, bn) for three primes, binary.
+  std::size_t lo = 1u << 21, hi = 1u << 22;  // needs 3 at lo, 4 at hi
+  while (hi - lo > 1) {
+    const std::size_t mid = (lo + hi) / 2;
+    (detail::ntt_primes_needed(ntt_engine::ifma, mid, mid, radix::binary) == 3 ? lo : hi) = mid;
+  }
+  // lo (2^64 - 1)^2 < p0 p1 p2 <= hi (2^64 - 1)^2, in long double logs (the primes sit just below 2^50).
+  long double log_p = 0;
+  for (unsigned k = 0; k < 3; ++k) log_p += std::log2(static_cast<long double>(fft::ntt52_primes[k].p));
+  EXPECT_NEAR(static_cast<double>(std::log2(static_cast<long double>(lo)) + 128), static_cast<double>(log_p), 1e-5);
+
+  if (!detail::ntt_engine_available(ntt_engine::ifma)) GTEST_SKIP() << "no AVX-512 IFMA: four-prime products not run";
+  auto g = bigmul::test::rng(7104);
+  for (radix rx : {radix::binary, radix::decimal})
+    for (std::size_t n : {1u, 7u, 100u, 3000u}) {
+      const auto a = bigmul::test::make_operand(operand_kind::all_max, n + 5, rx, g);
+      const auto b = bigmul::test::make_operand(operand_kind::all_max, n, rx, g);
+      std::vector<limb_t> r(a.size() + b.size());
+      mul_stats st;
+      detail::mul_ntt(r.data(), a.data(), a.size(), b.data(), b.size(), rx, {}, st, ntt_engine::ifma, 4);
+      EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), a.size(), b.data(), b.size(), rx)) << "four primes, n=" << n;
+    }
 }
 
 TEST(MulNtt, EnginesAvailable) {

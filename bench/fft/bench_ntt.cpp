@@ -1,0 +1,63 @@
+// NTT throughput: forward + inverse per iteration, both engines (portable:
+// three 62-bit primes, scalar; ifma: four 50-bit primes, AVX-512 IFMA), one
+// prime, n = 2^10 .. 2^22 and 3 * 2^k, one thread and all threads.
+// Counter ns_per_butterfly = time / (2 * (n/2) log2 n) (a radix-3 stage counts
+// as log2 3 levels), the cost one multiply pays per prime and transform.
+//   bench_ntt --benchmark_out=ntt.json --benchmark_out_format=json
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "fft/ntt.hpp"
+#include "fft/ntt_ifma.hpp"
+#include "prim/parallel.hpp"
+
+namespace {
+
+using namespace bigmul::fft;
+
+unsigned threads_arg(const benchmark::State& state) {
+  return state.range(2) == 0 ? bigmul::prim::default_threads() : static_cast<unsigned>(state.range(2));
+}
+
+// range(0): log2 of the power-of-two part, range(1): 1 or 3 (the factor 3).
+template <class Plan>
+void round_trip(benchmark::State& state) {
+  if constexpr (std::is_same_v<Plan, ntt52_plan>) {
+    if (!ntt52_supported()) {
+      state.SkipWithError("no AVX-512 IFMA on this processor");
+      return;
+    }
+  }
+  const std::size_t n = (std::size_t{1} << state.range(0)) * static_cast<std::size_t>(state.range(1));
+  const unsigned threads = threads_arg(state);
+  const auto plan = Plan::get(0, n);
+  std::mt19937_64 g(1);
+  std::vector<u64> a(n);
+  for (auto& x : a) x = g() % plan->modulus();
+  for (auto _ : state) {
+    plan->forward(a.data(), threads);
+    plan->inverse(a.data(), threads);
+    benchmark::DoNotOptimize(a.data());
+  }
+  const double butterflies = 2.0 * (static_cast<double>(n) / 2) * std::log2(static_cast<double>(n));
+  state.counters["ns_per_butterfly"] = benchmark::Counter(
+      butterflies * static_cast<double>(state.iterations()) * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["threads"] = threads;
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  for (int lg = 10; lg <= 22; lg += 2)
+    for (int f : {1, 3})
+      for (int t : {1, 0}) b->Args({lg, f, t});
+}
+
+BENCHMARK_TEMPLATE(round_trip, ntt_plan)->Apply(sizes)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(round_trip, ntt52_plan)->Apply(sizes)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

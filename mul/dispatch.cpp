@@ -95,6 +95,8 @@ bool cuda_usable(std::string* why) {
 #endif
 }
 
+void release_scratch() { detail::ntt_release_scratch(); }
+
 const char* algorithm_name(algorithm a) {
   for (const auto& n : algorithm_names)
     if (n.algo == a) return n.name;

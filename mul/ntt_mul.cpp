@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,19 @@ inline void to_decimal_digits(u64 x[3]) {
   x[2] = top.q;
 }
 
+// x + y + c for x, y < B, c in {0, 1}; branch-free (the carries of random
+// digits are unpredictable).
+inline limb_t add_digit(limb_t x, limb_t y, limb_t& c, radix rx) {
+  const fft::u128 s = static_cast<fft::u128>(x) + y + c;
+  if (rx == radix::binary) {
+    c = static_cast<limb_t>(s >> 64);
+    return static_cast<limb_t>(s);
+  }
+  const limb_t ge = s >= decimal_limb_base;
+  c = ge;
+  return static_cast<limb_t>(s) - (decimal_limb_base & (~ge + 1));
+}
+
 // r[i] += x at limb offset i, carries rippling up to r[rn); returns false if
 // anything would land at or beyond rn.
 bool add_at(limb_t* r, std::size_t rn, std::size_t i, const u64 x[3], radix rx) {
@@ -85,6 +99,30 @@ void load_residues(u64* dst, std::size_t n, const limb_t* src, std::size_t len, 
     for (std::size_t i = b; i < mid; ++i) dst[i] = fft::mul_shoup_lazy(src[i], 1, one_shoup, p);
     for (std::size_t i = mid; i < e; ++i) dst[i] = 0;
   });
+}
+
+// The calling thread's transform buffers, kept between products: a 10^7-digit
+// product touches ~40 MB of fresh memory, and the kernel's zeroing of new
+// pages cost ~15% of its time (FLINT's fft_small keeps its buffers in its
+// context the same way). release_scratch() gives them back.
+struct scratch_cache {
+  std::vector<prim::buffer<u64>> bufs;
+  std::vector<u64*> ptrs;
+};
+thread_local scratch_cache thread_scratch;
+
+u64* const* scratch(std::size_t count, std::size_t n) {
+  scratch_cache& s = thread_scratch;
+  if (s.bufs.size() < count) s.bufs.resize(count);
+  s.ptrs.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (s.bufs[i].size() < n) {
+      s.bufs[i] = prim::buffer<u64>();  // free first: the peak holds one copy
+      s.bufs[i] = prim::buffer<u64>(n);
+    }
+    s.ptrs[i] = s.bufs[i].data();
+  }
+  return s.ptrs.data();
 }
 
 // How many of the primes (in order) a product needs: the fewest whose
@@ -118,60 +156,19 @@ unsigned primes_needed(const fft::ntt_prime* primes, unsigned available, std::si
   return available + 1;  // not enough primes (cannot happen within the length limit)
 }
 
-// The multiply on one engine: Plan (ntt_plan or ntt52_plan) over its K primes.
-template <class Plan, unsigned K, class MixedRadix>
-void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, unsigned force_primes, limb_t* r,
-                const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx, const mul_options& options,
-                mul_stats& st) {
-  const std::size_t count = an + bn - 1;  // convolution coefficients
-  const std::size_t n = fft::ntt_fit_length(count);
-  if (n == 0)
-    throw error(error::kind::domain, "ntt: a product of " + std::to_string(an + bn) +
-                                         " limbs needs a transform longer than 3*2^32 points");
-  const unsigned needed = primes_needed(primes, K, an, bn, rx);
-  const unsigned used = std::max(needed, std::min(force_primes, K));
-  if (used > K) throw error(error::kind::internal, "ntt: the primes do not cover this product's coefficients");
-  const unsigned threads = prim::resolve_threads(options.threads);
-  const bool square = a == b && an == bn;
-  st.transform_length = n;
-  st.coefficient_digits = rx == radix::binary ? 64 : decimal_limb_digits;
-
-  prim::buffer<u64> res[K];
-  prim::buffer<u64> other(square ? 0 : n);
-  for (unsigned k = 0; k < used; ++k) {
-    const auto plan = Plan::get(k, n);
-    const u64 p = plan->modulus();
-    res[k] = prim::buffer<u64>(n);
-    auto t0 = clock_type::now();
-    load_residues(res[k].data(), n, a, an, p, threads);
-    if (!square) load_residues(other.data(), n, b, bn, p, threads);
-    st.t_split += seconds_since(t0);
-
-    t0 = clock_type::now();
-    plan->forward(res[k].data(), threads);
-    if (!square) plan->forward(other.data(), threads);
-    st.t_forward += seconds_since(t0);
-
-    t0 = clock_type::now();
-    u64* x = res[k].data();
-    plan->pointwise(x, square ? x : other.data(), threads);
-    st.t_pointwise += seconds_since(t0);
-
-    t0 = clock_type::now();
-    plan->inverse(x, threads);
-    st.t_inverse += seconds_since(t0);
-  }
-  other = prim::buffer<u64>();
-
-  // Chinese remaindering and carries: each chunk writes its own limbs and
-  // keeps what carries past its end; the chunks' tails are added in order.
+// Chinese remaindering and carries: each chunk writes its own limbs and
+// keeps what carries past its end; the chunks' tails are added in order.
+template <unsigned K, class MixedRadix>
+void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, unsigned used, u64* const* res,
+                   limb_t* r, std::size_t an, std::size_t bn, radix rx, unsigned threads, mul_stats& st) {
+  const std::size_t count = an + bn - 1;
   const auto t0 = clock_type::now();
   const std::size_t rn = an + bn;
   const std::size_t chunks = prim::chunk_count(count, grain, threads);
   std::vector<u64> tails(3 * chunks);
   std::vector<char> chunk_ok(chunks, 1);
   const u64* residues[K] = {};
-  for (unsigned j = 0; j < used; ++j) residues[j] = res[j].data();
+  for (unsigned j = 0; j < used; ++j) residues[j] = res[j];
   prim::parallel_for(chunks, threads, [&](std::size_t c) {
     const std::size_t lo = count * c / chunks, hi = count * (c + 1) / chunks;
     constexpr std::size_t group = 64;
@@ -186,9 +183,9 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
         ok &= horner_limbs(primes, used, digits, len, q, v);
         if (rx == radix::decimal) to_decimal_digits(v);
         limb_t carry = 0;
-        pend[0] = add_limb(pend[0], v[0], carry, rx);
-        pend[1] = add_limb(pend[1], v[1], carry, rx);
-        pend[2] = add_limb(pend[2], v[2], carry, rx);  // no carry out: pend < 2^163 / B
+        pend[0] = add_digit(pend[0], v[0], carry, rx);
+        pend[1] = add_digit(pend[1], v[1], carry, rx);
+        pend[2] = add_digit(pend[2], v[2], carry, rx);  // no carry out: pend < 2^163 / B
         r[g0 + q] = pend[0];
         pend[0] = pend[1];
         pend[1] = pend[2];
@@ -207,11 +204,103 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
   st.t_carry += seconds_since(t0);
 }
 
+// The multiply on one engine: Plan (ntt_plan or ntt52_plan) over its K primes.
+template <class Plan, unsigned K, class MixedRadix>
+void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, unsigned force_primes, limb_t* r,
+                const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx, const mul_options& options,
+                mul_stats& st) {
+  const std::size_t count = an + bn - 1;  // convolution coefficients
+  const std::size_t n = fft::ntt_fit_length(count);
+  if (n == 0)
+    throw error(error::kind::domain, "ntt: a product of " + std::to_string(an + bn) +
+                                         " limbs needs a transform longer than 3*2^32 points");
+  const unsigned needed = primes_needed(primes, K, an, bn, rx);
+  const unsigned used = std::max(needed, std::min(force_primes, K));
+  if (used > K) throw error(error::kind::internal, "ntt: the primes do not cover this product's coefficients");
+  const unsigned threads = prim::resolve_threads(options.threads);
+  const bool square = a == b && an == bn;
+  st.transform_length = n;
+  st.coefficient_digits = rx == radix::binary ? 64 : decimal_limb_digits;
+
+  // Mid sizes with several threads: whole transforms as tasks (a's and b's
+  // for every prime, then each prime's product and inverse), two pool
+  // rounds in all, because a split transform of <= 2^18 points pays more in
+  // thread hand-offs than it gains. Larger: one prime at a time, each
+  // transform split over the threads. Phase times are summed over the tasks.
+  const bool by_task = threads > 1 && n <= (std::size_t{1} << 18);
+  if (by_task) {
+    u64* const* res = scratch(square ? used : 2 * used, n);
+    std::vector<std::shared_ptr<const Plan>> plans(used);
+    for (unsigned k = 0; k < used; ++k) plans[k] = Plan::get(k, n);
+    std::mutex stats_mutex;
+    const unsigned operands = square ? 1 : 2;
+    prim::parallel_for(used * operands, threads, [&](std::size_t task) {
+      const unsigned k = static_cast<unsigned>(task / operands);
+      const bool is_b = task % operands == 1;
+      const auto t0 = clock_type::now();
+      load_residues(res[k + (is_b ? used : 0)], n, is_b ? b : a, is_b ? bn : an, plans[k]->modulus(), 1);
+      const auto t1 = clock_type::now();
+      plans[k]->forward(res[k + (is_b ? used : 0)], 1);
+      const auto t2 = clock_type::now();
+      std::lock_guard<std::mutex> lock(stats_mutex);
+      st.t_split += std::chrono::duration<double>(t1 - t0).count();
+      st.t_forward += std::chrono::duration<double>(t2 - t1).count();
+    });
+    prim::parallel_for(used, threads, [&](std::size_t k) {
+      const auto t0 = clock_type::now();
+      plans[k]->pointwise(res[k], square ? res[k] : res[k + used], 1);
+      const auto t1 = clock_type::now();
+      plans[k]->inverse(res[k], 1);
+      const auto t2 = clock_type::now();
+      std::lock_guard<std::mutex> lock(stats_mutex);
+      st.t_pointwise += std::chrono::duration<double>(t1 - t0).count();
+      st.t_inverse += std::chrono::duration<double>(t2 - t1).count();
+    });
+    return crt_and_carry<K>(primes, mixed_radix, used, res, r, an, bn, rx, threads, st);
+  }
+  // used residue arrays, plus one for b's transform.
+  u64* const* bufs = scratch(used + (square ? 0 : 1), n);
+  u64* const* res = bufs;
+  u64* other = square ? nullptr : bufs[used];
+  for (unsigned k = 0; k < used; ++k) {
+    const auto plan = Plan::get(k, n);
+    const u64 p = plan->modulus();
+    u64* x = res[k];
+    auto t0 = clock_type::now();
+    load_residues(x, n, a, an, p, threads);
+    if (!square) load_residues(other, n, b, bn, p, threads);
+    st.t_split += seconds_since(t0);
+
+    t0 = clock_type::now();
+    plan->forward(x, threads);
+    if (!square) plan->forward(other, threads);
+    st.t_forward += seconds_since(t0);
+
+    t0 = clock_type::now();
+    plan->pointwise(x, square ? x : other, threads);
+    st.t_pointwise += seconds_since(t0);
+
+    t0 = clock_type::now();
+    plan->inverse(x, threads);
+    st.t_inverse += seconds_since(t0);
+  }
+
+  crt_and_carry<K>(primes, mixed_radix, used, res, r, an, bn, rx, threads, st);
+}
+
 }  // namespace
 
 std::size_t ntt_transform_length(std::size_t an, std::size_t bn) { return fft::ntt_fit_length(an + bn - 1); }
 
 bool ntt_engine_available(ntt_engine e) { return e == ntt_engine::portable || fft::ntt52_supported(); }
+
+std::size_t ntt_scratch_bytes() {
+  std::size_t bytes = 0;
+  for (const auto& b : thread_scratch.bufs) bytes += b.size() * sizeof(u64);
+  return bytes;
+}
+
+void ntt_release_scratch() { thread_scratch = scratch_cache{}; }
 
 unsigned ntt_primes_needed(ntt_engine e, std::size_t an, std::size_t bn, radix rx) {
   if (e == ntt_engine::best) e = fft::ntt52_supported() ? ntt_engine::ifma : ntt_engine::portable;

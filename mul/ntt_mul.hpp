@@ -27,6 +27,11 @@ enum class ntt_engine { best, portable, ifma };
 void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
              const mul_options& options, mul_stats& stats, ntt_engine engine = ntt_engine::best,
              unsigned force_primes = 0);
+// The calling thread's cached transform buffers: their size, and freeing them
+// (bigmul::release_scratch()).
+std::size_t ntt_scratch_bytes();
+void ntt_release_scratch();
+
 // The number of primes the engine needs for this product.
 unsigned ntt_primes_needed(ntt_engine e, std::size_t an, std::size_t bn, radix rx);
 bool ntt_engine_available(ntt_engine e);

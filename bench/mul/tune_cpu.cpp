@@ -2,7 +2,10 @@
 // miniature) and writes mul/params_cpu.inc.
 //   karatsuba_basecase: below it Karatsuba's recursion uses the schoolbook;
 //   karatsuba: smallest bn where Karatsuba beats the schoolbook;
-//   fft: smallest bn where fft_real beats Karatsuba (balanced operands).
+//   fft: smallest bn where fft_real beats Karatsuba (balanced operands);
+//   ntt, ntt_portable: smallest bn where the NTT (IFMA engine, portable
+//   engine) beats whichever of Karatsuba and fft_real the table picks there.
+// On a processor without AVX-512 IFMA, ntt is written as ntt_portable.
 // A crossover is the first size from which the faster side keeps winning for
 // the next three sizes probed (noise-robust). Default thread count (all
 // cores), as the library runs by default.
@@ -19,6 +22,7 @@
 #include "bigmul/mul.hpp"
 #include "mul/basecase.hpp"
 #include "mul/karatsuba.hpp"
+#include "mul/ntt_mul.hpp"
 
 using namespace bigmul;
 using namespace bigmul::bench;
@@ -99,10 +103,30 @@ int main(int argc, char** argv) {
           mul(r, a, n, b, n, rx, o);
         },
         "fft_real vs karatsuba");
+    const auto incumbent = [rx, cut, fft](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
+      if (n < fft) return detail::mul_karatsuba(r, a, n, b, n, rx, cut);
+      mul_options o;
+      o.algo = algorithm::fft_real;
+      mul(r, a, n, b, n, rx, o);
+    };
+    const auto ntt_on = [rx](detail::ntt_engine e) {
+      return [rx, e](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
+        mul_options o;
+        mul_stats st;
+        detail::mul_ntt(r, a, n, b, n, rx, o, st, e);
+      };
+    };
+    const std::size_t ntt_portable =
+        crossover(rx, geometric(100, 30000, 1.15), incumbent, ntt_on(detail::ntt_engine::portable), "ntt portable vs table");
+    const std::size_t ntt = detail::ntt_engine_available(detail::ntt_engine::ifma)
+                                ? crossover(rx, geometric(100, 30000, 1.15), incumbent,
+                                            ntt_on(detail::ntt_engine::ifma), "ntt ifma vs table")
+                                : ntt_portable;
     body += std::string("inline constexpr crossovers ") + (rx == radix::binary ? "binary_radix" : "decimal_radix") +
-            "{" + std::to_string(kara) + ", " + std::to_string(fft) + ", " + std::to_string(cut) + "};\n";
-    std::printf("%s: karatsuba %zu, fft %zu, karatsuba_basecase %zu\n", rx == radix::binary ? "binary" : "decimal",
-                kara, fft, cut);
+            "{" + std::to_string(kara) + ", " + std::to_string(fft) + ", " + std::to_string(cut) + ", " +
+            std::to_string(ntt) + ", " + std::to_string(ntt_portable) + "};\n";
+    std::printf("%s: karatsuba %zu, fft %zu, karatsuba_basecase %zu, ntt %zu, ntt_portable %zu\n",
+                rx == radix::binary ? "binary" : "decimal", kara, fft, cut, ntt, ntt_portable);
   }
   // Tile size of the tiled convolution: the fastest of the candidates at a
   // size where it is still used by name (quadratic, so a mid size).

@@ -48,6 +48,11 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
 void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G,
                  radix rx = radix::binary, const mul_options& options = {});
 
+// Frees the scratch buffers the calling thread keeps between products (the
+// NTT's transform buffers, about (primes + 1) * 8 bytes per transform point of
+// the largest product so far); the next product allocates them again.
+void release_scratch();
+
 // Whether the CUDA backend is built in and a GPU is usable; when not, *why
 // (if given) says what is missing. Probed once, then cached.
 bool cuda_usable(std::string* why = nullptr);

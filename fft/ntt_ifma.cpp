@@ -337,18 +337,73 @@ struct level_tables {
 };
 
 // A whole in-cache sub-transform, 16 <= size <= leaf_size.
+// Levels t and t/2 fused (radix 4) on one block of 2t values: x0..x3 =
+// a[j], a[j + t/2], a[j + t], a[j + 3t/2] for j < t/2 (t/2 a multiple of 8).
+// Half the loads and stores of two radix-2 passes, the same multiplies.
+BIGMUL_IFMA void level_pair_forward(u64* a, std::size_t t, const level_tables& L, u64 p) {
+  const vconst c = make_vconst(p);
+  const std::size_t h = t / 2;
+  const u64 *wt = L.w_at(t), *wqt = L.wq_at(t), *wh = L.w_at(h), *wqh = L.wq_at(h);
+  for (std::size_t j = 0; j < h; j += 8) {
+    __m512i x0 = load(a + j), x1 = load(a + j + h), x2 = load(a + j + t), x3 = load(a + j + t + h);
+    bf_dif(x0, x2, load(wt + j), load(wqt + j), c);
+    bf_dif(x1, x3, load(wt + j + h), load(wqt + j + h), c);
+    const __m512i w = load(wh + j), wq = load(wqh + j);
+    bf_dif(x0, x1, w, wq, c);
+    bf_dif(x2, x3, w, wq, c);
+    store(a + j, x0);
+    store(a + j + h, x1);
+    store(a + j + t, x2);
+    store(a + j + t + h, x3);
+  }
+}
+// Entries end - 7 .. end, lane i holding entry end - i.
+BIGMUL_IFMA inline __m512i load_back(__m512i rev, const u64* end) { return _mm512_permutexvar_epi64(rev, load(end - 7)); }
+
+// The inverse of level_pair_forward: level t/2 then level t, negated twiddles
+// read backwards (see level_inverse_run).
+BIGMUL_IFMA void level_pair_inverse(u64* a, std::size_t t, const level_tables& L, u64 p) {
+  const vconst c = make_vconst(p);
+  const __m512i rev = idx(reverse8);
+  const std::size_t h = t / 2;
+  const u64 *wt = L.w_at(t), *wqt = L.wq_at(t), *wh = L.w_at(h), *wqh = L.wq_at(h);
+  for (std::size_t j = 0; j < h; j += 8) {
+    __m512i x0 = load(a + j), x1 = load(a + j + h), x2 = load(a + j + t), x3 = load(a + j + t + h);
+    const __m512i w = load_back(rev, wh + h - j), wq = load_back(rev, wqh + h - j);
+    bf_dit_negated(x0, x1, w, wq, c);
+    bf_dit_negated(x2, x3, w, wq, c);
+    bf_dit_negated(x0, x2, load_back(rev, wt + t - j), load_back(rev, wqt + t - j), c);
+    bf_dit_negated(x1, x3, load_back(rev, wt + t - j - h), load_back(rev, wqt + t - j - h), c);
+    store(a + j, x0);
+    store(a + j + h, x1);
+    store(a + j + t, x2);
+    store(a + j + t + h, x3);
+  }
+}
+
 BIGMUL_IFMA void leaf_forward(u64* a, std::size_t size, const level_tables& L, u64 p) {
   const vconst c = make_vconst(p);
-  for (std::size_t t = size / 2; t >= 8; t /= 2)
-    for (std::size_t k = 0; k < size; k += 2 * t) level_forward_run(a + k, a + k + t, t, L.w_at(t), L.wq_at(t), p);
+  std::size_t t = size / 2;
+  for (; t >= 16; t /= 4)  // pairs of levels while both have >= 8 butterflies a block
+    for (std::size_t k = 0; k < size; k += 2 * t) level_pair_forward(a + k, t, L, p);
+  if (t == 8)
+    for (std::size_t k = 0; k < size; k += 16) level_forward_run(a + k, a + k + 8, 8, L.w_at(8), L.wq_at(8), p);
   last_levels_forward(a, size, forward_small(L.w_at(4), L.wq_at(4), L.w_at(2), L.wq_at(2)), c);
 }
 BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u64 p) {
   const vconst c = make_vconst(p);
   first_levels_inverse(a, size, inverse_small(L.w_at(4), L.wq_at(4), L.w_at(2), L.wq_at(2)), c);
-  for (std::size_t t = 8; t < size; t *= 2)
-    for (std::size_t k = 0; k < size; k += 2 * t)
-      level_inverse_run(a + k, a + k + t, t, 0, t, L.w_at(t), L.wq_at(t), p);
+  // The forward's pairs, in reverse: a lone level t = 8 when log2(size) - 3 is odd.
+  std::size_t t = 8;
+  if ((log2_exact(size) - 3) % 2 == 1) {
+    for (std::size_t k = 0; k < size; k += 16)
+      level_inverse_run(a + k, a + k + 8, 8, 0, 8, L.w_at(8), L.wq_at(8), p);
+    t = 32;
+  } else {
+    t = 16;
+  }
+  for (; t < size; t *= 4)
+    for (std::size_t k = 0; k < size; k += 2 * t) level_pair_inverse(a + k, t, L, p);
 }
 
 #endif  // BIGMUL_HAVE_IFMA_CODE
@@ -458,18 +513,14 @@ std::shared_ptr<const ntt52_plan> ntt52_plan::get(unsigned prime, std::size_t le
 
 void ntt52_plan::rec_forward(u64* a, std::size_t size) const {
   if (size <= leaf_size) return leaf_forward(a, size, {w_.data(), wq_.data()}, p_);
-  const std::size_t t = size / 2;
-  level_forward_run(a, a + t, t, level_w(t), level_wq(t), p_);
-  rec_forward(a, t);
-  rec_forward(a + t, t);
+  level_pair_forward(a, size / 2, {w_.data(), wq_.data()}, p_);  // two levels, then four quarters
+  for (int q = 0; q < 4; ++q) rec_forward(a + q * (size / 4), size / 4);
 }
 
 void ntt52_plan::rec_inverse(u64* a, std::size_t size) const {
   if (size <= leaf_size) return leaf_inverse(a, size, {w_.data(), wq_.data()}, p_);
-  const std::size_t t = size / 2;
-  rec_inverse(a, t);
-  rec_inverse(a + t, t);
-  level_inverse_run(a, a + t, t, 0, t, level_w(t), level_wq(t), p_);
+  for (int q = 0; q < 4; ++q) rec_inverse(a + q * (size / 4), size / 4);
+  level_pair_inverse(a, size / 2, {w_.data(), wq_.data()}, p_);
 }
 
 #else

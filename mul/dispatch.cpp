@@ -97,6 +97,11 @@ bool cuda_usable(std::string* why) {
 
 void release_scratch() { detail::ntt_release_scratch(); }
 
+std::size_t gmp_crossover_limbs() {
+  return detail::ntt_engine_available(detail::ntt_engine::ifma) ? detail::params_cpu::gmp_crossover
+                                                                : detail::params_cpu::gmp_crossover_portable;
+}
+
 const char* algorithm_name(algorithm a) {
   for (const auto& n : algorithm_names)
     if (n.algo == a) return n.name;

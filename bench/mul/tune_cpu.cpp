@@ -6,6 +6,8 @@
 //   ntt, ntt_portable: smallest bn where the NTT (IFMA engine, portable
 //   engine) beats whichever of Karatsuba and fft_real the table picks there.
 // On a processor without AVX-512 IFMA, ntt is written as ntt_portable.
+//   gmp_crossover, gmp_crossover_portable: smallest n (binary limbs) from
+//   which bigmul::mul beats GMP's mpz_mul (all threads; the GMP bridge's switch).
 // A crossover is the first size from which the faster side keeps winning for
 // the next three sizes probed (noise-robust). Default thread count (all
 // cores), as the library runs by default.
@@ -128,6 +130,32 @@ int main(int argc, char** argv) {
     std::printf("%s: karatsuba %zu, fft %zu, karatsuba_basecase %zu, ntt %zu, ntt_portable %zu\n",
                 rx == radix::binary ? "binary" : "decimal", kara, fft, cut, ntt, ntt_portable);
   }
+  // Where bigmul (all threads, as the GMP bridge calls it) beats mpz_mul.
+  mpz_t z;
+  mpz_init(z);
+  const auto gmp = [&z](limb_t*, const limb_t* a, const limb_t* b, std::size_t n) {
+    mpz_t x, y;
+    mpz_mul(z, mpz_roinit_n(x, reinterpret_cast<const mp_limb_t*>(a), static_cast<mp_size_t>(n)),
+            mpz_roinit_n(y, reinterpret_cast<const mp_limb_t*>(b), static_cast<mp_size_t>(n)));
+  };
+  const auto ntt_all_threads = [](detail::ntt_engine e) {
+    return [e](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
+      mul_options o;
+      mul_stats st;
+      detail::mul_ntt(r, a, n, b, n, radix::binary, o, st, e);
+    };
+  };
+  const std::size_t gmp_portable = crossover(radix::binary, geometric(100, 600000, 1.3), gmp,
+                                             ntt_all_threads(detail::ntt_engine::portable), "ntt portable vs GMP");
+  const std::size_t gmp_ifma = detail::ntt_engine_available(detail::ntt_engine::ifma)
+                                   ? crossover(radix::binary, geometric(100, 600000, 1.3), gmp,
+                                               ntt_all_threads(detail::ntt_engine::ifma), "ntt ifma vs GMP")
+                                   : gmp_portable;
+  mpz_clear(z);
+  std::printf("gmp_crossover %zu, gmp_crossover_portable %zu\n", gmp_ifma, gmp_portable);
+  body += "inline constexpr std::size_t gmp_crossover = " + std::to_string(gmp_ifma) +
+          ", gmp_crossover_portable = " + std::to_string(gmp_portable) + ";\n";
+
   // Tile size of the tiled convolution: the fastest of the candidates at a
   // size where it is still used by name (quadratic, so a mid size).
   unsigned best_tile = 32;

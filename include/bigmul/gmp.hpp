@@ -67,15 +67,17 @@ class mpz_view {
   mpz_t view_;
 };
 
-// Below this many limbs in the smaller operand, GMP's own mpz_mul is used
-// (bigmul's transforms pay only for large operands).
-inline constexpr std::size_t mpz_mul_crossover_limbs = 1500;
+// Below this many limbs in the smaller operand, GMP's own mpz_mul is used:
+// the measured crossover of this processor (bigmul::gmp_crossover_limbs()).
+inline std::size_t mpz_mul_crossover_limbs() { return gmp_crossover_limbs(); }
 
 // r = a * b, like ::mpz_mul (r may be a and/or b). Large products go through
-// bigmul::mul on the limbs in place (zero-copy operands).
+// bigmul::mul on the limbs in place (zero-copy operands); so does every
+// product when options.algo names an algorithm.
 inline void mpz_mul(mpz_ptr r, mpz_srcptr a, mpz_srcptr b, const mul_options& options = {}) {
   std::size_t an = mpz_size(a), bn = mpz_size(b);
-  if (std::min(an, bn) < mpz_mul_crossover_limbs) {
+  if (std::min(an, bn) == 0 ||
+      (options.algo == algorithm::automatic && std::min(an, bn) < mpz_mul_crossover_limbs())) {
     ::mpz_mul(r, a, b);
     return;
   }

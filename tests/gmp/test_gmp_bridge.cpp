@@ -48,27 +48,36 @@ TEST(GmpBridge, RoundTripsBothRadices) {
   }
 }
 
+// Through GMP (automatic, below the crossover) and through bigmul (an
+// algorithm named: ntt, the crossover's algorithm with IFMA), aliasing included.
 TEST(GmpBridge, MpzMulMatchesGmpWithAliasing) {
   auto g = test::rng(502);
-  for (std::size_t an : {std::size_t{0}, std::size_t{1}, std::size_t{40}, mpz_mul_crossover_limbs - 1, mpz_mul_crossover_limbs,
-                         std::size_t{5000}}) {
-    for (std::size_t bn : {std::size_t{1}, mpz_mul_crossover_limbs, std::size_t{3000}}) {
-      for (int signs = 0; signs < 4; ++signs) {
-        const auto kind = static_cast<operand_kind>(g() % 3);
-        const mpz_class a = random_mpz(g, an, signs & 1, kind), b = random_mpz(g, bn, signs & 2, kind);
-        const mpz_class ref = a * b;
-        mpz_class r;
-        bigmul::mpz_mul(r.get_mpz_t(), a.get_mpz_t(), b.get_mpz_t());
-        EXPECT_EQ(r, ref) << an << "x" << bn;
-        mpz_class x = a;  // r == a
-        bigmul::mpz_mul(x.get_mpz_t(), x.get_mpz_t(), b.get_mpz_t());
-        EXPECT_EQ(x, ref);
-        mpz_class y = b;  // r == b
-        bigmul::mpz_mul(y.get_mpz_t(), a.get_mpz_t(), y.get_mpz_t());
-        EXPECT_EQ(y, ref);
-        mpz_class s = a;  // r == a == b
-        bigmul::mpz_mul(s.get_mpz_t(), s.get_mpz_t(), s.get_mpz_t());
-        EXPECT_EQ(s, mpz_class(a * a));
+  const std::size_t cross = mpz_mul_crossover_limbs();
+  EXPECT_GE(cross, 1u);
+  std::vector<std::size_t> sizes = {0, 1, 40, 3000};
+  if (cross <= 5000) sizes.insert(sizes.end(), {cross - 1, cross, cross + 1});
+  for (bigmul::algorithm algo : {bigmul::algorithm::automatic, bigmul::algorithm::ntt}) {
+    bigmul::mul_options opt;
+    opt.algo = algo;
+    for (std::size_t an : sizes) {
+      for (std::size_t bn : {std::size_t{1}, std::size_t{700}, cross <= 5000 ? cross : std::size_t{2000}}) {
+        for (int signs = 0; signs < 4; ++signs) {
+          const auto kind = static_cast<operand_kind>(g() % 3);
+          const mpz_class a = random_mpz(g, an, signs & 1, kind), b = random_mpz(g, bn, signs & 2, kind);
+          const mpz_class ref = a * b;
+          mpz_class r;
+          bigmul::mpz_mul(r.get_mpz_t(), a.get_mpz_t(), b.get_mpz_t(), opt);
+          EXPECT_EQ(r, ref) << an << "x" << bn;
+          mpz_class x = a;  // r == a
+          bigmul::mpz_mul(x.get_mpz_t(), x.get_mpz_t(), b.get_mpz_t(), opt);
+          EXPECT_EQ(x, ref);
+          mpz_class y = b;  // r == b
+          bigmul::mpz_mul(y.get_mpz_t(), a.get_mpz_t(), y.get_mpz_t(), opt);
+          EXPECT_EQ(y, ref);
+          mpz_class s = a;  // r == a == b
+          bigmul::mpz_mul(s.get_mpz_t(), s.get_mpz_t(), s.get_mpz_t(), opt);
+          EXPECT_EQ(s, mpz_class(a * a));
+        }
       }
     }
   }
@@ -76,9 +85,13 @@ TEST(GmpBridge, MpzMulMatchesGmpWithAliasing) {
 
 TEST(GmpBridge, AllMaximumOperands) {
   auto g = test::rng(503);
-  const std::size_t n = mpz_mul_crossover_limbs + 17;
+  const std::size_t n = std::min<std::size_t>(mpz_mul_crossover_limbs(), 20000) + 17;
   const mpz_class a = random_mpz(g, n, false, operand_kind::all_max), b = random_mpz(g, n, true, operand_kind::all_max);
-  mpz_class r;
-  bigmul::mpz_mul(r.get_mpz_t(), a.get_mpz_t(), b.get_mpz_t());
-  EXPECT_EQ(r, mpz_class(a * b));
+  for (bigmul::algorithm algo : {bigmul::algorithm::automatic, bigmul::algorithm::ntt, bigmul::algorithm::fft_real}) {
+    bigmul::mul_options opt;
+    opt.algo = algo;
+    mpz_class r;
+    bigmul::mpz_mul(r.get_mpz_t(), a.get_mpz_t(), b.get_mpz_t(), opt);
+    EXPECT_EQ(r, mpz_class(a * b)) << bigmul::algorithm_name(algo);
+  }
 }

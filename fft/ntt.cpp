@@ -104,18 +104,7 @@ ntt_radix3_stage::ntt_radix3_stage(u64 prime, u64 generator, std::size_t n) : p(
 }
 
 std::shared_ptr<const ntt_plan> ntt_plan::get(unsigned prime, std::size_t length) {
-  static std::mutex mutex;
-  static std::map<std::pair<unsigned, std::size_t>, std::shared_ptr<const ntt_plan>> cache;
-  const auto key = std::make_pair(prime, length);
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = cache.find(key); it != cache.end()) return it->second;
-  }
-  auto plan = std::make_shared<const ntt_plan>(prime, length);  // built outside the lock
-  std::lock_guard<std::mutex> lock(mutex);
-  // Bounded: a table is 8 bytes per point; a caller still holding a plan keeps it alive.
-  if (cache.size() >= 3 * 6) cache.clear();
-  return cache.emplace(key, std::move(plan)).first->second;
+  return cached_ntt_plan<ntt_plan>(prime, length, 3 * 6);
 }
 
 // ---- power-of-two part --------------------------------------------------
@@ -220,23 +209,15 @@ void ntt_plan::level_inverse(u64* a, std::size_t t, unsigned threads) const {
 // independent sub-transforms to share out, then one task per sub-transform.
 void ntt_plan::pow2_forward(u64* a, unsigned threads) const {
   if (threads <= 1 || m_ <= leaf_size) return rec_forward(a, m_);
-  std::size_t size = m_, blocks = 1;
-  while (blocks < 4 * threads && size > leaf_size) {
-    level_forward(a, size / 2, threads);
-    size /= 2;
-    blocks *= 2;
-  }
-  prim::parallel_for(blocks, threads, [&](std::size_t b) { rec_forward(a + b * size, size); });
+  const std::size_t size = ntt_task_size(m_, leaf_size, threads);
+  for (std::size_t s = m_; s > size; s /= 2) level_forward(a, s / 2, threads);
+  prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_forward(a + b * size, size); });
 }
 
 void ntt_plan::pow2_inverse(u64* a, unsigned threads) const {
   if (threads <= 1 || m_ <= leaf_size) return rec_inverse(a, m_);
-  std::size_t size = m_, blocks = 1;
-  while (blocks < 4 * threads && size > leaf_size) {
-    size /= 2;
-    blocks *= 2;
-  }
-  prim::parallel_for(blocks, threads, [&](std::size_t b) { rec_inverse(a + b * size, size); });
+  std::size_t size = ntt_task_size(m_, leaf_size, threads);
+  prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_inverse(a + b * size, size); });
   for (; size < m_; size *= 2) level_inverse(a, size, threads);
 }
 

@@ -14,7 +14,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 #include "fft/ntt_arith.hpp"
@@ -45,6 +48,33 @@ struct ntt_radix3_stage {
   void forward(u64* a, unsigned threads) const;
   void inverse(u64* a, unsigned threads) const;
 };
+
+// The plan cache shared by the NTT engines: one immutable plan per (prime,
+// length), built outside the lock; at most max_entries (then it starts over;
+// a caller still holding a plan keeps it alive). Thread safe.
+template <class Plan>
+std::shared_ptr<const Plan> cached_ntt_plan(unsigned prime, std::size_t length, std::size_t max_entries) {
+  static std::mutex mutex;
+  static std::map<std::pair<unsigned, std::size_t>, std::shared_ptr<const Plan>> cache;
+  const auto key = std::make_pair(prime, length);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  auto plan = std::make_shared<const Plan>(prime, length);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= max_entries) cache.clear();
+  return cache.emplace(key, std::move(plan)).first->second;
+}
+
+// The sub-transform size at which a multithreaded power-of-two transform of
+// length m stops splitting levels over the threads and hands out whole
+// sub-transforms instead: at least 4 per thread, none below the leaf size.
+inline std::size_t ntt_task_size(std::size_t m, std::size_t leaf, unsigned threads) {
+  std::size_t size = m;
+  for (std::size_t blocks = 1; blocks < 4 * std::size_t{threads} && size > leaf; blocks *= 2) size /= 2;
+  return size;
+}
 
 class ntt_plan {
  public:

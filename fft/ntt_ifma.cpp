@@ -496,17 +496,7 @@ ntt52_plan::ntt52_plan(unsigned prime, std::size_t length) : prime_(prime), n_(l
 }
 
 std::shared_ptr<const ntt52_plan> ntt52_plan::get(unsigned prime, std::size_t length) {
-  static std::mutex mutex;
-  static std::map<std::pair<unsigned, std::size_t>, std::shared_ptr<const ntt52_plan>> cache;
-  const auto key = std::make_pair(prime, length);
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = cache.find(key); it != cache.end()) return it->second;
-  }
-  auto plan = std::make_shared<const ntt52_plan>(prime, length);
-  std::lock_guard<std::mutex> lock(mutex);
-  if (cache.size() >= 4 * 6) cache.clear();  // bounded; callers holding a plan keep it alive
-  return cache.emplace(key, std::move(plan)).first->second;
+  return cached_ntt_plan<ntt52_plan>(prime, length, 4 * 6);
 }
 
 #if defined(BIGMUL_HAVE_IFMA_CODE)
@@ -570,18 +560,16 @@ void ntt52_plan::pow2_forward(u64* a, unsigned threads) const {
     return;
   }
   if (threads <= 1 || m_ <= leaf_size) return rec_forward(a, m_);
-  std::size_t size = m_, blocks = 1;
-  while (blocks < 4 * threads && size > leaf_size) {
-    const std::size_t t = size / 2;
+  const std::size_t size = ntt_task_size(m_, leaf_size, threads);
+  for (std::size_t s = m_; s > size; s /= 2) {
+    const std::size_t t = s / 2;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
     parallel_level(m_, t, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
       level_forward_run(a + at, a + at + t, len, level_w(t) + j, level_wq(t) + j, p_);
     });
 #endif
-    size /= 2;
-    blocks *= 2;
   }
-  prim::parallel_for(blocks, threads, [&](std::size_t b) { rec_forward(a + b * size, size); });
+  prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_forward(a + b * size, size); });
 }
 
 void ntt52_plan::pow2_inverse(u64* a, unsigned threads) const {
@@ -590,12 +578,8 @@ void ntt52_plan::pow2_inverse(u64* a, unsigned threads) const {
     return;
   }
   if (threads <= 1 || m_ <= leaf_size) return rec_inverse(a, m_);
-  std::size_t size = m_, blocks = 1;
-  while (blocks < 4 * threads && size > leaf_size) {
-    size /= 2;
-    blocks *= 2;
-  }
-  prim::parallel_for(blocks, threads, [&](std::size_t b) { rec_inverse(a + b * size, size); });
+  std::size_t size = ntt_task_size(m_, leaf_size, threads);
+  prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_inverse(a + b * size, size); });
   for (; size < m_; size *= 2) {
     const std::size_t t = size;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
@@ -611,7 +595,7 @@ void ntt52_plan::forward(u64* a, unsigned threads) const {
   threads = prim::resolve_threads(threads);
   if (n_ == m_) return pow2_forward(a, threads);
   if (m_ >= 8)
-    radix3_forward(a, threads);
+    radix3_vector(a, threads, false);
   else
     radix3_.forward(a, threads);
   for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads);
@@ -623,37 +607,24 @@ void ntt52_plan::inverse(u64* a, unsigned threads) const {
   if (n_ == m_) return pow2_inverse(a, threads);
   for (int r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads);
   if (m_ >= 8)
-    radix3_inverse(a, threads);
+    radix3_vector(a, threads, true);
   else
     radix3_.inverse(a, threads);
 }
 
-// Chunks of whole 64-j blocks; each starts its bases at w^j0 2^52 mod p.
-void ntt52_plan::radix3_forward(u64* a, unsigned threads) const {
+// Chunks of whole 64-j blocks; each starts its bases at w^(+-j0) 2^52 mod p.
+void ntt52_plan::radix3_vector(u64* a, unsigned threads, bool inverse) const {
 #if defined(BIGMUL_HAVE_IFMA_CODE)
+  const u64 root = inverse ? radix3_.root_n_inv : radix3_.root_n;
   const std::size_t block = radix3_tables::block, blocks = (m_ + block - 1) / block;
   prim::parallel_chunks(blocks, 64, threads, [&](std::size_t b0, std::size_t b1) {
     const std::size_t j0 = b0 * block, j1 = std::min(m_, b1 * block);
-    const u64 base1 = mul_mod(pow_mod(radix3_.root_n, j0, p_), radix3_vec_.r52_mod_p, p_);
-    const u64 base2 = mul_mod(pow_mod(radix3_.root_n, 2 * j0, p_), radix3_vec_.r52_mod_p, p_);
-    radix3_forward_run(a, m_, j0, j1, radix3_vec_, base1, base2, p_);
+    const u64 base1 = mul_mod(pow_mod(root, j0, p_), radix3_vec_.r52_mod_p, p_);
+    const u64 base2 = mul_mod(pow_mod(root, 2 * j0, p_), radix3_vec_.r52_mod_p, p_);
+    (inverse ? radix3_inverse_run : radix3_forward_run)(a, m_, j0, j1, radix3_vec_, base1, base2, p_);
   });
 #else
-  radix3_.forward(a, threads);
-#endif
-}
-
-void ntt52_plan::radix3_inverse(u64* a, unsigned threads) const {
-#if defined(BIGMUL_HAVE_IFMA_CODE)
-  const std::size_t block = radix3_tables::block, blocks = (m_ + block - 1) / block;
-  prim::parallel_chunks(blocks, 64, threads, [&](std::size_t b0, std::size_t b1) {
-    const std::size_t j0 = b0 * block, j1 = std::min(m_, b1 * block);
-    const u64 base1 = mul_mod(pow_mod(radix3_.root_n_inv, j0, p_), radix3_vec_.r52_mod_p, p_);
-    const u64 base2 = mul_mod(pow_mod(radix3_.root_n_inv, 2 * j0, p_), radix3_vec_.r52_mod_p, p_);
-    radix3_inverse_run(a, m_, j0, j1, radix3_vec_, base1, base2, p_);
-  });
-#else
-  radix3_.inverse(a, threads);
+  inverse ? radix3_.inverse(a, threads) : radix3_.forward(a, threads);
 #endif
 }
 

@@ -78,8 +78,7 @@ class ntt52_plan {
   std::vector<u64> w_, wq_;  // per level t = 1, 2, 4 .. m/2: w_2t^j and floor(w 2^52 / p), j = 0 .. t
   ntt_radix3_stage radix3_;   // scalar stage (m < 8)
   radix3_tables radix3_vec_{};  // vector stage
-  void radix3_forward(u64* a, unsigned threads) const;
-  void radix3_inverse(u64* a, unsigned threads) const;
+  void radix3_vector(u64* a, unsigned threads, bool inverse) const;
 };
 
 }  // namespace bigmul::fft

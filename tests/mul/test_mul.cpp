@@ -17,11 +17,7 @@ using bigmul::test::operand_kind;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool sanitized = true;
-#else
-constexpr bool sanitized = false;
-#endif
+using bigmul::test::sanitized;
 
 const char* radix_name(radix rx) { return rx == radix::binary ? "binary" : "decimal"; }
 

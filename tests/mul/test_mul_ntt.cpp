@@ -18,11 +18,7 @@ using bigmul::test::operand_kind;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool sanitized = true;
-#else
-constexpr bool sanitized = false;
-#endif
+using bigmul::test::sanitized;
 
 // Both engines (the IFMA one where the processor has it) and the public
 // entry point, each against GMP.

@@ -24,6 +24,13 @@ std::mt19937_64 rng(std::uint64_t salt);
 // True when BIGMUL_TEST_HEAVY=1: the long sweeps run (never in CI).
 bool heavy();
 
+// True in the ASan + UBSan build: large sizes shrink there.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool sanitized = true;
+#else
+inline constexpr bool sanitized = false;
+#endif
+
 // Kinds of operands.
 enum class operand_kind {
   random,       // uniform limbs

@@ -25,10 +25,12 @@ BIGMUL_HD qr64 div_2by1(limb_t u1, limb_t u0, limb_t d, limb_t v) {
   limb_t q1 = static_cast<limb_t>(q >> 64);
   const limb_t q0 = static_cast<limb_t>(q);
   limb_t r = u0 - q1 * d;
-  if (r > q0) {
-    --q1;
-    r += d;
-  }
+  // The first correction is taken about half the time on random input: a
+  // mask instead of a branch (GMP's udiv_qrnnd_preinv does the same). The
+  // second is rare and stays a branch.
+  const limb_t mask = limb_t{0} - static_cast<limb_t>(r > q0);
+  q1 += mask;
+  r += mask & d;
   if (r >= d) {
     ++q1;
     r -= d;

@@ -32,6 +32,15 @@ constexpr std::size_t grain = std::size_t{1} << 13;
 // correct residues).
 inline bool horner_limbs(const fft::ntt_prime* primes, unsigned used, const u64* v, std::size_t count,
                          std::size_t c, u64 x[3]) {
+  if (used == 3) {  // the common case, straight-line: x = v0 + p0 (v1 + p1 v2), three limbs
+    const fft::u128 y = static_cast<fft::u128>(v[2 * count + c]) * primes[1].p + v[count + c];  // < 2^125
+    const fft::u128 lo = static_cast<fft::u128>(static_cast<u64>(y)) * primes[0].p + v[c];
+    const fft::u128 hi = static_cast<fft::u128>(static_cast<u64>(y >> 64)) * primes[0].p + static_cast<u64>(lo >> 64);
+    x[0] = static_cast<u64>(lo);
+    x[1] = static_cast<u64>(hi);
+    x[2] = static_cast<u64>(hi >> 64);
+    return true;  // < p0 p1 p2 < 2^187
+  }
   u64 acc[4] = {v[(used - 1) * count + c], 0, 0, 0};
   unsigned active = 1;
   bool fits = true;
@@ -51,16 +60,6 @@ inline bool horner_limbs(const fft::ntt_prime* primes, unsigned used, const u64*
   x[1] = acc[1];
   x[2] = acc[2];
   return fits && acc[3] == 0;
-}
-
-// x (< 2^162) as base-10^19 digits.
-inline void to_decimal_digits(u64 x[3]) {
-  const qr64 hi = div_1e19((static_cast<fft::u128>(x[2]) << 64) | x[1]);  // x[2] < 2^34 < 10^19
-  const qr64 lo = div_1e19((static_cast<fft::u128>(hi.r) << 64) | x[0]);
-  const qr64 top = div_1e19((static_cast<fft::u128>(hi.q) << 64) | lo.q);  // hi.q < 2^35
-  x[0] = lo.r;
-  x[1] = top.r;
-  x[2] = top.q;
 }
 
 // x + y + c for x, y < B, c in {0, 1}; branch-free (the carries of random
@@ -178,10 +177,27 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
     for (std::size_t g0 = lo; g0 < hi; g0 += group) {
       const std::size_t len = std::min(group, hi - g0);
       mixed_radix(residues, g0, len, digits, used);
+      if (rx == radix::decimal) {
+        // t = x + carry (binary, < 2^163); digit = t mod 10^19, carry = t / 10^19
+        // (< 2^101): two 2-by-1 divisions a coefficient.
+        u64 x[3 * group];
+        for (std::size_t q = 0; q < len; ++q) ok &= horner_limbs(primes, used, digits, len, q, x + 3 * q);
+        for (std::size_t q = 0; q < len; ++q) {
+          const u64* v = x + 3 * q;
+          const fft::u128 s0 = static_cast<fft::u128>(v[0]) + pend[0];
+          const fft::u128 s1 = static_cast<fft::u128>(v[1]) + pend[1] + static_cast<u64>(s0 >> 64);
+          const u64 t2 = v[2] + static_cast<u64>(s1 >> 64);  // < 2^36 < 10^19
+          const qr64 top = div_1e19((static_cast<fft::u128>(t2) << 64) | static_cast<u64>(s1));
+          const qr64 low = div_1e19((static_cast<fft::u128>(top.r) << 64) | static_cast<u64>(s0));
+          r[g0 + q] = low.r;
+          pend[0] = low.q;
+          pend[1] = top.q;
+        }
+        continue;
+      }
       for (std::size_t q = 0; q < len; ++q) {
         u64 v[3];
         ok &= horner_limbs(primes, used, digits, len, q, v);
-        if (rx == radix::decimal) to_decimal_digits(v);
         limb_t carry = 0;
         pend[0] = add_digit(pend[0], v[0], carry, rx);
         pend[1] = add_digit(pend[1], v[1], carry, rx);
@@ -191,6 +207,12 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
         pend[1] = pend[2];
         pend[2] = 0;
       }
+    }
+    if (rx == radix::decimal) {  // the binary carry (< 2^101) as base-10^19 digits
+      const qr64 d = div_1e19((static_cast<fft::u128>(pend[1]) << 64) | pend[0]);  // pend[1] < 2^37
+      pend[0] = d.r;
+      pend[1] = d.q;  // < 2^38
+      pend[2] = 0;
     }
     std::copy(pend, pend + 3, tails.begin() + 3 * c);
     chunk_ok[c] = ok;

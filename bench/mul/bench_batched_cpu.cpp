@@ -1,0 +1,78 @@
+// bench_batched_cpu: crypto-size batches on the CPU. G independent products
+// of n x n limbs (1024 .. 8192-bit operands) through bigmul::mul_batched,
+// against GMP's mpn_mul_n over the same operands on the same number of
+// threads, measured in the same run. Prints products per second and the
+// ratio (our time / GMP's time: below 1 is faster); writes JSON.
+//
+//   bench_batched_cpu [--products G] [--json PATH]
+#include <gmp.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_common.hpp"
+#include "bigmul/mul.hpp"
+#include "prim/parallel.hpp"
+
+using namespace bigmul;
+using namespace bigmul::bench;
+
+int main(int argc, char** argv) {
+  std::size_t G = std::size_t{1} << 15;
+  std::string json = "bench_batched_cpu.json";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--products") G = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (a == "--json") json = argv[i + 1];
+    else {
+      std::fprintf(stderr, "usage: bench_batched_cpu [--products G] [--json PATH]\n");
+      return 2;
+    }
+  }
+  const unsigned threads = prim::default_threads();
+  std::printf("# bigmul bench_batched_cpu  %s  commit %s  %s  GMP %s  G=%zu  threads=%u\n",
+              machine_description().c_str(), git_commit().c_str(), today().c_str(), gmp_version, G, threads);
+  std::printf("%6s %5s %14s %14s %7s %14s\n", "bits", "limbs", "ours_prod/s", "gmp_prod/s", "ratio", "algorithm");
+  std::mt19937_64 g(2024);
+  std::string rows;
+  for (std::size_t bits : {1024u, 2048u, 4096u, 8192u}) {
+    const std::size_t n = bits / 64;
+    const auto a = random_limbs(n * G, radix::binary, g), b = random_limbs(n * G, radix::binary, g);
+    std::vector<limb_t> r(2 * n * G), want(2 * n * G);
+    mul_options opt;
+    opt.where = backend::cpu;
+    mul_stats st;
+    opt.stats = &st;
+    const double ours = time_median([&] { mul_batched(r.data(), a.data(), b.data(), n, G, radix::binary, opt); });
+    // GMP: the same G products split over the same threads.
+    const auto gmp_all = [&] {
+      prim::parallel_for(G, threads, [&](std::size_t i) {
+        mpn_mul_n(reinterpret_cast<mp_limb_t*>(want.data() + 2 * n * i),
+                  reinterpret_cast<const mp_limb_t*>(a.data() + n * i),
+                  reinterpret_cast<const mp_limb_t*>(b.data() + n * i), static_cast<mp_size_t>(n));
+      });
+    };
+    const double gmp = time_median(gmp_all);
+    if (r != want) {
+      std::fprintf(stderr, "bench_batched_cpu: products differ from GMP at %zu bits\n", bits);
+      return 1;
+    }
+    std::printf("%6zu %5zu %14.4g %14.4g %7.3f %14s\n", bits, n, G / ours, G / gmp, ours / gmp, algorithm_name(st.used));
+    if (!rows.empty()) rows += ",\n";
+    rows += "    {\"bits\": " + std::to_string(bits) + ", \"limbs\": " + std::to_string(n) + ", \"products\": " +
+            std::to_string(G) + ", \"threads\": " + std::to_string(threads) + ", \"ours_seconds\": " +
+            std::to_string(ours) + ", \"gmp_seconds\": " + std::to_string(gmp) + ", \"ratio\": " +
+            std::to_string(ours / gmp) + ", \"algorithm\": \"" + algorithm_name(st.used) + "\"}";
+  }
+  std::ofstream out(json);
+  out << "{\n  \"benchmark\": \"bench_batched_cpu\",\n  \"machine\": \"" << machine_description() << "\",\n  \"commit\": \""
+      << git_commit() << "\",\n  \"date\": \"" << today() << "\",\n  \"gmp\": \"" << gmp_version
+      << "\",\n  \"ratio\": \"our time / GMP mpn_mul_n time on the same threads, same run\",\n  \"rows\": [\n"
+      << rows << "\n  ]\n}\n";
+  std::printf("# wrote %s\n", json.c_str());
+  return 0;
+}

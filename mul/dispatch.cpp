@@ -231,14 +231,16 @@ void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std
 #else
   use_cuda(options, 2 * n * G, rx);
 #endif
-  // CPU: one product per task, each single-threaded (small products do not
-  // split well; many of them do).
+  // CPU: contiguous runs of products per task, each product single-threaded
+  // (small products do not split well; many of them do, and a task per
+  // product would cost more in hand-offs than a 1024-bit product).
   mul_options one = options;
   one.where = backend::cpu;
   one.threads = 1;
   one.stats = nullptr;
-  prim::parallel_for(G, options.threads, [&](std::size_t g) {
-    mul(r + g * 2 * n, a + g * n, n, b + g * n, n, rx, one);
+  const std::size_t grain = std::max<std::size_t>(1, 4096 / n);  // ~64 KB of operands a task
+  prim::parallel_chunks(G, grain, options.threads, [&](std::size_t g0, std::size_t g1) {
+    for (std::size_t g = g0; g < g1; ++g) mul(r + g * 2 * n, a + g * n, n, b + g * n, n, rx, one);
   });
   st.used = options.algo == algorithm::automatic ? choose(n, n, rx) : options.algo;
   st.backend_used = backend::cpu;

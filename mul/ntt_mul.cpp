@@ -1,4 +1,4 @@
-// Three-prime NTT multiplication: see mul/ntt_mul.hpp.
+// NTT multiplication (three or four primes, two engines): see mul/ntt_mul.hpp.
 #include "mul/ntt_mul.hpp"
 
 #include <algorithm>
@@ -62,17 +62,11 @@ inline bool horner_limbs(const fft::ntt_prime* primes, unsigned used, const u64*
   return fits && acc[3] == 0;
 }
 
-// x + y + c for x, y < B, c in {0, 1}; branch-free (the carries of random
-// digits are unpredictable).
-inline limb_t add_digit(limb_t x, limb_t y, limb_t& c, radix rx) {
+// x + y + c (binary limbs, c in {0, 1}) -> sum limb, carry out.
+inline limb_t add_carry(limb_t x, limb_t y, limb_t& c) {
   const fft::u128 s = static_cast<fft::u128>(x) + y + c;
-  if (rx == radix::binary) {
-    c = static_cast<limb_t>(s >> 64);
-    return static_cast<limb_t>(s);
-  }
-  const limb_t ge = s >= decimal_limb_base;
-  c = ge;
-  return static_cast<limb_t>(s) - (decimal_limb_base & (~ge + 1));
+  c = static_cast<limb_t>(s >> 64);
+  return static_cast<limb_t>(s);
 }
 
 // r[i] += x at limb offset i, carries rippling up to r[rn); returns false if
@@ -186,7 +180,7 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
           const u64* v = x + 3 * q;
           const fft::u128 s0 = static_cast<fft::u128>(v[0]) + pend[0];
           const fft::u128 s1 = static_cast<fft::u128>(v[1]) + pend[1] + static_cast<u64>(s0 >> 64);
-          const u64 t2 = v[2] + static_cast<u64>(s1 >> 64);  // < 2^36 < 10^19
+          const u64 t2 = v[2] + static_cast<u64>(s1 >> 64);  // < 2^35 < 10^19
           const qr64 top = div_1e19((static_cast<fft::u128>(t2) << 64) | static_cast<u64>(s1));
           const qr64 low = div_1e19((static_cast<fft::u128>(top.r) << 64) | static_cast<u64>(s0));
           r[g0 + q] = low.r;
@@ -199,9 +193,9 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
         u64 v[3];
         ok &= horner_limbs(primes, used, digits, len, q, v);
         limb_t carry = 0;
-        pend[0] = add_digit(pend[0], v[0], carry, rx);
-        pend[1] = add_digit(pend[1], v[1], carry, rx);
-        pend[2] = add_digit(pend[2], v[2], carry, rx);  // no carry out: pend < 2^163 / B
+        pend[0] = add_carry(pend[0], v[0], carry);
+        pend[1] = add_carry(pend[1], v[1], carry);
+        pend[2] = add_carry(pend[2], v[2], carry);  // no carry out: pend < 2^163 / 2^64
         r[g0 + q] = pend[0];
         pend[0] = pend[1];
         pend[1] = pend[2];

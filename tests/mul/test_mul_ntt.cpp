@@ -158,6 +158,22 @@ TEST(MulNtt, PrimeCountAndFourPrimeReconstruction) {
     }
 }
 
+// The transform buffers stay with the thread until release_scratch().
+TEST(MulNtt, ScratchKeptAndReleased) {
+  auto g = bigmul::test::rng(7105);
+  const auto a = bigmul::test::make_operand(operand_kind::random, 5000, radix::binary, g);
+  std::vector<limb_t> r(10000);
+  mul_options opt;
+  opt.algo = algorithm::ntt;
+  opt.threads = 1;
+  mul(r.data(), a.data(), 5000, a.data(), 5000, radix::binary, opt);
+  EXPECT_GE(detail::ntt_scratch_bytes(), 3 * 8192 * sizeof(limb_t));  // >= 3 residue arrays of 2^13 points
+  release_scratch();
+  EXPECT_EQ(detail::ntt_scratch_bytes(), 0u);
+  mul(r.data(), a.data(), 5000, a.data(), 5000, radix::binary, opt);  // allocates again, same product
+  EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), 5000, a.data(), 5000, radix::binary));
+}
+
 TEST(MulNtt, EnginesAvailable) {
   EXPECT_TRUE(detail::ntt_engine_available(detail::ntt_engine::portable));
   if (!detail::ntt_engine_available(detail::ntt_engine::ifma))

@@ -59,6 +59,15 @@ std::size_t ntt_fit_length(std::size_t count) {
   return pow2;
 }
 
+std::size_t ntt_length_below(std::size_t count) {
+  std::size_t best = 1;
+  for (std::size_t p = 1; p < count && p <= ntt_max_length; p <<= 1) {
+    best = std::max(best, p);
+    if (3 * p < count && 3 * p <= ntt_max_length) best = std::max(best, 3 * p);
+  }
+  return best;
+}
+
 ntt_plan::ntt_plan(unsigned prime, std::size_t length) : prime_(prime), n_(length) {
   if (prime >= ntt_prime_count) throw std::invalid_argument("ntt_plan: prime index out of range");
   if (!is_supported_length(length))

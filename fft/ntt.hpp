@@ -129,5 +129,7 @@ void ntt_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t c
 // The smallest supported transform length >= count (count >= 1); 0 if count
 // exceeds ntt_max_length.
 std::size_t ntt_fit_length(std::size_t count);
+// The largest supported transform length < count (count >= 2).
+std::size_t ntt_length_below(std::size_t count);
 
 }  // namespace bigmul::fft

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -226,7 +227,8 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
                 const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx, const mul_options& options,
                 mul_stats& st) {
   const std::size_t count = an + bn - 1;  // convolution coefficients
-  const std::size_t n = fft::ntt_fit_length(count);
+  const ntt_shape shape = ntt_choose_shape(an, bn);
+  const std::size_t n = shape.n, w = shape.wrap;
   if (n == 0)
     throw error(error::kind::domain, "ntt: a product of " + std::to_string(an + bn) +
                                          " limbs needs a transform longer than 3*2^32 points");
@@ -247,19 +249,55 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
   // thread hand-offs than it gains. Larger: one prime at a time, each
   // transform split over the threads. Phase times are summed over the tasks.
   const bool by_task = threads > 1 && n <= (std::size_t{1} << 18);
+  // Residue arrays hold all `count` coefficients (n + w when folded): prime
+  // k's in res[k]; b's transforms in res[used + k] (by task) or res[used].
+  std::size_t arrays = by_task && !square ? 2 * used : used + (square ? 0 : 1);
+  if (w != 0 && arrays == used) ++arrays;  // room for the low product
+  u64* const* res = scratch(arrays, std::max(n, count));
+  const auto other = [&](unsigned k) { return res[by_task && !square ? used + k : used]; };
+
+  // Folded shape: the low product's coefficients c[0 .. w) mod p, parked in
+  // res[k][n .. n + w) until the main inverse transform is done.
+  const auto low_product = [&](unsigned k) {
+    const auto t0 = clock_type::now();
+    const auto plan = Plan::get(k, shape.low_length);
+    const u64 p = plan->modulus();
+    const std::size_t ln = shape.low_length;
+    u64 *x = res[k], *y = other(k);
+    load_residues(y, ln, a, std::min(w, an), p, 1);
+    if (!square) load_residues(x, ln, b, std::min(w, bn), p, 1);
+    plan->forward(y, 1);
+    if (!square) plan->forward(x, 1);
+    plan->pointwise(y, square ? y : x, 1);
+    plan->inverse(y, 1);
+    std::copy(y, y + w, x + n);
+    st.t_pointwise += seconds_since(t0);  // counted with the products
+  };
+  // c[n + i] = (cyclic[i] - c[i]) mod p, c[i] = the low product's, i < w.
+  const auto unfold = [&](unsigned k, u64 p) {
+    u64* x = res[k];
+    for (std::size_t i = 0; i < w; ++i) {
+      const u64 lo = fft::reduce_2p_to_p(x[n + i], p), cyc = fft::reduce_2p_to_p(x[i], p);
+      x[i] = lo;
+      x[n + i] = cyc >= lo ? cyc - lo : cyc + p - lo;
+    }
+  };
+
   if (by_task) {
-    u64* const* res = scratch(square ? used : 2 * used, n);
     std::vector<std::shared_ptr<const Plan>> plans(used);
     for (unsigned k = 0; k < used; ++k) plans[k] = Plan::get(k, n);
+    if (w != 0)
+      for (unsigned k = 0; k < used; ++k) low_product(k);
     std::mutex stats_mutex;
     const unsigned operands = square ? 1 : 2;
     prim::parallel_for(used * operands, threads, [&](std::size_t task) {
       const unsigned k = static_cast<unsigned>(task / operands);
       const bool is_b = task % operands == 1;
+      u64* x = is_b ? other(k) : res[k];
       const auto t0 = clock_type::now();
-      load_residues(res[k + (is_b ? used : 0)], n, is_b ? b : a, is_b ? bn : an, plans[k]->modulus(), 1);
+      load_residues(x, n, is_b ? b : a, is_b ? bn : an, plans[k]->modulus(), 1);
       const auto t1 = clock_type::now();
-      plans[k]->forward(res[k + (is_b ? used : 0)], 1);
+      plans[k]->forward(x, 1);
       const auto t2 = clock_type::now();
       std::lock_guard<std::mutex> lock(stats_mutex);
       st.t_split += std::chrono::duration<double>(t1 - t0).count();
@@ -267,9 +305,10 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
     });
     prim::parallel_for(used, threads, [&](std::size_t k) {
       const auto t0 = clock_type::now();
-      plans[k]->pointwise(res[k], square ? res[k] : res[k + used], 1);
+      plans[k]->pointwise(res[k], square ? res[k] : other(static_cast<unsigned>(k)), 1);
       const auto t1 = clock_type::now();
       plans[k]->inverse(res[k], 1);
+      if (w != 0) unfold(static_cast<unsigned>(k), plans[k]->modulus());
       const auto t2 = clock_type::now();
       std::lock_guard<std::mutex> lock(stats_mutex);
       st.t_pointwise += std::chrono::duration<double>(t1 - t0).count();
@@ -277,30 +316,29 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
     });
     return crt_and_carry<K>(primes, mixed_radix, used, res, r, an, bn, rx, threads, st);
   }
-  // used residue arrays, plus one for b's transform.
-  u64* const* bufs = scratch(used + (square ? 0 : 1), n);
-  u64* const* res = bufs;
-  u64* other = square ? nullptr : bufs[used];
   for (unsigned k = 0; k < used; ++k) {
+    if (w != 0) low_product(k);
     const auto plan = Plan::get(k, n);
     const u64 p = plan->modulus();
     u64* x = res[k];
+    u64* y = square ? x : other(k);
     auto t0 = clock_type::now();
     load_residues(x, n, a, an, p, threads);
-    if (!square) load_residues(other, n, b, bn, p, threads);
+    if (!square) load_residues(y, n, b, bn, p, threads);
     st.t_split += seconds_since(t0);
 
     t0 = clock_type::now();
     plan->forward(x, threads);
-    if (!square) plan->forward(other, threads);
+    if (!square) plan->forward(y, threads);
     st.t_forward += seconds_since(t0);
 
     t0 = clock_type::now();
-    plan->pointwise(x, square ? x : other, threads);
+    plan->pointwise(x, y, threads);
     st.t_pointwise += seconds_since(t0);
 
     t0 = clock_type::now();
     plan->inverse(x, threads);
+    if (w != 0) unfold(k, p);
     st.t_inverse += seconds_since(t0);
   }
 
@@ -309,7 +347,22 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
 
 }  // namespace
 
-std::size_t ntt_transform_length(std::size_t an, std::size_t bn) { return fft::ntt_fit_length(an + bn - 1); }
+// The folded shape costs n log n for the main transforms plus the low
+// product's; it is taken when that is clearly below the next length up.
+ntt_shape ntt_choose_shape(std::size_t an, std::size_t bn) {
+  const std::size_t count = an + bn - 1;
+  ntt_shape plain;
+  plain.n = fft::ntt_fit_length(count);
+  if (count < 4096 || plain.n == 0) return plain;
+  const std::size_t n = fft::ntt_length_below(count), wrap = count - n;
+  if (an > n || bn > n) return plain;  // an operand longer than n would have to be folded too
+  const std::size_t low = fft::ntt_fit_length(std::min(wrap, an) + std::min(wrap, bn) - 1);
+  const auto cost = [](std::size_t len) { return static_cast<double>(len) * std::log2(static_cast<double>(len)); };
+  if (cost(n) + cost(low) > 0.9 * cost(plain.n)) return plain;
+  return {n, wrap, low};
+}
+
+std::size_t ntt_transform_length(std::size_t an, std::size_t bn) { return ntt_choose_shape(an, bn).n; }
 
 bool ntt_engine_available(ntt_engine e) { return e == ntt_engine::portable || fft::ntt52_supported(); }
 

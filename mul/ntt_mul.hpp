@@ -36,7 +36,18 @@ void ntt_release_scratch();
 unsigned ntt_primes_needed(ntt_engine e, std::size_t an, std::size_t bn, radix rx);
 bool ntt_engine_available(ntt_engine e);
 
-// The transform length mul_ntt uses for a product of an + bn limbs (0: too large).
+// The transform shape of a product: the main transform length n, and when
+// the an + bn - 1 coefficients overhang n by a little, `wrap` = how many of
+// them the cyclic product folds onto its lowest ones and `low_length` = the
+// length of the small transform that recomputes those lowest coefficients
+// (the product of the operands' low `wrap` limbs), so that the overhang is
+// unfolded exactly instead of doubling n. wrap = 0: plain, n >= an + bn - 1.
+struct ntt_shape {
+  std::size_t n = 0, wrap = 0, low_length = 0;
+};
+ntt_shape ntt_choose_shape(std::size_t an, std::size_t bn);
+
+// The main transform length mul_ntt uses for a product of an + bn limbs (0: too large).
 std::size_t ntt_transform_length(std::size_t an, std::size_t bn);
 
 }  // namespace bigmul::detail

@@ -75,6 +75,47 @@ TEST(MulNtt, TransformLengthBoundaries) {
   }
 }
 
+// Products a little past a transform length: folded onto that length, the
+// overhang recomputed from the operands' low limbs. Both thread paths
+// (whole transforms as tasks; split transforms), squares, unbalanced.
+TEST(MulNtt, FoldedShapes) {
+  auto g = bigmul::test::rng(7106);
+  std::size_t folded = 0;
+  for (std::size_t n : {std::size_t{4096}, std::size_t{6144}, std::size_t{1} << 15, std::size_t{3} << 14}) {
+    if (sanitized && n > 8192) continue;
+    for (std::size_t extra : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64}, std::size_t{501},
+                              n / 8, n / 4 + 3}) {
+      const std::size_t count = n + extra, total = count + 1;
+      for (std::size_t an : {(total + 1) / 2, total - total / 3}) {
+        const std::size_t bn = total - an;
+        const auto shape = detail::ntt_choose_shape(an, bn);
+        if (shape.wrap == 0) continue;
+        ++folded;
+        EXPECT_EQ(shape.n + shape.wrap, count);
+        for (radix rx : {radix::binary, radix::decimal}) {
+          const auto a = bigmul::test::make_operand(operand_kind::all_max, an, rx, g);
+          const auto b = bigmul::test::make_operand(g() % 2 ? operand_kind::all_max : operand_kind::random, bn, rx, g);
+          for (unsigned threads : {1u, 2u})
+            check_ntt(rx, a, b, "folded n=" + std::to_string(n) + " +" + std::to_string(extra), threads);
+        }
+      }
+    }
+  }
+  EXPECT_GT(folded, 10u) << "the folded shape was hardly ever chosen";
+  // A folded square (one transform per prime).
+  const std::size_t n2 = 4096 + 33;
+  const auto a = bigmul::test::make_operand(operand_kind::all_max, n2, radix::binary, g);
+  ASSERT_GT(detail::ntt_choose_shape(n2, n2).wrap, 0u);
+  for (unsigned threads : {1u, 2u}) {
+    std::vector<limb_t> r(2 * n2);
+    mul_options opt;
+    opt.algo = algorithm::ntt;
+    opt.threads = threads;
+    mul(r.data(), a.data(), n2, a.data(), n2, radix::binary, opt);
+    EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), n2, a.data(), n2, radix::binary)) << "folded square";
+  }
+}
+
 TEST(MulNtt, EveryOperandKindAndUnbalanced) {
   auto g = bigmul::test::rng(7101);
   for (radix rx : {radix::binary, radix::decimal})

@@ -150,71 +150,99 @@ unsigned primes_needed(const fft::ntt_prime* primes, unsigned available, std::si
   return available + 1;  // not enough primes (cannot happen within the length limit)
 }
 
-// Chinese remaindering and carries: each chunk writes its own limbs and
-// keeps what carries past its end; the chunks' tails are added in order.
+// One decimal position: t = x + carry (binary, < 2^163), digit = t mod 10^19,
+// carry = t / 10^19 (< 2^101): two 2-by-1 divisions. The carry chain through
+// the divisions is the cost, so callers interleave two chains.
+inline limb_t decimal_step(const u64 x[3], u64 pend[2]) {
+  const fft::u128 s0 = static_cast<fft::u128>(x[0]) + pend[0];
+  const fft::u128 s1 = static_cast<fft::u128>(x[1]) + pend[1] + static_cast<u64>(s0 >> 64);
+  const u64 t2 = x[2] + static_cast<u64>(s1 >> 64);  // < 2^35 < 10^19
+  const qr64 top = div_1e19((static_cast<fft::u128>(t2) << 64) | static_cast<u64>(s1));
+  const qr64 low = div_1e19((static_cast<fft::u128>(top.r) << 64) | static_cast<u64>(s0));
+  pend[0] = low.q;
+  pend[1] = top.q;
+  return low.r;
+}
+
+// Chinese remaindering and carries. The coefficients are cut into pieces;
+// each piece writes its own limbs and keeps what carries past its end (a
+// "tail"), and the tails are added in order at the end. Binary pieces run
+// one per task; decimal ones two per task, their division chains
+// interleaved.
 template <unsigned K, class MixedRadix>
 void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, unsigned used, u64* const* res,
                    limb_t* r, std::size_t an, std::size_t bn, radix rx, unsigned threads, mul_stats& st) {
   const std::size_t count = an + bn - 1;
   const auto t0 = clock_type::now();
   const std::size_t rn = an + bn;
-  const std::size_t chunks = prim::chunk_count(count, grain, threads);
-  std::vector<u64> tails(3 * chunks);
-  std::vector<char> chunk_ok(chunks, 1);
+  const std::size_t tasks = prim::chunk_count(count, grain, threads);
+  const std::size_t per_task = rx == radix::decimal ? 2 : 1, pieces = tasks * per_task;
+  const auto bound = [&](std::size_t piece) { return count * piece / pieces; };
+  std::vector<u64> tails(3 * pieces);
+  std::vector<char> task_ok(tasks, 1);
   const u64* residues[K] = {};
   for (unsigned j = 0; j < used; ++j) residues[j] = res[j];
-  prim::parallel_for(chunks, threads, [&](std::size_t c) {
-    const std::size_t lo = count * c / chunks, hi = count * (c + 1) / chunks;
-    constexpr std::size_t group = 64;
-    u64 digits[K * group];
-    u64 pend[3] = {0, 0, 0};
+  constexpr std::size_t group = 64;
+  // Limbs x[3 q ..] of coefficients i .. i + len (len <= group).
+  const auto coefficients = [&](std::size_t i, std::size_t len, u64* digits, u64* x) {
     bool ok = true;
-    for (std::size_t g0 = lo; g0 < hi; g0 += group) {
-      const std::size_t len = std::min(group, hi - g0);
-      mixed_radix(residues, g0, len, digits, used);
-      if (rx == radix::decimal) {
-        // t = x + carry (binary, < 2^163); digit = t mod 10^19, carry = t / 10^19
-        // (< 2^101): two 2-by-1 divisions a coefficient.
-        u64 x[3 * group];
-        for (std::size_t q = 0; q < len; ++q) ok &= horner_limbs(primes, used, digits, len, q, x + 3 * q);
+    if (len == 0) return ok;
+    mixed_radix(residues, i, len, digits, used);
+    for (std::size_t q = 0; q < len; ++q) ok &= horner_limbs(primes, used, digits, len, q, x + 3 * q);
+    return ok;
+  };
+  prim::parallel_for(tasks, threads, [&](std::size_t task) {
+    u64 digits[K * group], x[3 * group];
+    bool ok = true;
+    if (rx == radix::binary) {
+      const std::size_t lo = bound(task), hi = bound(task + 1);
+      u64 pend[3] = {0, 0, 0};
+      for (std::size_t g0 = lo; g0 < hi; g0 += group) {
+        const std::size_t len = std::min(group, hi - g0);
+        ok &= coefficients(g0, len, digits, x);
         for (std::size_t q = 0; q < len; ++q) {
-          const u64* v = x + 3 * q;
-          const fft::u128 s0 = static_cast<fft::u128>(v[0]) + pend[0];
-          const fft::u128 s1 = static_cast<fft::u128>(v[1]) + pend[1] + static_cast<u64>(s0 >> 64);
-          const u64 t2 = v[2] + static_cast<u64>(s1 >> 64);  // < 2^35 < 10^19
-          const qr64 top = div_1e19((static_cast<fft::u128>(t2) << 64) | static_cast<u64>(s1));
-          const qr64 low = div_1e19((static_cast<fft::u128>(top.r) << 64) | static_cast<u64>(s0));
-          r[g0 + q] = low.r;
-          pend[0] = low.q;
-          pend[1] = top.q;
+          limb_t carry = 0;
+          pend[0] = add_carry(pend[0], x[3 * q], carry);
+          pend[1] = add_carry(pend[1], x[3 * q + 1], carry);
+          pend[2] = add_carry(pend[2], x[3 * q + 2], carry);  // no carry out: pend < 2^163 / 2^64
+          r[g0 + q] = pend[0];
+          pend[0] = pend[1];
+          pend[1] = pend[2];
+          pend[2] = 0;
         }
-        continue;
       }
-      for (std::size_t q = 0; q < len; ++q) {
-        u64 v[3];
-        ok &= horner_limbs(primes, used, digits, len, q, v);
-        limb_t carry = 0;
-        pend[0] = add_carry(pend[0], v[0], carry);
-        pend[1] = add_carry(pend[1], v[1], carry);
-        pend[2] = add_carry(pend[2], v[2], carry);  // no carry out: pend < 2^163 / 2^64
-        r[g0 + q] = pend[0];
-        pend[0] = pend[1];
-        pend[1] = pend[2];
-        pend[2] = 0;
+      std::copy(pend, pend + 3, tails.begin() + 3 * task);
+    } else {
+      const std::size_t pa = 2 * task, pb = pa + 1;
+      const std::size_t lo_a = bound(pa), hi_a = bound(pa + 1), lo_b = bound(pb), hi_b = bound(pb + 1);
+      u64 pend_a[2] = {0, 0}, pend_b[2] = {0, 0}, x_b[3 * group];
+      for (std::size_t off = 0; lo_a + off < hi_a || lo_b + off < hi_b; off += group) {
+        const std::size_t len_a = lo_a + off < hi_a ? std::min(group, hi_a - lo_a - off) : 0;
+        const std::size_t len_b = lo_b + off < hi_b ? std::min(group, hi_b - lo_b - off) : 0;
+        ok &= coefficients(lo_a + off, len_a, digits, x);
+        ok &= coefficients(lo_b + off, len_b, digits, x_b);
+        const std::size_t both = std::min(len_a, len_b);
+        for (std::size_t q = 0; q < both; ++q) {
+          r[lo_a + off + q] = decimal_step(x + 3 * q, pend_a);
+          r[lo_b + off + q] = decimal_step(x_b + 3 * q, pend_b);
+        }
+        for (std::size_t q = both; q < len_a; ++q) r[lo_a + off + q] = decimal_step(x + 3 * q, pend_a);
+        for (std::size_t q = both; q < len_b; ++q) r[lo_b + off + q] = decimal_step(x_b + 3 * q, pend_b);
+      }
+      // The binary carries (< 2^101) as base-10^19 digits.
+      for (auto [piece, pend] : {std::pair{pa, pend_a}, std::pair{pb, pend_b}}) {
+        const qr64 d = div_1e19((static_cast<fft::u128>(pend[1]) << 64) | pend[0]);  // pend[1] < 2^37
+        tails[3 * piece] = d.r;
+        tails[3 * piece + 1] = d.q;  // < 2^38
+        tails[3 * piece + 2] = 0;
       }
     }
-    if (rx == radix::decimal) {  // the binary carry (< 2^101) as base-10^19 digits
-      const qr64 d = div_1e19((static_cast<fft::u128>(pend[1]) << 64) | pend[0]);  // pend[1] < 2^37
-      pend[0] = d.r;
-      pend[1] = d.q;  // < 2^38
-      pend[2] = 0;
-    }
-    std::copy(pend, pend + 3, tails.begin() + 3 * c);
-    chunk_ok[c] = ok;
+    task_ok[task] = ok;
   });
   for (std::size_t i = count; i < rn; ++i) r[i] = 0;
-  bool ok = std::all_of(chunk_ok.begin(), chunk_ok.end(), [](char c) { return c != 0; });
-  for (std::size_t c = 0; c < chunks && ok; ++c) ok = add_at(r, rn, count * (c + 1) / chunks, tails.data() + 3 * c, rx);
+  bool ok = std::all_of(task_ok.begin(), task_ok.end(), [](char c) { return c != 0; });
+  for (std::size_t piece = 0; piece < pieces && ok; ++piece)
+    ok = add_at(r, rn, bound(piece + 1), tails.data() + 3 * piece, rx);
   if (!ok)
     throw error(error::kind::internal, "ntt: a reconstructed coefficient exceeded its bound (" + std::to_string(an) +
                                            " x " + std::to_string(bn) + " limbs); the product was not returned");

@@ -51,6 +51,7 @@ void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std
 // Frees the scratch buffers the calling thread keeps between products (the
 // NTT's transform buffers, about (primes + 1) * 8 bytes per transform point of
 // the largest product so far); the next product allocates them again.
+// Products run inside mul_batched keep theirs in the pool's worker threads.
 void release_scratch();
 
 // The smaller-operand size (limbs) from which bigmul::mul(automatic) beats

@@ -2,11 +2,8 @@
 #include "fft/ntt.hpp"
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 #include "fft/ntt_crt.hpp"
 #include "prim/parallel.hpp"

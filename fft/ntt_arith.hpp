@@ -1,12 +1,13 @@
-// Arithmetic modulo the three NTT primes, shared by the CPU transform and a
-// future CUDA twin (everything per element is BIGMUL_HD).
+// Arithmetic modulo the NTT primes, shared by the CPU engines and a future
+// CUDA twin (everything per element is BIGMUL_HD).
 //
-// Why these primes: p < 2^62 leaves room for Harvey's lazy butterflies (values
-// kept in [0, 2p), sums in [0, 4p) < 2^64), and 3 * 2^32 | p - 1 gives cyclic
-// transforms of every length 2^k and 3 * 2^k up to 3 * 2^32. Their product
-// (~2^186) exceeds every convolution coefficient of 64-bit limbs,
-// n * (2^64 - 1)^2 < 2^162 for n <= 3 * 2^32, so three residues determine each
-// coefficient exactly (Chinese remaindering, mul/ntt_mul.cpp).
+// The portable engine's primes: p < 2^62 leaves room for Harvey's lazy
+// butterflies (values kept in [0, 2p), sums in [0, 4p) < 2^64), and
+// 3 * 2^32 | p - 1 gives cyclic transforms of every length 2^k and 3 * 2^k up
+// to 3 * 2^32. Their product (~2^186) exceeds every convolution coefficient of
+// 64-bit limbs, min(an, bn) (2^64 - 1)^2 < 2^162, so three residues determine
+// each coefficient exactly (Chinese remaindering, mul/ntt_mul.cpp). The IFMA
+// engine's primes are in fft/ntt_ifma.hpp.
 #pragma once
 
 #include <cstddef>

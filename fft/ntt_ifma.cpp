@@ -5,6 +5,7 @@
 // on processors without it; ntt52_supported() gates every call.
 #include "fft/ntt_ifma.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>

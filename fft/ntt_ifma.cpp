@@ -68,7 +68,7 @@ bool env_forces_portable() {
 #if defined(BIGMUL_HAVE_IFMA_CODE)
 
 struct vconst {
-  __m512i two_p, p_neg52, mask, p, p_neg_inv52, four_p, one;
+  __m512i two_p, p_neg52, mask, p, p_neg_inv52, four_p, one, rev;
 };
 
 inline long long ll(u64 x) { return static_cast<long long>(x); }
@@ -77,7 +77,8 @@ BIGMUL_IFMA inline vconst make_vconst(u64 p) {
   return {_mm512_set1_epi64(ll(2 * p)),          _mm512_set1_epi64(ll(((u64{1} << 52) - p) & mask52)),
           _mm512_set1_epi64(ll(mask52)),         _mm512_set1_epi64(ll(p)),
           _mm512_set1_epi64(ll(neg_inverse_mod_2_64(p) & mask52)), _mm512_set1_epi64(ll(4 * p)),
-          _mm512_set1_epi64(1)};
+          _mm512_set1_epi64(1),
+          _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7)};  // lane i takes lane 7 - i
 }
 
 // x w mod p in [0, 2p) for x < 2^52: q = hi52(x wq), r = lo52(x w) - lo52(q p) mod 2^52.
@@ -150,8 +151,8 @@ alignas(64) constexpr long long reverse4x2[8] = {3, 2, 1, 0, 7, 6, 5, 4};
 alignas(64) constexpr long long reverse2x4[8] = {1, 0, 3, 2, 5, 4, 7, 6};
 
 // One radix-2 level on a run of butterflies (x[j], y[j]), j < len (a multiple of 8).
-BIGMUL_IFMA void level_forward_run(u64* x, u64* y, std::size_t len, const u64* w, const u64* wq, u64 p) {
-  const vconst c = make_vconst(p);
+BIGMUL_IFMA inline void level_forward_run(u64* x, u64* y, std::size_t len, const u64* w, const u64* wq,
+                                          const vconst& c) {
   for (std::size_t j = 0; j < len; j += 8) {
     __m512i X = load(x + j), Y = load(y + j);
     bf_dif(X, Y, load(w + j), load(wq + j), c);
@@ -161,10 +162,9 @@ BIGMUL_IFMA void level_forward_run(u64* x, u64* y, std::size_t len, const u64* w
 }
 // The inverse level t on butterflies j0 .. j0 + len of a block: twiddle
 // -w_2t^(t - j), read backwards from the level table (w, wq: level t's entries).
-BIGMUL_IFMA void level_inverse_run(u64* x, u64* y, std::size_t t, std::size_t j0, std::size_t len, const u64* w,
-                                   const u64* wq, u64 p) {
-  const vconst c = make_vconst(p);
-  const __m512i rev = idx(reverse8);
+BIGMUL_IFMA inline void level_inverse_run(u64* x, u64* y, std::size_t t, std::size_t j0, std::size_t len,
+                                          const u64* w, const u64* wq, const vconst& c) {
+  const __m512i rev = c.rev;
   for (std::size_t i = 0; i < len; i += 8) {
     const std::size_t j = j0 + i;
     __m512i X = load(x + i), Y = load(y + i);
@@ -339,8 +339,7 @@ struct level_tables {
 // Levels t and t/2 fused (radix 4) on one block of 2t values: x0..x3 =
 // a[j], a[j + t/2], a[j + t], a[j + 3t/2] for j < t/2 (t/2 a multiple of 8).
 // Half the loads and stores of two radix-2 passes, the same multiplies.
-BIGMUL_IFMA void level_pair_forward(u64* a, std::size_t t, const level_tables& L, u64 p) {
-  const vconst c = make_vconst(p);
+BIGMUL_IFMA inline void level_pair_forward(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
   const std::size_t h = t / 2;
   const u64 *wt = L.w_at(t), *wqt = L.wq_at(t), *wh = L.w_at(h), *wqh = L.wq_at(h);
   for (std::size_t j = 0; j < h; j += 8) {
@@ -361,9 +360,8 @@ BIGMUL_IFMA inline __m512i load_back(__m512i rev, const u64* end) { return _mm51
 
 // The inverse of level_pair_forward: level t/2 then level t, negated twiddles
 // read backwards (see level_inverse_run).
-BIGMUL_IFMA void level_pair_inverse(u64* a, std::size_t t, const level_tables& L, u64 p) {
-  const vconst c = make_vconst(p);
-  const __m512i rev = idx(reverse8);
+BIGMUL_IFMA inline void level_pair_inverse(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
+  const __m512i rev = c.rev;
   const std::size_t h = t / 2;
   const u64 *wt = L.w_at(t), *wqt = L.wq_at(t), *wh = L.w_at(h), *wqh = L.wq_at(h);
   for (std::size_t j = 0; j < h; j += 8) {
@@ -384,9 +382,9 @@ BIGMUL_IFMA void leaf_forward(u64* a, std::size_t size, const level_tables& L, u
   const vconst c = make_vconst(p);
   std::size_t t = size / 2;
   for (; t >= 16; t /= 4)  // pairs of levels while both have >= 8 butterflies a block
-    for (std::size_t k = 0; k < size; k += 2 * t) level_pair_forward(a + k, t, L, p);
+    for (std::size_t k = 0; k < size; k += 2 * t) level_pair_forward(a + k, t, L, c);
   if (t == 8)
-    for (std::size_t k = 0; k < size; k += 16) level_forward_run(a + k, a + k + 8, 8, L.w_at(8), L.wq_at(8), p);
+    for (std::size_t k = 0; k < size; k += 16) level_forward_run(a + k, a + k + 8, 8, L.w_at(8), L.wq_at(8), c);
   last_levels_forward(a, size, forward_small(L.w_at(4), L.wq_at(4), L.w_at(2), L.wq_at(2)), c);
 }
 BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u64 p) {
@@ -396,13 +394,28 @@ BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u
   std::size_t t = 8;
   if ((log2_exact(size) - 3) % 2 == 1) {
     for (std::size_t k = 0; k < size; k += 16)
-      level_inverse_run(a + k, a + k + 8, 8, 0, 8, L.w_at(8), L.wq_at(8), p);
+      level_inverse_run(a + k, a + k + 8, 8, 0, 8, L.w_at(8), L.wq_at(8), c);
     t = 32;
   } else {
     t = 16;
   }
   for (; t < size; t *= 4)
-    for (std::size_t k = 0; k < size; k += 2 * t) level_pair_inverse(a + k, t, L, p);
+    for (std::size_t k = 0; k < size; k += 2 * t) level_pair_inverse(a + k, t, L, c);
+}
+
+// Entry points for the plan's (non-vector) members: the constants built once a call.
+BIGMUL_IFMA void level_forward_run_p(u64* x, u64* y, std::size_t len, const u64* w, const u64* wq, u64 p) {
+  level_forward_run(x, y, len, w, wq, make_vconst(p));
+}
+BIGMUL_IFMA void level_inverse_run_p(u64* x, u64* y, std::size_t t, std::size_t j0, std::size_t len, const u64* w,
+                                     const u64* wq, u64 p) {
+  level_inverse_run(x, y, t, j0, len, w, wq, make_vconst(p));
+}
+BIGMUL_IFMA void level_pair_forward_p(u64* a, std::size_t t, const level_tables& L, u64 p) {
+  level_pair_forward(a, t, L, make_vconst(p));
+}
+BIGMUL_IFMA void level_pair_inverse_p(u64* a, std::size_t t, const level_tables& L, u64 p) {
+  level_pair_inverse(a, t, L, make_vconst(p));
 }
 
 #endif  // BIGMUL_HAVE_IFMA_CODE
@@ -502,14 +515,14 @@ std::shared_ptr<const ntt52_plan> ntt52_plan::get(unsigned prime, std::size_t le
 
 void ntt52_plan::rec_forward(u64* a, std::size_t size) const {
   if (size <= leaf_size) return leaf_forward(a, size, {w_.data(), wq_.data()}, p_);
-  level_pair_forward(a, size / 2, {w_.data(), wq_.data()}, p_);  // two levels, then four quarters
+  level_pair_forward_p(a, size / 2, {w_.data(), wq_.data()}, p_);  // two levels, then four quarters
   for (int q = 0; q < 4; ++q) rec_forward(a + q * (size / 4), size / 4);
 }
 
 void ntt52_plan::rec_inverse(u64* a, std::size_t size) const {
   if (size <= leaf_size) return leaf_inverse(a, size, {w_.data(), wq_.data()}, p_);
   for (int q = 0; q < 4; ++q) rec_inverse(a + q * (size / 4), size / 4);
-  level_pair_inverse(a, size / 2, {w_.data(), wq_.data()}, p_);
+  level_pair_inverse_p(a, size / 2, {w_.data(), wq_.data()}, p_);
 }
 
 #else
@@ -564,7 +577,7 @@ void ntt52_plan::pow2_forward(u64* a, unsigned threads) const {
     const std::size_t t = s / 2;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
     parallel_level(m_, t, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
-      level_forward_run(a + at, a + at + t, len, level_w(t) + j, level_wq(t) + j, p_);
+      level_forward_run_p(a + at, a + at + t, len, level_w(t) + j, level_wq(t) + j, p_);
     });
 #endif
   }
@@ -583,7 +596,7 @@ void ntt52_plan::pow2_inverse(u64* a, unsigned threads) const {
     const std::size_t t = size;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
     parallel_level(m_, t, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
-      level_inverse_run(a + at, a + at + t, t, j, len, level_w(t), level_wq(t), p_);
+      level_inverse_run_p(a + at, a + at + t, t, j, len, level_w(t), level_wq(t), p_);
     });
 #endif
   }

@@ -271,12 +271,16 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
   st.transform_length = n;
   st.coefficient_digits = rx == radix::binary ? 64 : decimal_limb_digits;
 
-  // Mid sizes with several threads: whole transforms as tasks (a's and b's
-  // for every prime, then each prime's product and inverse), two pool
-  // rounds in all, because a split transform of <= 2^18 points pays more in
-  // thread hand-offs than it gains. Larger: one prime at a time, each
-  // transform split over the threads. Phase times are summed over the tasks.
-  const bool by_task = threads > 1 && n <= (std::size_t{1} << 18);
+  // With several threads the forward transforms (a's and b's for every
+  // prime: 2 x primes tasks, an even share for 2 threads) run as whole
+  // transforms in parallel; so do the products and inverses up to 2^18
+  // points (a split transform that small pays more in thread hand-offs than
+  // it gains), while larger inverses, one per prime, are each split over the
+  // threads. Measured at 10^7 digits on 2 threads: 8-12% faster than
+  // splitting every transform, for 2 x primes transform buffers instead of
+  // primes + 1. Phase times are summed over the tasks.
+  const bool by_task = threads > 1;
+  const bool split_inverse = n > (std::size_t{1} << 18);
   // Residue arrays hold all `count` coefficients (n + w when folded): prime
   // k's in res[k]; b's transforms in res[used + k] (by task) or res[used].
   std::size_t arrays = by_task && !square ? 2 * used : used + (square ? 0 : 1);
@@ -331,6 +335,18 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
       st.t_split += std::chrono::duration<double>(t1 - t0).count();
       st.t_forward += std::chrono::duration<double>(t2 - t1).count();
     });
+    if (split_inverse) {
+      for (unsigned k = 0; k < used; ++k) {
+        auto t0 = clock_type::now();
+        plans[k]->pointwise(res[k], square ? res[k] : other(k), threads);
+        st.t_pointwise += seconds_since(t0);
+        t0 = clock_type::now();
+        plans[k]->inverse(res[k], threads);
+        if (w != 0) unfold(k, plans[k]->modulus());
+        st.t_inverse += seconds_since(t0);
+      }
+      return crt_and_carry<K>(primes, mixed_radix, used, res, r, an, bn, rx, threads, st);
+    }
     prim::parallel_for(used, threads, [&](std::size_t k) {
       const auto t0 = clock_type::now();
       plans[k]->pointwise(res[k], square ? res[k] : other(static_cast<unsigned>(k)), 1);

@@ -102,6 +102,14 @@ TEST(MulNtt, FoldedShapes) {
     }
   }
   EXPECT_GT(folded, 10u) << "the folded shape was hardly ever chosen";
+  // Past 2^18 points the inverses are split over the threads: folded there too.
+  if (!sanitized) {
+    const std::size_t total = (std::size_t{1} << 19) + 1001, an = total / 2 + 17, bn = total - an;
+    ASSERT_GT(detail::ntt_choose_shape(an, bn).wrap, 0u);
+    const auto a = bigmul::test::make_operand(operand_kind::all_max, an, radix::binary, g);
+    const auto b = bigmul::test::make_operand(operand_kind::random, bn, radix::binary, g);
+    check_ntt(radix::binary, a, b, "folded 2^19", 2);
+  }
   // A folded square (one transform per prime).
   const std::size_t n2 = 4096 + 33;
   const auto a = bigmul::test::make_operand(operand_kind::all_max, n2, radix::binary, g);

@@ -17,34 +17,6 @@ constexpr std::size_t leaf_size = std::size_t{1} << 11;
 // Butterflies per task in a parallel level pass.
 constexpr std::size_t level_grain = std::size_t{1} << 14;
 
-// floor((hi * 2^64 + lo) / d) for hi < d.
-inline u64 div_128_by_64(u64 hi, u64 lo, u64 d) {
-#if defined(__x86_64__)
-  u64 q, r;
-  asm("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d));
-  (void)r;
-  return q;
-#else
-  return static_cast<u64>(((static_cast<u128>(hi) << 64) | lo) / d);
-#endif
-}
-
-inline u64 add_mod(u64 a, u64 b, u64 p) {
-  const u64 s = a + b;
-  return s >= p ? s - p : s;
-}
-inline u64 sub_mod(u64 a, u64 b, u64 p) { return a >= b ? a - b : a + p - b; }
-// a * b / 2^64 mod p, fully reduced, for a < 2p and b < p.
-inline u64 mont_mul(u64 a, u64 b, u64 p, u64 p_neg_inv) {
-  return reduce_2p_to_p(montgomery_reduce_lazy(static_cast<u128>(a) * b, p, p_neg_inv), p);
-}
-
-bool is_supported_length(std::size_t n) {
-  if (n == 0 || n > ntt_max_length) return false;
-  if (n % 3 == 0) n /= 3;
-  return (n & (n - 1)) == 0;
-}
-
 }  // namespace
 
 std::size_t ntt_fit_length(std::size_t count) {
@@ -67,7 +39,7 @@ std::size_t ntt_length_below(std::size_t count) {
 
 ntt_plan::ntt_plan(unsigned prime, std::size_t length) : prime_(prime), n_(length) {
   if (prime >= ntt_prime_count) throw std::invalid_argument("ntt_plan: prime index out of range");
-  if (!is_supported_length(length))
+  if (length == 0 || ntt_fit_length(length) != length)
     throw std::invalid_argument("ntt_plan: length " + std::to_string(length) + " is not 2^k or 3*2^k <= 3*2^32");
   p_ = ntt_primes[prime].p;
   m_ = n_ % 3 == 0 ? n_ / 3 : n_;
@@ -80,12 +52,13 @@ ntt_plan::ntt_plan(unsigned prime, std::size_t length) : prime_(prime), n_(lengt
   prim::parallel_chunks(entries, std::size_t{1} << 12, 0, [&](std::size_t b, std::size_t e) {
     u64 w = pow_mod(root_m, b, p_);
     for (std::size_t j = b; j < e; ++j) {
-      table_[j] = {w, div_128_by_64(w, 0, p_)};
+      table_[j] = {w, shoup_companion(w, p_)};
       w = mul_shoup(w, root_m, root_m_shoup, p_);
     }
   });
 
   if (n_ != m_) radix3_ = ntt_radix3_stage(p_, ntt_primes[prime].generator, n_);
+  pointwise_ = ntt_pointwise_scale(p_, n_);
 }
 
 ntt_radix3_stage::ntt_radix3_stage(u64 prime, u64 generator, std::size_t n) : p(prime), m(n / 3) {
@@ -185,12 +158,11 @@ void ntt_plan::rec_inverse(u64* a, std::size_t size) const {
 void ntt_plan::level_forward(u64* a, std::size_t t, unsigned threads) const {
   const std::size_t s = m_ / (2 * t);
   const twiddle* T = table_.data();
-  prim::parallel_chunks(m_ / 2, level_grain, threads, [&](std::size_t b, std::size_t e) {
-    for (std::size_t q = b; q < e;) {
-      const std::size_t k = q / t, j0 = q % t, j1 = std::min(t, j0 + (e - q));
-      u64* x = a + k * 2 * t;
-      for (std::size_t j = j0; j < j1; ++j) butterfly_dif(x[j], x[j + t], T[j * s].w, T[j * s].w_shoup, p_);
-      q += j1 - j0;
+  ntt_parallel_level(m_, t, 1, level_grain, threads, [&](std::size_t at, std::size_t j0, std::size_t len) {
+    u64* x = a + at;
+    for (std::size_t i = 0; i < len; ++i) {
+      const twiddle& w = T[(j0 + i) * s];
+      butterfly_dif(x[i], x[i + t], w.w, w.w_shoup, p_);
     }
   });
 }
@@ -198,15 +170,11 @@ void ntt_plan::level_forward(u64* a, std::size_t t, unsigned threads) const {
 void ntt_plan::level_inverse(u64* a, std::size_t t, unsigned threads) const {
   const std::size_t s = m_ / (2 * t), half = m_ / 2;
   const twiddle* T = table_.data();
-  prim::parallel_chunks(m_ / 2, level_grain, threads, [&](std::size_t b, std::size_t e) {
-    for (std::size_t q = b; q < e;) {
-      const std::size_t k = q / t, j0 = q % t, j1 = std::min(t, j0 + (e - q));
-      u64* x = a + k * 2 * t;
-      for (std::size_t j = j0; j < j1; ++j) {
-        const twiddle& w = T[half - j * s];
-        butterfly_dit_negated(x[j], x[j + t], w.w, w.w_shoup, p_);
-      }
-      q += j1 - j0;
+  ntt_parallel_level(m_, t, 1, level_grain, threads, [&](std::size_t at, std::size_t j0, std::size_t len) {
+    u64* x = a + at;
+    for (std::size_t i = 0; i < len; ++i) {
+      const twiddle& w = T[half - (j0 + i) * s];
+      butterfly_dit_negated(x[i], x[i + t], w.w, w.w_shoup, p_);
     }
   });
 }
@@ -288,12 +256,15 @@ void ntt_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t c
   g.digits(res, i, count, v, used);
 }
 
-// A Montgomery product (x y / 2^64) times 2^64 / n.
-void ntt_pointwise_scalar(u64* x, const u64* y, std::size_t n, u64 p, unsigned threads) {
-  const u64 p_neg_inv = neg_inverse_mod_2_64(p);
+ntt_pointwise_scale::ntt_pointwise_scale(u64 prime, std::size_t length) : p(prime), n(length) {
+  p_neg_inv = neg_inverse_mod_2_64(p);
   const u64 r_mod_p = static_cast<u64>((static_cast<u128>(1) << 64) % p);
-  const u64 scale = mul_mod(r_mod_p, inv_mod(n % p, p), p);
-  const u64 scale_shoup = shoup_companion(scale, p);
+  scale = mul_mod(r_mod_p, inv_mod(n % p, p), p);
+  scale_shoup = shoup_companion(scale, p);
+}
+
+// A Montgomery product (x y / 2^64) times 2^64 / n.
+void ntt_pointwise_scale::run(u64* x, const u64* y, unsigned threads) const {
   prim::parallel_chunks(n, std::size_t{1} << 13, threads, [&](std::size_t lo, std::size_t hi) {
     for (std::size_t i = lo; i < hi; ++i) {
       const u64 m = montgomery_reduce_lazy(static_cast<u128>(x[i]) * y[i], p, p_neg_inv);
@@ -303,7 +274,7 @@ void ntt_pointwise_scalar(u64* x, const u64* y, std::size_t n, u64 p, unsigned t
 }
 
 void ntt_plan::pointwise(u64* x, const u64* y, unsigned threads) const {
-  ntt_pointwise_scalar(x, y, n_, p_, prim::resolve_threads(threads));
+  pointwise_.run(x, y, prim::resolve_threads(threads));
 }
 
 void ntt_plan::forward(u64* a, unsigned threads) const {

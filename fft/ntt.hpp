@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "fft/ntt_arith.hpp"
+#include "prim/parallel.hpp"
 
 namespace bigmul::fft {
 
@@ -76,6 +78,34 @@ inline std::size_t ntt_task_size(std::size_t m, std::size_t leaf, unsigned threa
   return size;
 }
 
+// The pointwise product of two length-n transforms mod p, with the inverse's
+// factor 1/n folded in: x[i] = x[i] y[i] / n, scalar 64-bit arithmetic (any
+// p < 2^62), [0, 2p) in and out. The constants are a plan's, built once.
+struct ntt_pointwise_scale {
+  u64 p = 0, p_neg_inv = 0, scale = 0, scale_shoup = 0;  // scale = 2^64 / n mod p
+  std::size_t n = 0;
+
+  ntt_pointwise_scale() = default;
+  ntt_pointwise_scale(u64 p, std::size_t n);
+  void run(u64* x, const u64* y, unsigned threads) const;
+};
+
+// Runs block(at, j0, len) over the m/2 butterflies of the radix-2 level with
+// half-size t of a length-m power-of-two transform, split over the threads in
+// runs of whole `unit`s (t a multiple of unit): the pairs (at + i, at + i + t)
+// for i < len, whose twiddle index is j0 + i.
+template <class Block>
+void ntt_parallel_level(std::size_t m, std::size_t t, std::size_t unit, std::size_t grain_units, unsigned threads,
+                        Block&& block) {
+  prim::parallel_chunks(m / 2 / unit, grain_units, threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t q = unit * b, q_end = unit * e; q < q_end;) {
+      const std::size_t k = q / t, j0 = q % t, j1 = std::min(t, j0 + (q_end - q));
+      block(k * 2 * t + j0, j0, j1 - j0);
+      q += j1 - j0;
+    }
+  });
+}
+
 class ntt_plan {
  public:
   // The cached plan for this prime (index into ntt_primes) and length (a
@@ -116,10 +146,9 @@ class ntt_plan {
   // w_m^j for j in [0, m/2], w_m a primitive m-th root of unity.
   std::vector<twiddle> table_;
   ntt_radix3_stage radix3_;  // n = 3m only
+  ntt_pointwise_scale pointwise_;
 };
 
-// x[i] = x[i] y[i] / n mod p in scalar 64-bit arithmetic (any p < 2^62).
-void ntt_pointwise_scalar(u64* x, const u64* y, std::size_t n, u64 p, unsigned threads);
 
 // Garner's mixed-radix digits (fft/ntt_crt.hpp) of coefficients i .. i + count
 // from the residue arrays of the first `used` primes of ntt_primes; digit k of

@@ -88,6 +88,17 @@ BIGMUL_HD void butterfly_dit_negated(u64& x, u64& y, u64 w_neg, u64 w_neg_shoup,
   y = b >= two_p ? b - two_p : b;
 }
 
+// Fully reduced sums and differences of values in [0, p), and a Montgomery
+// product a b / 2^64 mod p in [0, p) for a < 2p, b < p.
+BIGMUL_HD u64 add_mod(u64 a, u64 b, u64 p) {
+  const u64 s = a + b;
+  return s >= p ? s - p : s;
+}
+BIGMUL_HD u64 sub_mod(u64 a, u64 b, u64 p) { return a >= b ? a - b : a + p - b; }
+BIGMUL_HD u64 mont_mul(u64 a, u64 b, u64 p, u64 p_neg_inv) {
+  return reduce_2p_to_p(montgomery_reduce_lazy(static_cast<u128>(a) * b, p, p_neg_inv), p);
+}
+
 // Modular helpers for table setup (host, not on hot paths).
 inline u64 mul_mod(u64 a, u64 b, u64 p) { return static_cast<u64>(static_cast<u128>(a) * b % p); }
 inline u64 pow_mod(u64 a, u64 e, u64 p) {
@@ -101,8 +112,22 @@ inline u64 pow_mod(u64 a, u64 e, u64 p) {
   return r;
 }
 inline u64 inv_mod(u64 a, u64 p) { return pow_mod(a, p - 2, p); }
-// floor(w * 2^64 / p) for w < p.
-inline u64 shoup_companion(u64 w, u64 p) { return static_cast<u64>((static_cast<u128>(w) << 64) / p); }
+// floor((hi 2^64 + lo) / d) for hi < d: one divq on x86-64 (a 128-bit
+// division by a 64-bit divisor otherwise goes through __udivti3).
+inline u64 div_128_by_64(u64 hi, u64 lo, u64 d) {
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+  u64 q, r;
+  asm("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d));
+  (void)r;
+  return q;
+#else
+  return static_cast<u64>(((static_cast<u128>(hi) << 64) | lo) / d);
+#endif
+}
+// Shoup companions for w < p: floor(w 2^64 / p), and floor(w 2^52 / p) for
+// the 52-bit lanes of the IFMA engine (p < 2^50).
+inline u64 shoup_companion(u64 w, u64 p) { return div_128_by_64(w, 0, p); }
+inline u64 shoup52_companion(u64 w, u64 p) { return div_128_by_64(w >> 12, w << 52, p); }
 // -p^{-1} mod 2^64 for odd p (Newton iteration on the 2-adic inverse).
 constexpr u64 neg_inverse_mod_2_64(u64 p) {
   u64 x = p;  // correct to 3 bits for odd p

@@ -33,7 +33,7 @@ struct garner_constants {
       u64 t = reduce_2p_to_p(r[k], p[k]);
       for (unsigned j = 0; j < k; ++j) {
         const u64 vj = reduce_2p_to_p(v[j], p[k]);  // v_j < p_j < 2 p_k
-        t = mul_shoup(t >= vj ? t - vj : t + p[k] - vj, inv[k][j], inv_shoup[k][j], p[k]);
+        t = mul_shoup(sub_mod(t, vj, p[k]), inv[k][j], inv_shoup[k][j], p[k]);
       }
       v[k] = t;
     }

@@ -40,8 +40,6 @@ unsigned log2_exact(std::size_t t) {
   return l;
 }
 
-// floor(w 2^52 / p) for w < p < 2^50.
-u64 shoup52_companion(u64 w, u64 p) { return static_cast<u64>((static_cast<u128>(w) << 52) / p); }
 
 // Scalar 52-bit Shoup product and butterflies (transforms shorter than 16).
 inline u64 shoup52_lazy(u64 x, u64 w, u64 wq, u64 p) {
@@ -484,6 +482,10 @@ ntt52_plan::ntt52_plan(unsigned prime, std::size_t length) : prime_(prime), n_(l
       }
     }
   }
+  pointwise_ = ntt_pointwise_scale(p_, n_);
+  // mont52 leaves x y / 2^52; the scale 2^52 / n mod p restores it and divides by n.
+  scale52_ = mul_mod((u64{1} << 52) % p_, inv_mod(n_ % p_, p_), p_);
+  scale52_q_ = shoup52_companion(scale52_, p_);
   if (n_ != m_) {
     radix3_ = ntt_radix3_stage(p_, ntt52_primes[prime].generator, n_);
     auto& T = radix3_vec_;
@@ -535,16 +537,6 @@ void ntt52_plan::rec_inverse(u64*, std::size_t) const { throw std::logic_error("
 namespace {
 
 // Whole-array level t (a multiple of 8) split over the threads in 8-lane units.
-template <class Block>
-void parallel_level(std::size_t m, std::size_t t, unsigned threads, Block&& block) {
-  prim::parallel_chunks(m / 16, vector_grain, threads, [&](std::size_t b, std::size_t e) {
-    for (std::size_t q = 8 * b, q_end = 8 * e; q < q_end;) {
-      const std::size_t k = q / t, j0 = q % t, j1 = std::min(t, j0 + (q_end - q));
-      block(k * 2 * t + j0, j0, j1 - j0);
-      q += j1 - j0;
-    }
-  });
-}
 
 // Transforms shorter than 16: scalar, level by level, same tables.
 template <class LevelW>
@@ -576,7 +568,7 @@ void ntt52_plan::pow2_forward(u64* a, unsigned threads) const {
   for (std::size_t s = m_; s > size; s /= 2) {
     const std::size_t t = s / 2;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-    parallel_level(m_, t, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
+    ntt_parallel_level(m_, t, 8, vector_grain, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
       level_forward_run_p(a + at, a + at + t, len, level_w(t) + j, level_wq(t) + j, p_);
     });
 #endif
@@ -595,7 +587,7 @@ void ntt52_plan::pow2_inverse(u64* a, unsigned threads) const {
   for (; size < m_; size *= 2) {
     const std::size_t t = size;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-    parallel_level(m_, t, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
+    ntt_parallel_level(m_, t, 8, vector_grain, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
       level_inverse_run_p(a + at, a + at + t, t, j, len, level_w(t), level_wq(t), p_);
     });
 #endif
@@ -644,16 +636,13 @@ void ntt52_plan::pointwise(u64* x, const u64* y, unsigned threads) const {
   threads = prim::resolve_threads(threads);
 #if defined(BIGMUL_HAVE_IFMA_CODE)
   if (n_ % 8 == 0 && ntt52_supported()) {
-    // mont52 leaves x y / 2^52; the scale 2^52 / n mod p restores it and divides by n.
-    const u64 scale = mul_mod((u64{1} << 52) % p_, inv_mod(n_ % p_, p_), p_);
-    const u64 scale_q = shoup52_companion(scale, p_);
     prim::parallel_chunks(n_ / 8, 1024, threads, [&](std::size_t b, std::size_t e) {
-      pointwise_run(x, y, 8 * b, 8 * e, scale, scale_q, p_);
+      pointwise_run(x, y, 8 * b, 8 * e, scale52_, scale52_q_, p_);
     });
     return;
   }
 #endif
-  ntt_pointwise_scalar(x, y, n_, p_, threads);
+  pointwise_.run(x, y, threads);
 }
 
 }  // namespace bigmul::fft

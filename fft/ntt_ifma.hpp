@@ -76,6 +76,8 @@ class ntt52_plan {
   u64 p_;
   std::size_t n_, m_;
   std::vector<u64> w_, wq_;  // per level t = 1, 2, 4 .. m/2: w_2t^j and floor(w 2^52 / p), j = 0 .. t
+  ntt_pointwise_scale pointwise_;   // scalar product (n not a multiple of 8)
+  u64 scale52_ = 0, scale52_q_ = 0;  // 2^52 / n mod p and its 52-bit companion (vector product)
   ntt_radix3_stage radix3_;   // scalar stage (m < 8)
   radix3_tables radix3_vec_{};  // vector stage
   void radix3_vector(u64* a, unsigned threads, bool inverse) const;

@@ -12,7 +12,7 @@
 #include "bigmul/error.hpp"
 #include "fft/ntt.hpp"
 #include "fft/ntt_ifma.hpp"
-#include "mul/limb_ops.hpp"
+#include "mul/limb_vec.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
 
@@ -63,26 +63,15 @@ inline bool horner_limbs(const fft::ntt_prime* primes, unsigned used, const u64*
   return fits && acc[3] == 0;
 }
 
-// x + y + c (binary limbs, c in {0, 1}) -> sum limb, carry out.
-inline limb_t add_carry(limb_t x, limb_t y, limb_t& c) {
-  const fft::u128 s = static_cast<fft::u128>(x) + y + c;
-  c = static_cast<limb_t>(s >> 64);
-  return static_cast<limb_t>(s);
-}
-
-// r[i] += x at limb offset i, carries rippling up to r[rn); returns false if
-// anything would land at or beyond rn.
+// r[i ..] += x (three limbs) with carries up to r[rn); false if anything
+// would land at or beyond rn.
 bool add_at(limb_t* r, std::size_t rn, std::size_t i, const u64 x[3], radix rx) {
-  limb_t c = 0;
-  for (int k = 0; k < 3; ++k, ++i) {
-    if (i >= rn) {
-      if (x[k] || c) return false;
-      continue;
-    }
-    r[i] = add_limb(r[i], x[k], c, rx);
-  }
-  for (; c && i < rn; ++i) r[i] = add_limb(r[i], 0, c, rx);
-  return c == 0;
+  const std::size_t fit = i < rn ? std::min<std::size_t>(3, rn - i) : 0;
+  for (std::size_t k = fit; k < 3; ++k)
+    if (x[k]) return false;
+  if (fit == 0) return true;
+  const limb_t c = add_n(r + i, r + i, x, fit, rx);
+  return add_1(r + i + fit, rn - i - fit, c, rx) == 0;  // stops with the carry
 }
 
 // Limbs -> residues in [0, 2p), zero-padded to n: x - floor(x floor(2^64/p) / 2^64) p.
@@ -202,9 +191,9 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
         ok &= coefficients(g0, len, digits, x);
         for (std::size_t q = 0; q < len; ++q) {
           limb_t carry = 0;
-          pend[0] = add_carry(pend[0], x[3 * q], carry);
-          pend[1] = add_carry(pend[1], x[3 * q + 1], carry);
-          pend[2] = add_carry(pend[2], x[3 * q + 2], carry);  // no carry out: pend < 2^163 / 2^64
+          pend[0] = add_limb(pend[0], x[3 * q], carry, radix::binary);
+          pend[1] = add_limb(pend[1], x[3 * q + 1], carry, radix::binary);
+          pend[2] = add_limb(pend[2], x[3 * q + 2], carry, radix::binary);  // no carry out: pend < 2^163 / 2^64
           r[g0 + q] = pend[0];
           pend[0] = pend[1];
           pend[1] = pend[2];
@@ -315,77 +304,53 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
     }
   };
 
+  // Phase times, summed over tasks when they run in parallel.
+  std::mutex stats_mutex;
+  const auto timed = [&](double& slot, auto&& work) {
+    const auto t0 = clock_type::now();
+    work();
+    const double dt = seconds_since(t0);
+    std::lock_guard<std::mutex> lock(stats_mutex);
+    slot += dt;
+  };
+  // One operand's residues and forward transform into x.
+  const auto forward_one = [&](const Plan& plan, u64* x, const limb_t* src, std::size_t len, unsigned th) {
+    timed(st.t_split, [&] { load_residues(x, n, src, len, plan.modulus(), th); });
+    timed(st.t_forward, [&] { plan.forward(x, th); });
+  };
+  // Prime k's pointwise product, inverse transform and unfolding, in res[k].
+  const auto finish = [&](unsigned k, const Plan& plan, unsigned th) {
+    timed(st.t_pointwise, [&] { plan.pointwise(res[k], square ? res[k] : other(k), th); });
+    timed(st.t_inverse, [&] {
+      plan.inverse(res[k], th);
+      if (w != 0) unfold(k, plan.modulus());
+    });
+  };
+
   if (by_task) {
     std::vector<std::shared_ptr<const Plan>> plans(used);
     for (unsigned k = 0; k < used; ++k) plans[k] = Plan::get(k, n);
     if (w != 0)
       for (unsigned k = 0; k < used; ++k) low_product(k);
-    std::mutex stats_mutex;
     const unsigned operands = square ? 1 : 2;
     prim::parallel_for(used * operands, threads, [&](std::size_t task) {
       const unsigned k = static_cast<unsigned>(task / operands);
       const bool is_b = task % operands == 1;
-      u64* x = is_b ? other(k) : res[k];
-      const auto t0 = clock_type::now();
-      load_residues(x, n, is_b ? b : a, is_b ? bn : an, plans[k]->modulus(), 1);
-      const auto t1 = clock_type::now();
-      plans[k]->forward(x, 1);
-      const auto t2 = clock_type::now();
-      std::lock_guard<std::mutex> lock(stats_mutex);
-      st.t_split += std::chrono::duration<double>(t1 - t0).count();
-      st.t_forward += std::chrono::duration<double>(t2 - t1).count();
+      forward_one(*plans[k], is_b ? other(k) : res[k], is_b ? b : a, is_b ? bn : an, 1);
     });
-    if (split_inverse) {
-      for (unsigned k = 0; k < used; ++k) {
-        auto t0 = clock_type::now();
-        plans[k]->pointwise(res[k], square ? res[k] : other(k), threads);
-        st.t_pointwise += seconds_since(t0);
-        t0 = clock_type::now();
-        plans[k]->inverse(res[k], threads);
-        if (w != 0) unfold(k, plans[k]->modulus());
-        st.t_inverse += seconds_since(t0);
-      }
-      return crt_and_carry<K>(primes, mixed_radix, used, res, r, an, bn, rx, threads, st);
+    if (split_inverse)
+      for (unsigned k = 0; k < used; ++k) finish(k, *plans[k], threads);
+    else
+      prim::parallel_for(used, threads, [&](std::size_t k) { finish(static_cast<unsigned>(k), *plans[k], 1); });
+  } else {
+    for (unsigned k = 0; k < used; ++k) {
+      if (w != 0) low_product(k);
+      const auto plan = Plan::get(k, n);
+      forward_one(*plan, res[k], a, an, threads);
+      if (!square) forward_one(*plan, other(k), b, bn, threads);
+      finish(k, *plan, threads);
     }
-    prim::parallel_for(used, threads, [&](std::size_t k) {
-      const auto t0 = clock_type::now();
-      plans[k]->pointwise(res[k], square ? res[k] : other(static_cast<unsigned>(k)), 1);
-      const auto t1 = clock_type::now();
-      plans[k]->inverse(res[k], 1);
-      if (w != 0) unfold(static_cast<unsigned>(k), plans[k]->modulus());
-      const auto t2 = clock_type::now();
-      std::lock_guard<std::mutex> lock(stats_mutex);
-      st.t_pointwise += std::chrono::duration<double>(t1 - t0).count();
-      st.t_inverse += std::chrono::duration<double>(t2 - t1).count();
-    });
-    return crt_and_carry<K>(primes, mixed_radix, used, res, r, an, bn, rx, threads, st);
   }
-  for (unsigned k = 0; k < used; ++k) {
-    if (w != 0) low_product(k);
-    const auto plan = Plan::get(k, n);
-    const u64 p = plan->modulus();
-    u64* x = res[k];
-    u64* y = square ? x : other(k);
-    auto t0 = clock_type::now();
-    load_residues(x, n, a, an, p, threads);
-    if (!square) load_residues(y, n, b, bn, p, threads);
-    st.t_split += seconds_since(t0);
-
-    t0 = clock_type::now();
-    plan->forward(x, threads);
-    if (!square) plan->forward(y, threads);
-    st.t_forward += seconds_since(t0);
-
-    t0 = clock_type::now();
-    plan->pointwise(x, y, threads);
-    st.t_pointwise += seconds_since(t0);
-
-    t0 = clock_type::now();
-    plan->inverse(x, threads);
-    if (w != 0) unfold(k, p);
-    st.t_inverse += seconds_since(t0);
-  }
-
   crt_and_carry<K>(primes, mixed_radix, used, res, r, an, bn, rx, threads, st);
 }
 

@@ -62,6 +62,15 @@ std::size_t crossover(radix rx, const std::vector<std::size_t>& sizes,
   return sizes.back();
 }
 
+// n x n products through the NTT on one engine (all threads, as bigmul::mul runs).
+std::function<void(limb_t*, const limb_t*, const limb_t*, std::size_t)> ntt_on(radix rx, detail::ntt_engine e) {
+  return [rx, e](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
+    mul_options o;
+    mul_stats st;
+    detail::mul_ntt(r, a, n, b, n, rx, o, st, e);
+  };
+}
+
 std::vector<std::size_t> geometric(std::size_t lo, std::size_t hi, double step) {
   std::vector<std::size_t> v;
   for (double x = static_cast<double>(lo); x <= static_cast<double>(hi); x *= step) {
@@ -111,18 +120,11 @@ int main(int argc, char** argv) {
       o.algo = algorithm::fft_real;
       mul(r, a, n, b, n, rx, o);
     };
-    const auto ntt_on = [rx](detail::ntt_engine e) {
-      return [rx, e](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
-        mul_options o;
-        mul_stats st;
-        detail::mul_ntt(r, a, n, b, n, rx, o, st, e);
-      };
-    };
-    const std::size_t ntt_portable =
-        crossover(rx, geometric(100, 30000, 1.15), incumbent, ntt_on(detail::ntt_engine::portable), "ntt portable vs table");
+    const std::size_t ntt_portable = crossover(rx, geometric(100, 30000, 1.15), incumbent,
+                                               ntt_on(rx, detail::ntt_engine::portable), "ntt portable vs table");
     const std::size_t ntt = detail::ntt_engine_available(detail::ntt_engine::ifma)
                                 ? crossover(rx, geometric(100, 30000, 1.15), incumbent,
-                                            ntt_on(detail::ntt_engine::ifma), "ntt ifma vs table")
+                                            ntt_on(rx, detail::ntt_engine::ifma), "ntt ifma vs table")
                                 : ntt_portable;
     body += std::string("inline constexpr crossovers ") + (rx == radix::binary ? "binary_radix" : "decimal_radix") +
             "{" + std::to_string(kara) + ", " + std::to_string(fft) + ", " + std::to_string(cut) + ", " +
@@ -138,18 +140,11 @@ int main(int argc, char** argv) {
     mpz_mul(z, mpz_roinit_n(x, reinterpret_cast<const mp_limb_t*>(a), static_cast<mp_size_t>(n)),
             mpz_roinit_n(y, reinterpret_cast<const mp_limb_t*>(b), static_cast<mp_size_t>(n)));
   };
-  const auto ntt_all_threads = [](detail::ntt_engine e) {
-    return [e](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
-      mul_options o;
-      mul_stats st;
-      detail::mul_ntt(r, a, n, b, n, radix::binary, o, st, e);
-    };
-  };
   const std::size_t gmp_portable = crossover(radix::binary, geometric(100, 600000, 1.3), gmp,
-                                             ntt_all_threads(detail::ntt_engine::portable), "ntt portable vs GMP");
+                                             ntt_on(radix::binary, detail::ntt_engine::portable), "ntt portable vs GMP");
   const std::size_t gmp_ifma = detail::ntt_engine_available(detail::ntt_engine::ifma)
                                    ? crossover(radix::binary, geometric(100, 600000, 1.3), gmp,
-                                               ntt_all_threads(detail::ntt_engine::ifma), "ntt ifma vs GMP")
+                                               ntt_on(radix::binary, detail::ntt_engine::ifma), "ntt ifma vs GMP")
                                    : gmp_portable;
   mpz_clear(z);
   std::printf("gmp_crossover %zu, gmp_crossover_portable %zu\n", gmp_ifma, gmp_portable);

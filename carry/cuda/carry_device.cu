@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "prim/cuda/common.cuh"
-#include "prim/cuda/device_scan.cuh"
+#include "prim/cuda/carry_scan_space.cuh"
 
 namespace bigmul::carry::cuda {
 namespace {
@@ -140,15 +140,8 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, const T* d_c, std::size_t
   std::int64_t* buf[2];
   buf[0] = carve.take<std::int64_t>(G * ns);
   buf[1] = carve.take<std::int64_t>(plan.rounds > 1 ? G * ns : 0);
-  carry_gp* pairs = carve.take<carry_gp>(npairs);
-  carry_gp* scanned = carve.take<carry_gp>(npairs);
-  std::size_t scan_bytes = 0;
-  if (cudaError_t e = prim::cuda::device_exclusive_scan(static_cast<void*>(nullptr), scan_bytes,
-                                                        static_cast<const carry_gp*>(nullptr),
-                                                        static_cast<carry_gp*>(nullptr), npairs, carry_op{},
-                                                        prim::carry_identity, stream))
-    return e;
-  void* scan_temp = carve.take<char>(scan_bytes);
+  prim::cuda::carry_scan_space look_ahead;
+  if (cudaError_t e = look_ahead.carve(carve, npairs, stream)) return e;
   if (!d_temp) {
     temp_bytes = carve.bytes();
     return cudaSuccess;
@@ -176,12 +169,11 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, const T* d_c, std::size_t
 
   // Phase 2.
   const dim3 grid(static_cast<unsigned>(nblk), grid_y(G));
-  fold_kernel<Base><<<grid, carry_threads, 0, stream>>>(s, ns, ns, M, G, nblk, base, pairs, d_ok);
+  fold_kernel<Base><<<grid, carry_threads, 0, stream>>>(s, ns, ns, M, G, nblk, base, look_ahead.pairs, d_ok);
   if (cudaError_t e = cudaPeekAtLastError()) return e;
-  if (cudaError_t e = prim::cuda::device_exclusive_scan(scan_temp, scan_bytes, static_cast<const carry_gp*>(pairs),
-                                                        scanned, npairs, carry_op{}, prim::carry_identity, stream))
-    return e;
-  emit_kernel<Base><<<grid, carry_threads, 0, stream>>>(s, ns, ns, M, m, G, nblk, base, scanned, d_out, d_ok);
+  if (cudaError_t e = look_ahead.scan(stream)) return e;
+  emit_kernel<Base><<<grid, carry_threads, 0, stream>>>(s, ns, ns, M, m, G, nblk, base, look_ahead.scanned, d_out,
+                                                        d_ok);
   return cudaPeekAtLastError();
 }
 

@@ -10,7 +10,7 @@
 #include "mul/coefficients_period.hpp"
 #include "mul/modcheck.hpp"
 #include "prim/cuda/common.cuh"
-#include "prim/cuda/device_scan.cuh"
+#include "prim/cuda/carry_scan_space.cuh"
 #include "prim/ops.hpp"
 
 namespace bigmul::detail::cuda {
@@ -180,15 +180,8 @@ cudaError_t balanced_run(void* d_temp, std::size_t& temp_bytes, Src src, const l
   const std::size_t periods = prim::cuda::ceil_div(total, src.pd);
   const std::size_t npairs = periods ? G * (periods + 1) : 0;
   prim::cuda::temp_carver carve(d_temp);
-  carry_gp* pairs = carve.take<carry_gp>(npairs);
-  carry_gp* scanned = carve.take<carry_gp>(npairs);
-  std::size_t scan_bytes = 0;
-  if (cudaError_t e = prim::cuda::device_exclusive_scan(static_cast<void*>(nullptr), scan_bytes,
-                                                        static_cast<const carry_gp*>(nullptr),
-                                                        static_cast<carry_gp*>(nullptr), npairs, carry_op{},
-                                                        prim::carry_identity, stream))
-    return e;
-  void* scan_temp = carve.take<char>(scan_bytes);
+  prim::cuda::carry_scan_space look_ahead;
+  if (cudaError_t e = look_ahead.carve(carve, npairs, stream)) return e;
   if (!d_temp) {
     temp_bytes = carve.bytes();
     return cudaSuccess;
@@ -198,13 +191,12 @@ cudaError_t balanced_run(void* d_temp, std::size_t& temp_bytes, Src src, const l
   if (periods == 0)  // n == 0: the single value 0 per operand
     return cudaMemsetAsync(d_out, 0, G * sizeof(std::int32_t), stream);
   const std::uint64_t B = f.base();
-  balanced_fold_kernel<Src><<<grid_for(periods, G), threads, 0, stream>>>(src, d_a, n, G, total, periods, B, pairs);
+  balanced_fold_kernel<Src><<<grid_for(periods, G), threads, 0, stream>>>(src, d_a, n, G, total, periods, B,
+                                                                          look_ahead.pairs);
   if (cudaError_t e = cudaPeekAtLastError()) return e;
-  if (cudaError_t e = prim::cuda::device_exclusive_scan(scan_temp, scan_bytes, static_cast<const carry_gp*>(pairs),
-                                                        scanned, npairs, carry_op{}, prim::carry_identity, stream))
-    return e;
+  if (cudaError_t e = look_ahead.scan(stream)) return e;
   balanced_emit_kernel<Src><<<grid_for(periods, G), threads, 0, stream>>>(src, d_a, n, G, total, periods, B,
-                                                                          scanned, d_out);
+                                                                          look_ahead.scanned, d_out);
   return cudaPeekAtLastError();
 }
 

@@ -125,6 +125,9 @@ int run_checked(const options& o, progress& prog) {
   if (o.backend_choice == backend::cuda && !gpu) throw failure(exit_io, "bigmul: --backend cuda: " + gpu_why);
   // Parsing and printing use the library's default thread count: make --threads apply there too.
   if (o.threads) prim::set_default_threads(o.threads);
+  // -o's target is checked before any work (a directory or a dangling link
+  // fails now, not after a long product); atomic_file checks it again.
+  if (o.output) static_cast<void>(resolve_output(*o.output));
   const unsigned threads = prim::resolve_threads(o.threads);
   if (o.verbose) {
     const std::string th = ", " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
@@ -269,12 +272,12 @@ int run(int argc, const char* const* argv) {
   progress prog;
   try {
     const options o = parse_command_line(argc, argv);
-    if (o.help) {
-      if (!write_fd(STDOUT_FILENO, usage_text())) return exit_io;
-      return exit_ok;
-    }
-    if (o.version) {
-      if (!write_fd(STDOUT_FILENO, "bigmul " BIGMUL_VERSION_STRING "\n")) return exit_io;
+    if (o.help || o.version) {
+      const std::string text = o.help ? usage_text() : std::string("bigmul " BIGMUL_VERSION_STRING "\n");
+      if (!write_fd(STDOUT_FILENO, text)) {
+        const int err = errno;
+        throw_io(std::string("bigmul: cannot write the ") + (o.help ? "help" : "version") + " to standard output", err);
+      }
       return exit_ok;
     }
     return run_checked(o, prog);
@@ -285,6 +288,12 @@ int run(int argc, const char* const* argv) {
   } catch (const std::bad_alloc&) {
     prog.clear();
     say("bigmul: out of memory");
+    return exit_io;
+  } catch (const error& e) {
+    // The library's and the GMP guard's out-of-memory (kind resource) and
+    // thread-creation failures say what failed themselves.
+    prog.clear();
+    say(std::string(e.code() == error::kind::resource ? "bigmul: " : "bigmul: internal error: ") + e.what());
     return exit_io;
   } catch (const std::exception& e) {
     prog.clear();

@@ -55,20 +55,6 @@ void remove_cleanup() {
   pending_temp_set = 0;
 }
 
-// The file the rename must replace: PATH itself, or what a symlink PATH
-// points to, so that -o through a symlink updates the file and keeps the link.
-std::string rename_target(const std::string& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    if (char* real = ::realpath(path.c_str(), nullptr)) {
-      std::string resolved = real;
-      ::free(real);
-      return resolved;
-    }
-  }
-  return path;
-}
-
 std::string directory_of(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   if (slash == std::string::npos) return ".";
@@ -95,7 +81,61 @@ bool write_fd(int fd, std::string_view data) {
   return true;
 }
 
-atomic_file::atomic_file(const std::string& path) : path_(path), target_(rename_target(path)) {
+output_target resolve_output(const std::string& path) {
+  const auto refuse = [&](const std::string& why) -> output_target {
+    throw failure(exit_io, "bigmul: cannot write " + quoted(path) + ": " + why);
+  };
+  struct stat lst {};
+  if (::lstat(path.c_str(), &lst) != 0) {
+    if (errno == ENOENT) return {path, false};  // a new file (a missing directory fails at create)
+    throw_io("bigmul: cannot write " + quoted(path), errno);
+  }
+  struct stat st = lst;
+  if (S_ISLNK(lst.st_mode) && ::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err != ENOENT) throw_io("bigmul: cannot write " + quoted(path), err);
+    // A dangling link: creating its target could put a file anywhere the link
+    // names (a typo, another user's path); refuse instead of guessing.
+    char to[PATH_MAX + 1];
+    const ssize_t n = ::readlink(path.c_str(), to, PATH_MAX);
+    return refuse("it is a symbolic link to " + (n >= 0 ? quoted(std::string_view(to, static_cast<std::size_t>(n))) : std::string("a missing file")) +
+                  ", which does not exist (create the target, or remove the link)");
+  }
+  if (S_ISDIR(st.st_mode)) return refuse("it is a directory");
+  // Names of already-open descriptors (/dev/stdout, /dev/fd/N, /proc/.../fd/N)
+  // are written through, like a shell redirection: replacing what they resolve
+  // to would detach the descriptor the caller holds.
+  const bool descriptor_name = path == "/dev/stdout" || path == "/dev/stderr" || path.starts_with("/dev/fd/") ||
+                               path.starts_with("/proc/");
+  // Devices, FIFOs and sockets are written directly: renaming a regular file
+  // over them would destroy them (bigmul -o /dev/null run as root).
+  if (!S_ISREG(st.st_mode) || descriptor_name) return {path, true, S_ISREG(st.st_mode)};
+  if (!S_ISLNK(lst.st_mode)) return {path, false};
+  // A symlink to a regular file: replace the target, keep the link.
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (!real) throw_io("bigmul: cannot resolve the symbolic link " + quoted(path), errno);
+  std::string resolved = real;
+  ::free(real);
+  return {resolved, false};
+}
+
+atomic_file::atomic_file(const std::string& path) : path_(path) {
+  const output_target t = resolve_output(path);
+  target_ = t.path;
+  if (t.direct) {
+    direct_ = true;
+    // No O_TRUNC for devices and FIFOs (meaningless there); a regular file
+    // reached through a descriptor name is appended to, as the caller's
+    // redirection (> or >>) has already placed it.
+    fd_ = ::open(target_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | (t.regular ? O_APPEND : 0));
+    if (fd_ < 0) {
+      const int err = errno;
+      throw_io("bigmul: cannot open " + quoted(path_) + " for writing" +
+                   (err == ENXIO ? std::string(" (a socket cannot be written as a file)") : std::string()),
+               err);
+    }
+    return;
+  }
   directory_ = directory_of(target_);
   std::string name = base_name(target_);
   if (name.empty() || name == "." || name == "..")
@@ -149,16 +189,30 @@ void atomic_file::write(std::string_view data) {
 }
 
 void atomic_file::commit() {
-  const auto fail = [&](const char* what) {
-    const int err = errno;
+  const auto fail = [&](const char* what, int err) {
     discard();
     throw_io(std::string("bigmul: cannot ") + what + " " + quoted(path_), err);
   };
-  if (::fsync(fd_) != 0) fail("sync");
+  if (direct_) {
+    // Devices and FIFOs: nothing to sync or rename; close() still reports a
+    // deferred write error.
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) fail("write", errno);
+    return;
+  }
+  if (::fsync(fd_) != 0) fail("sync", errno);
   const int fd = fd_;
   fd_ = -1;
-  if (::close(fd) != 0) fail("write");
-  if (::rename(temp_.c_str(), target_.c_str()) != 0) fail("replace");
+  if (::close(fd) != 0) fail("write", errno);
+  // Never rename over something that stopped being a regular file while the
+  // product was computed (a device or FIFO put there since resolve_output).
+  struct stat st {};
+  if (::lstat(target_.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    discard();
+    throw failure(exit_io, "bigmul: cannot replace " + quoted(path_) + ": it is no longer a regular file");
+  }
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) fail("replace", errno);
   temp_.clear();
   remove_cleanup();
   // Make the rename itself durable; a failure here leaves a complete file, so only try.

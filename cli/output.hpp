@@ -10,10 +10,23 @@ namespace bigmul::cli {
 // writes. Returns false with errno set on failure (EPIPE, ENOSPC, EIO, ...).
 bool write_fd(int fd, std::string_view data);
 
+// Where -o PATH writes. A regular file (or a missing one) is replaced
+// atomically; a symlink to a regular file replaces its target and keeps the
+// link; a device, FIFO or socket, and a name of an open descriptor
+// (/dev/stdout, /dev/fd/N, /proc/.../fd/N), are written directly (`direct`);
+// a directory or a dangling symlink is refused (failure(exit_io)).
+struct output_target {
+  std::string path;      // the file to replace, or to open when direct
+  bool direct = false;   // write through, no temporary file, no rename
+  bool regular = false;  // direct to a regular file (through a descriptor name): append
+};
+output_target resolve_output(const std::string& path);  // throws failure(exit_io)
+
 // A file written in full or not at all: the bytes go to a temporary file in
 // PATH's directory, which commit() fsyncs and renames over PATH (then fsyncs
 // the directory). Until commit() succeeds PATH is untouched; the destructor,
-// and SIGINT/SIGTERM/SIGHUP, remove the temporary file.
+// and SIGINT/SIGTERM/SIGHUP, remove the temporary file. A `direct` target
+// (see resolve_output) is opened and written as it is: no atomicity there.
 class atomic_file {
  public:
   explicit atomic_file(const std::string& path);  // throws failure(exit_io)
@@ -32,6 +45,7 @@ class atomic_file {
   std::string directory_;  // target_'s directory
   std::string temp_;
   int fd_ = -1;
+  bool direct_ = false;    // writing to a device, FIFO or open descriptor
 };
 
 }  // namespace bigmul::cli

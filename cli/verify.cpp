@@ -1,20 +1,9 @@
 #include "cli/verify.hpp"
 
 #include "bigmul/error.hpp"
+#include "bigmul/gmp_guard.hpp"
 
 namespace bigmul::cli {
-namespace {
-
-// mpz_t with RAII, so an exception (bad_alloc) does not leak it.
-struct mpz_holder {
-  mpz_t v;
-  mpz_holder() { mpz_init(v); }
-  ~mpz_holder() { mpz_clear(v); }
-  mpz_holder(const mpz_holder&) = delete;
-  mpz_holder& operator=(const mpz_holder&) = delete;
-};
-
-}  // namespace
 
 void to_mpz(mpz_t out, const integer& x) {
   if (x.is_zero()) {
@@ -34,17 +23,22 @@ void to_mpz(mpz_t out, const integer& x) {
 }
 
 bool matches_gmp(const integer& a, const integer& b, const integer& product, std::string& detail) {
-  mpz_holder ga, gb, expected, got;
-  to_mpz(ga.v, a);
-  to_mpz(gb.v, b);
-  mpz_mul(expected.v, ga.v, gb.v);
-  to_mpz(got.v, product);
-  if (mpz_cmp(expected.v, got.v) == 0) return true;
-  mpz_holder diff;
-  mpz_sub(diff.v, got.v, expected.v);
-  detail = "product differs from GMP's mpz_mul: GMP has " + std::to_string(mpz_sizeinbase(expected.v, 10)) +
-           " digits, bigmul " + std::to_string(mpz_sizeinbase(got.v, 10)) + " digits; bigmul - GMP has about " +
-           std::to_string(mpz_sizeinbase(diff.v, 10)) + " digits" + (mpz_sgn(diff.v) < 0 ? " and is negative" : "");
+  // GMP runs with allocation functions that throw bigmul::error (resource)
+  // instead of aborting: --verify under a memory limit exits 1 "out of memory".
+  // The guard comes first so that the numbers are released (or, after a
+  // failed allocation, deliberately leaked) while it is still in place.
+  const gmp_guard guard;
+  guarded_mpz ga, gb, expected, got;
+  to_mpz(ga, a);
+  to_mpz(gb, b);
+  mpz_mul(expected, ga, gb);
+  to_mpz(got, product);
+  if (mpz_cmp(expected, got) == 0) return true;
+  guarded_mpz diff;
+  mpz_sub(diff, got, expected);
+  detail = "product differs from GMP's mpz_mul: GMP has " + std::to_string(mpz_sizeinbase(expected, 10)) +
+           " digits, bigmul " + std::to_string(mpz_sizeinbase(got, 10)) + " digits; bigmul - GMP has about " +
+           std::to_string(mpz_sizeinbase(diff, 10)) + " digits" + (mpz_sgn(diff.get()) < 0 ? " and is negative" : "");
   return false;
 }
 

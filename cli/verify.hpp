@@ -9,7 +9,7 @@
 
 namespace bigmul::cli {
 
-// x as an mpz (out must be initialised). Binary radix imports the limbs;
+// x as an mpz (out must be initialised; run under a gmp_guard). Binary radix imports the limbs;
 // decimal radix goes through the decimal text (GMP's subquadratic reader).
 void to_mpz(mpz_t out, const integer& x);
 

@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -103,6 +104,10 @@ cli_result run_cli(const std::vector<std::string>& args, const cli_run_options& 
     }
     ::dup2(options.stderr_is_terminal ? pty_slave : err[1], 2);
     ::signal(SIGPIPE, SIG_DFL);
+    if (options.address_space_kib) {
+      const rlimit cap{options.address_space_kib * 1024, options.address_space_kib * 1024};
+      if (::setrlimit(RLIMIT_AS, &cap) != 0) ::_exit(126);
+    }
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }

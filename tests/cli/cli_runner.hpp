@@ -21,6 +21,7 @@ struct cli_run_options {
   bool stdout_closed = false;        // the child starts with descriptor 1 closed
   bool stderr_is_terminal = false;   // stderr is a pseudo-terminal
   int timeout_seconds = 240;
+  unsigned long long address_space_kib = 0;  // non-zero: the child runs under ulimit -v (RLIMIT_AS) of this many KiB
 };
 
 cli_result run_cli(const std::vector<std::string>& args, const cli_run_options& options = {});

@@ -1,0 +1,45 @@
+// Shared by the module's source files: keyword options -> mul_options, error
+// mapping, and the Integer class's binding.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <optional>
+#include <string>
+
+#include "bigmul/mul.hpp"
+
+namespace bigmul::python {
+
+namespace py = pybind11;
+
+// algorithm=None|"auto"|name, threads=None|n >= 0 (0 and None: all cores),
+// backend="auto"|"cpu"|"cuda", check: the mod 2^61-1 check. Bad values raise
+// ValueError / TypeError naming `fn`. backend="cuda" without a usable GPU
+// raises RuntimeError with the reason.
+mul_options make_options(const py::object& algorithm, const py::object& threads, const std::string& backend,
+                         bool check, const char* fn);
+
+// The GIL is released around work on this many limbs or more; below, the
+// release/re-acquire costs more than the work.
+inline constexpr std::size_t release_gil_limbs = 32;
+
+// Releases the GIL for its lifetime when `limbs` is past release_gil_limbs.
+class maybe_release_gil {
+ public:
+  explicit maybe_release_gil(std::size_t limbs) {
+    if (limbs >= release_gil_limbs) release_.emplace();
+  }
+
+ private:
+  std::optional<py::gil_scoped_release> release_;
+};
+
+// bigmul::error -> ValueError (bad literal or argument, domain) / MemoryError
+// (resource) / RuntimeError (internal), with bigmul's message.
+void register_errors(py::module_& m);
+
+// bigmul.Integer.
+void bind_integer(py::module_& m);
+
+}  // namespace bigmul::python

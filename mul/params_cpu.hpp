@@ -14,6 +14,10 @@ struct crossovers {
   std::size_t ntt_portable;  // the same for the portable NTT engine (no IFMA)
 };
 
+// Also in the table: radix_to_decimal_basecase and radix_from_decimal_basecase,
+// the decimal lengths (10^19 limbs) up to which the radix converter
+// (src/arith/radix_convert.cpp) runs its schoolbook code instead of dividing
+// and conquering.
 #include "mul/params_cpu.inc"
 
 }  // namespace bigmul::detail::params_cpu

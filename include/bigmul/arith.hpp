@@ -51,7 +51,8 @@ void div_qr(limb_t* q, limb_t* r, const limb_t* a, std::size_t an, const limb_t*
 limb_t divrem_1(limb_t* q, const limb_t* a, std::size_t n, limb_t d);
 
 // Radix conversion of a magnitude, divide and conquer over cached powers
-// (10^19)^(2^k); subquadratic. The results have no high zero limbs.
+// (10^19)^(2^k), schoolbook below the tuned threshold; subquadratic. The
+// results have no high zero limbs. integer::to_radix is this converter.
 std::vector<limb_t> binary_to_decimal(const limb_t* a, std::size_t n);
 std::vector<limb_t> decimal_to_binary(const limb_t* a, std::size_t n);
 
@@ -61,9 +62,9 @@ std::vector<limb_t> decimal_to_binary(const limb_t* a, std::size_t n);
 // shifts and bitwise operations compute in binary; a decimal result is
 // converted back.
 
-// The same value in radix rx, subquadratic (integer::to_radix is the
-// quadratic reference).
-integer convert_radix(const integer& x, radix rx);
+// The same value in radix rx: x.to_radix(rx) (one converter; this name is
+// kept for existing callers).
+inline integer convert_radix(const integer& x, radix rx) { return x.to_radix(rx); }
 
 integer operator+(const integer& a, const integer& b);
 integer operator-(const integer& a, const integer& b);
@@ -108,28 +109,5 @@ std::size_t bit_length(const integer& a);
 std::size_t lowest_set_bit(const integer& a);
 // Bit `index` of a in two's complement (negative numbers have infinitely many 1s on top).
 bool test_bit(const integer& a, std::size_t index);
-
-// Reaches integer's private members (declared a friend in integer.hpp).
-struct integer_access {
-  static std::vector<limb_t>& limbs(integer& x) { return x.limbs_; }
-  static const std::vector<limb_t>& limbs(const integer& x) { return x.limbs_; }
-  static bool& negative(integer& x) { return x.negative_; }
-  static radix& radix_of(integer& x) { return x.radix_; }
-  // Drops high zero limbs; zero is non-negative. (Inline, so that the
-  // arithmetic library does not depend on src/integer.cpp.)
-  static void normalize(integer& x) {
-    while (!x.limbs_.empty() && x.limbs_.back() == 0) x.limbs_.pop_back();
-    if (x.limbs_.empty()) x.negative_ = false;
-  }
-  // An integer holding `limbs` (moved in) with the given sign and radix, normalized.
-  static integer make(std::vector<limb_t>&& limbs, bool negative, radix rx) {
-    integer r;
-    r.limbs_ = std::move(limbs);
-    r.negative_ = negative;
-    r.radix_ = rx;
-    normalize(r);
-    return r;
-  }
-};
 
 }  // namespace bigmul

@@ -24,8 +24,11 @@ class integer {
   integer(long v) : integer(static_cast<long long>(v)) {}           // NOLINT
   integer(unsigned long v) : integer(static_cast<unsigned long long>(v)) {}  // NOLINT
 
-  // From magnitude limbs in radix rx (high zero limbs are dropped).
+  // From magnitude limbs in radix rx (high zero limbs are dropped; decimal
+  // limbs must be < 10^19, else bigmul::error). The vector overload takes the
+  // limbs over without a copy.
   integer(std::span<const limb_t> magnitude, bool negative, radix rx);
+  integer(std::vector<limb_t>&& magnitude, bool negative, radix rx);
 
   // Parses an integer literal: optional '+' or '-', then decimal digits, or
   // "0x"/"0X" and hex digits. Leading zeros are decimal, never octal. No
@@ -36,10 +39,18 @@ class integer {
 
   // Decimal (base 10) or hex (base 16, lowercase, "0x" prefix unless
   // prefix == false; "-0x..." when negative). Linear time when the number's
-  // radix matches the base (decimal <-> base 10, binary <-> base 16).
+  // radix matches the base (decimal <-> base 10, binary <-> base 16);
+  // otherwise one radix conversion (to_radix) first.
   std::string to_string(int base = 10, bool prefix = true) const;
+  // The same text without building a std::string: to_string(base,
+  // prefix).size() characters written to out. Throws like to_string.
+  std::size_t printed_size(int base = 10, bool prefix = true) const;
+  void print(char* out, int base = 10, bool prefix = true) const;
 
-  // The same value in radix rx (a copy when it already is).
+  // The same value in radix rx (a copy when it already is). Divide and
+  // conquer over cached powers of 10^19 (subquadratic), schoolbook below the
+  // tuned threshold (mul/params_cpu.inc). Every radix change in the library
+  // (printing, comparisons, mixed-radix arithmetic) goes through it.
   integer to_radix(radix rx) const;
 
   bool is_zero() const noexcept { return limbs_.empty(); }
@@ -51,7 +62,8 @@ class integer {
 
   integer operator-() const;
 
-  // Compares values (radices may differ).
+  // Compares values (radices may differ: sizes decide when they can, else the
+  // smaller operand is converted).
   friend bool operator==(const integer& a, const integer& b);
   friend std::strong_ordering operator<=>(const integer& a, const integer& b);
 
@@ -66,7 +78,6 @@ class integer {
   radix radix_ = radix::binary;
 
   friend void mul(integer& r, const integer& a, const integer& b, const mul_options& options);
-  friend struct integer_access;  // arithmetic beyond multiplication (src/arith/) reaches the members
 };
 
 // r = a * b. Safe when r aliases a and/or b. When the radices differ, the

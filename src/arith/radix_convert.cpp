@@ -1,7 +1,11 @@
 // Binary <-> decimal (10^19 limbs) conversion by divide and conquer over
 // the cached powers 10^(19 * 2^k): binary -> decimal divides by the power
 // nearest half the length and converts quotient and remainder; decimal ->
-// binary converts both halves and recombines with one multiplication.
+// binary converts both halves and recombines with one multiplication. Below
+// a tuned length (mul/params_cpu.inc, measured by bench/mul/tune_cpu) the
+// schoolbook conversions run. This is the library's only radix converter.
+#include "src/arith/radix_convert.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -9,6 +13,7 @@
 
 #include "bigmul/arith.hpp"
 #include "mul/limb_vec.hpp"
+#include "mul/params_cpu.hpp"
 #include "src/arith/decimal_powers.hpp"
 #include "src/arith/div_basecase.hpp"
 #include "src/arith/div_newton.hpp"
@@ -16,10 +21,6 @@
 
 namespace bigmul {
 namespace {
-
-// Below these sizes (in decimal limbs) the quadratic conversions win.
-constexpr std::size_t to_decimal_basecase_limbs = 24;
-constexpr std::size_t from_decimal_basecase_limbs = 24;
 
 // Exactly L decimal limbs of x (< 10^(19 L)) by repeated division by 10^19.
 void to_decimal_basecase(const limb_t* x, std::size_t n, limb_t* out, std::size_t L) {
@@ -59,13 +60,13 @@ void divide_by_power(const detail::decimal_power& p, const limb_t* x, std::size_
   rshift(r.data(), u.data(), dn, p.shift);
 }
 
-void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L) {
+void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L, std::size_t basecase) {
   n = detail::trimmed(x, n);
   if (n == 0) {
     std::fill(out, out + L, limb_t{0});
     return;
   }
-  if (L <= to_decimal_basecase_limbs) {
+  if (L <= basecase) {
     to_decimal_basecase(x, n, out, L);
     return;
   }
@@ -81,7 +82,7 @@ void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L) {
     detail::trim(xh);
   }
   if (compare(xh.data(), xh.size(), p.five.data(), p.five.size()) < 0) {  // x < 10^m
-    to_decimal(x, n, out, s);
+    to_decimal(x, n, out, s, basecase);
     std::fill(out + s, out + L, limb_t{0});
     return;
   }
@@ -94,16 +95,16 @@ void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L) {
   rem[mw + r5.size()] = lshift(rem.data() + mw, r5.data(), r5.size(), mb);
   if (mb) rem[mw] |= x[mw] & ((limb_t{1} << mb) - 1);
   r5 = {};
-  to_decimal(rem.data(), rem.size(), out, s);
+  to_decimal(rem.data(), rem.size(), out, s, basecase);
   rem = {};
-  to_decimal(q.data(), q.size(), out + s, L - s);
+  to_decimal(q.data(), q.size(), out + s, L - s, basecase);
 }
 
-std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L) {
+std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L, std::size_t basecase) {
   L = detail::trimmed(x, L);
   std::vector<limb_t> out;
   if (L == 0) return out;
-  if (L <= from_decimal_basecase_limbs) {
+  if (L <= basecase) {
     // Horner's rule.
     out.reserve(L);
     for (std::size_t i = L; i-- > 0;) {
@@ -115,8 +116,8 @@ std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L) {
   }
   const std::size_t s = std::bit_floor(L - 1);
   const detail::decimal_power& p = detail::decimal_power_at(static_cast<std::size_t>(std::countr_zero(s)));
-  std::vector<limb_t> hi = from_decimal(x + s, L - s);
-  const std::vector<limb_t> lo = from_decimal(x, s);
+  std::vector<limb_t> hi = from_decimal(x + s, L - s, basecase);
+  const std::vector<limb_t> lo = from_decimal(x, s, basecase);
   if (hi.empty()) return lo;
   // hi * 10^m + lo = (hi * 5^m) << m + lo.
   std::vector<limb_t> prod(hi.size() + p.five.size());
@@ -133,18 +134,38 @@ std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L) {
 
 }  // namespace
 
-std::vector<limb_t> binary_to_decimal(const limb_t* a, std::size_t n) {
-  n = detail::trimmed(a, n);
-  if (n == 0) return {};
-  // Enough decimal limbs: bits * log10(2) / 19, rounded up, plus slack.
+namespace detail {
+
+std::size_t decimal_limbs_bound(const limb_t* a, std::size_t n) {
+  n = trimmed(a, n);
+  if (n == 0) return 0;
+  // bits * log10(2) / 19, rounded up, plus slack.
   const std::size_t bits = 64 * n - static_cast<std::size_t>(std::countl_zero(a[n - 1]));
-  const std::size_t L = static_cast<std::size_t>(static_cast<double>(bits) * 0.30102999566398120 / 19.0) + 2;
+  return static_cast<std::size_t>(static_cast<double>(bits) * 0.30102999566398120 / 19.0) + 2;
+}
+
+std::vector<limb_t> binary_to_decimal(const limb_t* a, std::size_t n, std::size_t basecase_limbs) {
+  n = trimmed(a, n);
+  if (n == 0) return {};
+  const std::size_t L = decimal_limbs_bound(a, n);
   std::vector<limb_t> out(L);
-  to_decimal(a, n, out.data(), L);
-  detail::trim(out);
+  to_decimal(a, n, out.data(), L, std::max<std::size_t>(basecase_limbs, 1));
+  trim(out);
   return out;
 }
 
-std::vector<limb_t> decimal_to_binary(const limb_t* a, std::size_t n) { return from_decimal(a, n); }
+std::vector<limb_t> decimal_to_binary(const limb_t* a, std::size_t n, std::size_t basecase_limbs) {
+  return from_decimal(a, n, std::max<std::size_t>(basecase_limbs, 1));
+}
+
+}  // namespace detail
+
+std::vector<limb_t> binary_to_decimal(const limb_t* a, std::size_t n) {
+  return detail::binary_to_decimal(a, n, detail::params_cpu::radix_to_decimal_basecase);
+}
+
+std::vector<limb_t> decimal_to_binary(const limb_t* a, std::size_t n) {
+  return detail::decimal_to_binary(a, n, detail::params_cpu::radix_from_decimal_basecase);
+}
 
 }  // namespace bigmul

@@ -1,7 +1,9 @@
 // bigmul::integer operators: sign handling and radix agreement around the
-// limb-level routines.
+// limb-level routines of src/arith. Part of the integer module (the bigmul
+// library), through integer's public interface only.
 #include <algorithm>
 #include <bit>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -12,10 +14,12 @@
 namespace bigmul {
 namespace {
 
-using access = integer_access;
 using limbs_t = std::vector<limb_t>;
+using span_t = std::span<const limb_t>;
 
-const limbs_t& mag(const integer& x) { return access::limbs(x); }
+span_t mag(const integer& x) { return x.magnitude(); }
+
+integer make(limbs_t&& limbs, bool negative, radix rx) { return integer(std::move(limbs), negative, rx); }
 
 // Both operands in one radix: the smaller one is converted to the larger one's.
 struct common_radix {
@@ -26,10 +30,10 @@ struct common_radix {
   common_radix(const integer& x, const integer& y) : a(&x), b(&y), rx(x.get_radix()) {
     if (x.get_radix() == y.get_radix()) return;
     if (x.size() >= y.size()) {
-      converted = convert_radix(y, x.get_radix());
+      converted = y.to_radix(x.get_radix());
       b = &converted;
     } else {
-      converted = convert_radix(x, y.get_radix());
+      converted = x.to_radix(y.get_radix());
       a = &converted;
       rx = y.get_radix();
     }
@@ -37,21 +41,21 @@ struct common_radix {
 };
 
 // |a| + |b| or |a| - |b| (|a| >= |b| for the difference), in radix rx.
-limbs_t add_magnitudes(const limbs_t& a, const limbs_t& b, radix rx) {
-  const limbs_t& big = a.size() >= b.size() ? a : b;
-  const limbs_t& small = a.size() >= b.size() ? b : a;
+limbs_t add_magnitudes(span_t a, span_t b, radix rx) {
+  const span_t big = a.size() >= b.size() ? a : b;
+  const span_t small = a.size() >= b.size() ? b : a;
   limbs_t r(big.size() + 1);
   r[big.size()] = detail::add(r.data(), big.data(), big.size(), small.data(), small.size(), rx);
   return r;
 }
 
-limbs_t sub_magnitudes(const limbs_t& a, const limbs_t& b, radix rx) {
+limbs_t sub_magnitudes(span_t a, span_t b, radix rx) {
   limbs_t r(a.size());
   detail::sub(r.data(), a.data(), a.size(), b.data(), b.size(), rx);
   return r;
 }
 
-int compare_magnitudes(const limbs_t& a, const limbs_t& b) {
+int compare_magnitudes(span_t a, span_t b) {
   return compare(a.data(), a.size(), b.data(), b.size());
 }
 
@@ -62,31 +66,27 @@ integer add_signed(const integer& x, const integer& y, bool negate_b) {
   const integer& b = *c.b;
   const bool an = a.is_negative();
   const bool bn = b.is_negative() != negate_b && !b.is_zero();
-  if (an == bn) return access::make(add_magnitudes(mag(a), mag(b), c.rx), an, c.rx);
+  if (an == bn) return make(add_magnitudes(mag(a), mag(b), c.rx), an, c.rx);
   const int cmp = compare_magnitudes(mag(a), mag(b));
-  if (cmp >= 0) return access::make(sub_magnitudes(mag(a), mag(b), c.rx), an, c.rx);
-  return access::make(sub_magnitudes(mag(b), mag(a), c.rx), bn, c.rx);
+  if (cmp >= 0) return make(sub_magnitudes(mag(a), mag(b), c.rx), an, c.rx);
+  return make(sub_magnitudes(mag(b), mag(a), c.rx), bn, c.rx);
 }
 
-integer one() { return access::make({1}, false, radix::binary); }
+integer one() { return integer(1); }
 
-integer negated(const integer& x) {
-  integer r = x;
-  if (!r.is_zero()) access::negative(r) = !r.is_negative();
-  return r;
-}
+integer negated(const integer& x) { return -x; }
 
-integer to_binary(const integer& x) { return convert_radix(x, radix::binary); }
+integer to_binary(const integer& x) { return x.to_radix(radix::binary); }
 
 integer in_radix(integer&& x, radix rx) {
   if (x.get_radix() == rx) return std::move(x);
-  return convert_radix(x, rx);
+  return x.to_radix(rx);
 }
 
 // Two's complement of x on n limbs (n > x.size(), so the top limb carries the sign).
 limbs_t twos_complement(const integer& x, std::size_t n) {
   limbs_t t(n, 0);
-  const limbs_t& m = mag(x);
+  const span_t m = mag(x);
   std::copy(m.begin(), m.end(), t.begin());
   if (x.is_negative()) {
     detail::sub_1_in_place(t.data(), n);
@@ -102,7 +102,7 @@ integer from_twos_complement(limbs_t&& t) {
     for (auto& v : t) v = ~v;
     detail::add_1_in_place(t.data(), t.size());
   }
-  return access::make(std::move(t), negative, radix::binary);
+  return make(std::move(t), negative, radix::binary);
 }
 
 template <class Op>
@@ -116,7 +116,7 @@ integer bitwise(const integer& x, const integer& y, Op op) {
   return in_radix(from_twos_complement(std::move(ta)), rx);
 }
 
-limbs_t shift_left(const limbs_t& m, std::size_t bits) {
+limbs_t shift_left(span_t m, std::size_t bits) {
   if (m.empty()) return {};
   const std::size_t w = bits / 64;
   const unsigned b = static_cast<unsigned>(bits % 64);
@@ -125,7 +125,7 @@ limbs_t shift_left(const limbs_t& m, std::size_t bits) {
   return r;
 }
 
-limbs_t shift_right(const limbs_t& m, std::size_t bits) {
+limbs_t shift_right(span_t m, std::size_t bits) {
   const std::size_t w = bits / 64;
   if (w >= m.size()) return {};
   limbs_t r(m.size() - w);
@@ -135,13 +135,6 @@ limbs_t shift_right(const limbs_t& m, std::size_t bits) {
 
 }  // namespace
 
-integer convert_radix(const integer& x, radix rx) {
-  if (x.get_radix() == rx) return x;
-  const limbs_t& m = mag(x);
-  limbs_t r = rx == radix::decimal ? binary_to_decimal(m.data(), m.size()) : decimal_to_binary(m.data(), m.size());
-  return access::make(std::move(r), x.is_negative(), rx);
-}
-
 integer operator+(const integer& a, const integer& b) { return add_signed(a, b, false); }
 integer operator-(const integer& a, const integer& b) { return add_signed(a, b, true); }
 
@@ -150,18 +143,18 @@ void divmod(integer& q, integer& r, const integer& x, const integer& y) {
   const radix rx = x.size() >= y.size() ? x.get_radix() : y.get_radix();
   const integer a = to_binary(x), b = to_binary(y);
   const bool qneg = a.is_negative() != b.is_negative(), rneg = a.is_negative();
-  const limbs_t& am = mag(a);
-  const limbs_t& bm = mag(b);
+  const span_t am = mag(a);
+  const span_t bm = mag(b);
   if (compare_magnitudes(am, bm) < 0) {
     integer rem = a;
-    q = access::make({}, false, rx);
+    q = make(limbs_t{}, false, rx);
     r = in_radix(std::move(rem), rx);
     return;
   }
   limbs_t qm(am.size() - bm.size() + 1), rm(bm.size());
   div_qr(qm.data(), rm.data(), am.data(), am.size(), bm.data(), bm.size());
-  integer qi = access::make(std::move(qm), qneg, radix::binary);
-  integer ri = access::make(std::move(rm), rneg, radix::binary);
+  integer qi = make(std::move(qm), qneg, radix::binary);
+  integer ri = make(std::move(rm), rneg, radix::binary);
   q = in_radix(std::move(qi), rx);
   r = in_radix(std::move(ri), rx);
 }
@@ -177,20 +170,20 @@ integer operator%(const integer& a, const integer& b) { return divmod(a, b).seco
 
 integer operator<<(const integer& x, std::size_t bits) {
   const integer a = to_binary(x);
-  return in_radix(access::make(shift_left(mag(a), bits), a.is_negative(), radix::binary), x.get_radix());
+  return in_radix(make(shift_left(mag(a), bits), a.is_negative(), radix::binary), x.get_radix());
 }
 
 integer operator>>(const integer& x, std::size_t bits) {
   const integer a = to_binary(x);
   if (!a.is_negative())
-    return in_radix(access::make(shift_right(mag(a), bits), false, radix::binary), x.get_radix());
+    return in_radix(make(shift_right(mag(a), bits), false, radix::binary), x.get_radix());
   // floor(-m / 2^bits) = -(((m - 1) >> bits) + 1)
-  limbs_t m = mag(a);
+  limbs_t m(mag(a).begin(), mag(a).end());
   detail::sub_1_in_place(m.data(), m.size());
   limbs_t s = shift_right(m, bits);
   s.push_back(0);
   detail::add_1_in_place(s.data(), s.size());
-  return in_radix(access::make(std::move(s), true, radix::binary), x.get_radix());
+  return in_radix(make(std::move(s), true, radix::binary), x.get_radix());
 }
 
 integer operator&(const integer& a, const integer& b) {
@@ -230,7 +223,7 @@ integer abs(const integer& a) { return a.is_negative() ? negated(a) : a; }
 
 std::size_t bit_length(const integer& x) {
   const integer a = to_binary(x);
-  const limbs_t& m = mag(a);
+  const span_t m = mag(a);
   if (m.empty()) return 0;
   return 64 * m.size() - static_cast<std::size_t>(std::countl_zero(m.back()));
 }
@@ -238,7 +231,7 @@ std::size_t bit_length(const integer& x) {
 std::size_t lowest_set_bit(const integer& x) {
   if (x.is_zero()) throw error(error::kind::domain, "bigmul::lowest_set_bit: the value is zero");
   const integer a = to_binary(x);
-  const limbs_t& m = mag(a);
+  const span_t m = mag(a);
   std::size_t i = 0;
   while (m[i] == 0) ++i;
   return 64 * i + static_cast<std::size_t>(std::countr_zero(m[i]));
@@ -246,7 +239,7 @@ std::size_t lowest_set_bit(const integer& x) {
 
 bool test_bit(const integer& x, std::size_t index) {
   const integer a = to_binary(x);
-  const limbs_t& m = mag(a);
+  const span_t m = mag(a);
   const auto bit = [&](std::size_t i) { return i / 64 < m.size() && ((m[i / 64] >> (i % 64)) & 1) != 0; };
   if (!a.is_negative()) return bit(index);
   // -m in two's complement: bits below the lowest set bit are 0, that bit is 1, the rest are inverted.

@@ -4,7 +4,8 @@
 // per-element arithmetic (namespace hd, the plan) through a host replica of
 // the kernels' block/warp/scan structure and compare with the sequential
 // reference, so the algorithm is proven before any GPU runs it.
-// CarryGpu.* run the kernels and skip when no CUDA device is usable.
+// CarryGpu.* run the kernels and skip when no CUDA device is usable (fail
+// then under BIGMUL_REQUIRE_GPU=1: tests/support/gpu_test_support.cuh).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -17,6 +18,7 @@
 
 #include "carry/carry.hpp"
 #include "carry/cuda/carry_device.cuh"
+#include "gpu_test_support.cuh"
 #include "prim/ops.hpp"
 #include "test_support.hpp"
 
@@ -24,6 +26,7 @@ using bigmul::carry::digit_base;
 using bigmul::carry::cuda::carry_plan;
 namespace hd = bigmul::carry::cuda::hd;
 using u128 = unsigned __int128;
+using bigmul::test::dev_buf;
 
 namespace {
 
@@ -419,23 +422,6 @@ TEST(CarryDeviceModel, BatchedProblemsStaySeparate) {
 
 namespace {
 
-template <class T>
-struct dev_buf {
-  T* p = nullptr;
-  explicit dev_buf(std::size_t n) { EXPECT_EQ(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T)), cudaSuccess); }
-  explicit dev_buf(const std::vector<T>& v) : dev_buf(v.size()) {
-    if (!v.empty()) EXPECT_EQ(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-  }
-  ~dev_buf() { cudaFree(p); }
-  dev_buf(const dev_buf&) = delete;
-  dev_buf& operator=(const dev_buf&) = delete;
-  std::vector<T> get(std::size_t n) const {
-    std::vector<T> v(n);
-    if (n) EXPECT_EQ(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-    return v;
-  }
-};
-
 // Runs the device carry on G problems; digits and ok flags come back.
 template <class T>
 void device_carry(const std::vector<T>& c, std::size_t nc, std::size_t G, digit_base b, std::size_t m,
@@ -474,13 +460,7 @@ void expect_device_matches(const carry_case<T>& k) {
   }
 }
 
-class CarryGpu : public ::testing::Test {
- protected:
-  void SetUp() override {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using CarryGpu = bigmul::test::gpu_fixture;
 
 }  // namespace
 

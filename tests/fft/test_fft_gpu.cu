@@ -1,6 +1,7 @@
 // In-house GPU FFT (fft/cuda/device_fft.cuh) against the CPU FFT and cuFFT, and the
-// cuFFT adapter. Every test skips when no CUDA device is usable (no CUDA call
-// happens before SetUp()).
+// cuFFT adapter. Every test skips when no CUDA device is usable, and fails then
+// under BIGMUL_REQUIRE_GPU=1 (no CUDA call happens before SetUp();
+// tests/support/gpu_test_support.cuh).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -20,51 +21,21 @@
 #include "fft/fft_complex.hpp"
 #include "fft/fft_real.hpp"
 #include "test_support.hpp"
+// CUDA_OK also prints the cuFFT adapter's last message.
+#define BIGMUL_CUDA_OK_DETAIL "/ " << bigmul::fft::cuda::cufft_last_error()
+#include "gpu_test_support.cuh"
 
 namespace gpu = bigmul::fft::cuda;
 namespace plan = bigmul::fft::cuda::plan;
 using gpu::cplx;
+using bigmul::test::dev_buf;
 
 namespace {
 
-#define CUDA_OK(expr)                                                                      \
-  do {                                                                                     \
-    const cudaError_t e_ = (expr);                                                         \
-    ASSERT_EQ(e_, cudaSuccess) << #expr << ": " << cudaGetErrorString(e_) << " / "         \
-                               << gpu::cufft_last_error();                                 \
-  } while (0)
-
-template <class T>
-struct dev_buf {
-  T* p = nullptr;
-  std::size_t n = 0;
-  explicit dev_buf(std::size_t count) : n(count) {
-    EXPECT_EQ(cudaMalloc(&p, std::max<std::size_t>(count, 1) * sizeof(T)), cudaSuccess);
-  }
-  explicit dev_buf(const std::vector<T>& v) : dev_buf(v.size()) {
-    EXPECT_EQ(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-  }
-  dev_buf(const dev_buf&) = delete;
-  ~dev_buf() { cudaFree(p); }
-  std::vector<T> get() const {
-    std::vector<T> v(n);
-    EXPECT_EQ(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-    return v;
-  }
-  void put(const std::vector<T>& v) {
-    EXPECT_EQ(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-  }
-};
-
-class FftGpu : public ::testing::Test {
+class FftGpu : public bigmul::test::gpu_fixture {
  protected:
-  void SetUp() override {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) GTEST_SKIP() << "no CUDA device";
-  }
   static void TearDownTestSuite() {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0) gpu::cufft_release_plans();
+    if (bigmul::test::gpu_usable()) gpu::cufft_release_plans();
   }
 };
 

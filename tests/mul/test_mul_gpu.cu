@@ -1,7 +1,8 @@
 // GPU multiplication = CPU = GMP, for every GPU algorithm and engine, both
 // radices, across thresholds and transform lengths, adversarial operands,
 // batched; the host API (backend cuda / automatic) and the device API (CUB's
-// two-phase shape). Every test skips when no usable GPU is present.
+// two-phase shape). Every test skips when no usable GPU is present, and fails
+// then under BIGMUL_REQUIRE_GPU=1 (tests/support/gpu_test_support.cuh).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -17,6 +18,7 @@
 #include "mul/coefficients.hpp"
 #include "mul/cuda/fft_mul_device.cuh"
 #include "mul/cuda/params_gpu.hpp"
+#include "gpu_test_support.cuh"
 #include "mul/fft_mul.hpp"
 #include "test_support.hpp"
 
@@ -27,13 +29,8 @@ namespace {
 
 const char* radix_name(radix rx) { return rx == radix::binary ? "binary" : "decimal"; }
 
-class GpuTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string why;
-    if (!cuda_usable(&why)) GTEST_SKIP() << "no usable GPU: " << why;
-  }
-};
+// Skips without a usable GPU (fails under BIGMUL_REQUIRE_GPU=1).
+using GpuTest = bigmul::test::gpu_fixture;
 
 struct gpu_case {
   algorithm algo;
@@ -124,10 +121,12 @@ TEST_P(GpuAlgorithmTest, UnbalancedOneAndSquares) {
   }
 }
 
-// Products whose coefficient count sits at a transform length boundary, +-1 limb.
-TEST_P(GpuAlgorithmTest, TransformLengthBoundaries) {
+// Products whose coefficient count sits at a transform length boundary, +-1
+// limb (the FFT algorithms only: tiled has no transform).
+class GpuTransformTest : public GpuAlgorithmTest {};
+
+TEST_P(GpuTransformTest, TransformLengthBoundaries) {
   const auto [c, rx] = GetParam();
-  if (c.algo == algorithm::tiled) GTEST_SKIP() << "no transform";
   auto g = bigmul::test::rng(9300);
   std::size_t prev_len = 0;
   for (std::size_t total = 2; total < 3000; ++total) {
@@ -190,6 +189,18 @@ std::string param_name(const ::testing::TestParamInfo<std::tuple<gpu_case, radix
 
 INSTANTIATE_TEST_SUITE_P(Gpu, GpuAlgorithmTest,
                          ::testing::Combine(::testing::ValuesIn(gpu_cases),
+                                            ::testing::Values(radix::binary, radix::decimal)),
+                         param_name);
+
+std::vector<gpu_case> transform_cases() {
+  std::vector<gpu_case> v;
+  for (const gpu_case& c : gpu_cases)
+    if (c.algo != algorithm::tiled) v.push_back(c);
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, GpuTransformTest,
+                         ::testing::Combine(::testing::ValuesIn(transform_cases()),
                                             ::testing::Values(radix::binary, radix::decimal)),
                          param_name);
 

@@ -19,6 +19,7 @@
 
 #include "carry/carry.hpp"
 #include "carry/cuda/carry_device.cuh"
+#include "gpu_test_support.cuh"
 #include "mul/coefficients.hpp"
 #include "mul/coefficients_period.hpp"
 #include "mul/cuda/coefficients_device.cuh"
@@ -376,23 +377,7 @@ TEST(MulKernelsModel, TiledMappingsMatchNaiveConvolution) {
 
 namespace {
 
-template <class T>
-struct dev_buf {
-  T* p = nullptr;
-  explicit dev_buf(std::size_t n) { EXPECT_EQ(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T)), cudaSuccess); }
-  explicit dev_buf(const std::vector<T>& v) : dev_buf(v.size()) {
-    if (!v.empty()) EXPECT_EQ(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-  }
-  ~dev_buf() { cudaFree(p); }
-  dev_buf(const dev_buf&) = delete;
-  dev_buf& operator=(const dev_buf&) = delete;
-  std::vector<T> get(std::size_t n) const {
-    std::vector<T> v(n);
-    if (n) EXPECT_EQ(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-    return v;
-  }
-  void poison(std::size_t n) { EXPECT_EQ(cudaMemset(p, 0xa5, std::max<std::size_t>(n, 1) * sizeof(T)), cudaSuccess); }
-};
+using bigmul::test::dev_buf;
 
 // A CUB-shaped call: size query, then the run, then a sync.
 template <class F>
@@ -480,13 +465,7 @@ bool dev_product(const std::vector<limb_t>& a, const std::vector<limb_t>& b, rad
   return d_ok.get(1)[0] == 1;
 }
 
-class MulKernelsGpu : public ::testing::Test {
- protected:
-  void SetUp() override {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using MulKernelsGpu = bigmul::test::gpu_fixture;  // skips without a GPU, fails under BIGMUL_REQUIRE_GPU=1
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // GPU primitives compared with their CPU twins. Every test skips when no
-// CUDA device is usable (no CUDA call happens before SetUp()).
+// CUDA device is usable, and fails then under BIGMUL_REQUIRE_GPU=1 (no CUDA
+// call happens before SetUp(); tests/support/gpu_test_support.cuh).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -21,6 +22,7 @@
 #include "prim/scan_batched.hpp"
 #include "prim/scan_segmented.hpp"
 #include "prim/sort_merge.hpp"
+#include "gpu_test_support.cuh"
 #include "prim_test_util.hpp"
 #include "test_support.hpp"
 
@@ -28,23 +30,9 @@ using namespace bigmul::prim;
 namespace gpu = bigmul::prim::cuda;
 
 using bigmul::prim::test::random_mat;
+using bigmul::test::dev_buf;
 
 namespace {
-
-template <class T>
-struct dev_buf {
-  T* p = nullptr;
-  explicit dev_buf(std::size_t n) { EXPECT_EQ(cudaMalloc(&p, std::max<std::size_t>(n, 1) * sizeof(T)), cudaSuccess); }
-  dev_buf(const std::vector<T>& v) : dev_buf(v.size()) {
-    EXPECT_EQ(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-  }
-  ~dev_buf() { cudaFree(p); }
-  std::vector<T> get(std::size_t n) const {
-    std::vector<T> v(n);
-    EXPECT_EQ(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-    return v;
-  }
-};
 
 // Runs a CUB-shaped call twice: size query, then the real thing.
 template <class F>
@@ -58,13 +46,7 @@ void two_phase(F&& f) {
 
 const std::size_t gpu_sizes[] = {0, 1, 2, 31, 33, 255, 1023, 1024, 1025, 4095, 4097, 65535, 65537, 1u << 20, (1u << 20) + 3};
 
-class PrimGpu : public ::testing::Test {
- protected:
-  void SetUp() override {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) GTEST_SKIP() << "no CUDA device";
-  }
-};
+using PrimGpu = bigmul::test::gpu_fixture;
 
 }  // namespace
 

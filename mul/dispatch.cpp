@@ -8,6 +8,7 @@
 #include "bigmul/error.hpp"
 #include "bigmul/mul.hpp"
 #include "mul/basecase.hpp"
+#include "mul/batched_ifma.hpp"
 #include "mul/fft_mul.hpp"
 #include "mul/karatsuba.hpp"
 #include "mul/modcheck.hpp"
@@ -231,7 +232,29 @@ void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std
 #else
   use_cuda(options, 2 * n * G, rx);
 #endif
-  // CPU: contiguous runs of products per task, each product single-threaded
+  // CPU, binary, automatic, up to ~10^4 bits with IFMA: eight products per
+  // vector in the lanes (mul/batched_ifma.hpp), groups of eight spread over
+  // the threads; the modular check (when asked) runs per product after.
+  if (rx == radix::binary && options.algo == algorithm::automatic && n <= detail::batched_ifma_max_limbs &&
+      detail::batched_ifma_supported()) {
+    const std::size_t groups = (G + 7) / 8, group_grain = std::max<std::size_t>(1, 512 / n);
+    prim::parallel_chunks(groups, group_grain, options.threads, [&](std::size_t q0, std::size_t q1) {
+      const std::size_t g0 = 8 * q0, g1 = std::min(G, 8 * q1);
+      detail::mul_batched_ifma(r + g0 * 2 * n, a + g0 * n, b + g0 * n, n, g1 - g0);
+    });
+    if (options.modular_check)
+      for (std::size_t g = 0; g < G; ++g)
+        if (detail::mod_p_mul(detail::residue_mod_p(a + g * n, n, rx, 1), detail::residue_mod_p(b + g * n, n, rx, 1)) !=
+            detail::residue_mod_p(r + g * 2 * n, 2 * n, rx, 1))
+          throw error(error::kind::internal, "bigmul::mul_batched: modular check failed for product " +
+                                                 std::to_string(g) + " (IFMA lanes); the products were not returned");
+    st.used = algorithm::basecase;  // a schoolbook product, in the lanes
+    st.backend_used = backend::cpu;
+    st.modular_check = options.modular_check;
+    st.t_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    return;
+  }
+  // CPU otherwise: contiguous runs of products per task, each product single-threaded
   // (small products do not split well; many of them do, and a task per
   // product would cost more in hand-offs than a 1024-bit product).
   mul_options one = options;

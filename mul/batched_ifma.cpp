@@ -1,0 +1,190 @@
+// Batched products in AVX-512 IFMA lanes: see mul/batched_ifma.hpp.
+//
+// The vector code lives in functions with a target attribute (as in
+// fft/ntt_ifma.cpp), so nothing AVX-512 leaks into code that runs on
+// processors without it; batched_ifma_supported() gates every call.
+//
+// One group of eight products:
+//   1. transpose in: lane l's limbs become column vectors T[q] (limb q of
+//      every lane), then 52-bit digit vectors D[j] = bits [52j, 52j + 52) of
+//      T, the same shifts for all lanes;
+//   2. product scanning: column k sums lo52(a_i b_j) over i + j = k and
+//      hi52(a_i b_j) over i + j = k - 1, in 64-bit lanes without carries (at
+//      most 2m terms below 2^52 each: < 2^61 for m <= 256 digits); four
+//      independent accumulators hide the multiply-add latency;
+//   3. one carry pass turns the columns into 52-bit digits, which are cut
+//      into 64-bit limbs (a limb spans two or three digits) and transposed
+//      back into each product's slot.
+#include "mul/batched_ifma.hpp"
+
+#include "bigmul/error.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define BIGMUL_HAVE_IFMA_CODE 1
+#include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_epi32(), which
+// -Wmaybe-uninitialized reports at every use.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#define BIGMUL_IFMA __attribute__((target("avx512f,avx512ifma")))
+#endif
+
+namespace bigmul::detail {
+namespace {
+
+using u64 = std::uint64_t;
+
+bool env_forces_scalar() {
+  const char* e = std::getenv("BIGMUL_BATCHED_ENGINE");
+  return e && std::strcmp(e, "scalar") == 0;
+}
+
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+
+constexpr u64 mask52 = (u64{1} << 52) - 1;
+
+// 64-byte aligned scratch of u64, freed with the object.
+struct aligned_u64 {
+  u64* p = nullptr;
+  explicit aligned_u64(std::size_t count)
+      : p(static_cast<u64*>(::operator new[](count * sizeof(u64), std::align_val_t{64}))) {}
+  ~aligned_u64() { ::operator delete[](p, std::align_val_t{64}); }
+  aligned_u64(const aligned_u64&) = delete;
+  aligned_u64& operator=(const aligned_u64&) = delete;
+};
+
+BIGMUL_IFMA inline __m512i load(const u64* p) { return _mm512_load_si512(p); }
+BIGMUL_IFMA inline void store(u64* p, __m512i v) { _mm512_store_si512(p, v); }
+
+// T[q] (limb q of each lane's operand, q < n) -> D[j] (52-bit digit j, j < m).
+BIGMUL_IFMA void limbs_to_digits(u64* D, const u64* T, std::size_t n, std::size_t m) {
+  const __m512i mask = _mm512_set1_epi64(static_cast<long long>(mask52));
+  for (std::size_t j = 0; j < m; ++j) {
+    const std::size_t bit = 52 * j, q = bit / 64;
+    const unsigned s = static_cast<unsigned>(bit % 64);
+    __m512i d = _mm512_srl_epi64(load(T + 8 * q), _mm_cvtsi32_si128(static_cast<int>(s)));
+    if (s > 12 && q + 1 < n)  // the digit continues into the next limb
+      d = _mm512_or_si512(d, _mm512_sll_epi64(load(T + 8 * (q + 1)), _mm_cvtsi32_si128(static_cast<int>(64 - s))));
+    store(D + 8 * j, _mm512_and_si512(d, mask));
+  }
+}
+
+// Transposes lanes [0, L) of x (lane l at x + l * n) into T[q * 8 + l];
+// missing lanes are zero.
+void transpose_in(u64* T, const u64* x, std::size_t n, std::size_t L) {
+  if (L < 8) std::memset(T, 0, n * 8 * sizeof(u64));
+  for (std::size_t l = 0; l < L; ++l) {
+    const u64* xl = x + l * n;
+    for (std::size_t q = 0; q < n; ++q) T[q * 8 + l] = xl[q];
+  }
+}
+
+// C[0 .. 2m) = columns of A * B (digit vectors), not carried.
+BIGMUL_IFMA void product_columns(u64* C, const u64* A, const u64* B, std::size_t m) {
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i carry_hi = zero;  // the high halves of column k - 1's products
+  for (std::size_t k = 0; k + 1 < 2 * m; ++k) {
+    const std::size_t i0 = k + 1 > m ? k + 1 - m : 0, i1 = std::min(k, m - 1);
+    __m512i l0 = zero, l1 = zero, h0 = zero, h1 = zero;
+    std::size_t i = i0;
+    for (; i + 1 <= i1; i += 2) {
+      const __m512i a0 = load(A + 8 * i), b0 = load(B + 8 * (k - i));
+      const __m512i a1 = load(A + 8 * (i + 1)), b1 = load(B + 8 * (k - i - 1));
+      l0 = _mm512_madd52lo_epu64(l0, a0, b0);
+      h0 = _mm512_madd52hi_epu64(h0, a0, b0);
+      l1 = _mm512_madd52lo_epu64(l1, a1, b1);
+      h1 = _mm512_madd52hi_epu64(h1, a1, b1);
+    }
+    if (i <= i1) {
+      const __m512i a0 = load(A + 8 * i), b0 = load(B + 8 * (k - i));
+      l0 = _mm512_madd52lo_epu64(l0, a0, b0);
+      h0 = _mm512_madd52hi_epu64(h0, a0, b0);
+    }
+    store(C + 8 * k, _mm512_add_epi64(_mm512_add_epi64(l0, l1), carry_hi));
+    carry_hi = _mm512_add_epi64(h0, h1);
+  }
+  store(C + 8 * (2 * m - 1), carry_hi);
+}
+
+// Carries C[0 .. 2m) into 52-bit digits in place; C[2m], C[2m + 1] = 0 (the
+// limb cut reads up to two digits past the last).
+BIGMUL_IFMA void carry_columns(u64* C, std::size_t m) {
+  const __m512i mask = _mm512_set1_epi64(static_cast<long long>(mask52));
+  __m512i c = _mm512_setzero_si512();
+  for (std::size_t k = 0; k < 2 * m; ++k) {
+    const __m512i t = _mm512_add_epi64(load(C + 8 * k), c);
+    store(C + 8 * k, _mm512_and_si512(t, mask));
+    c = _mm512_srli_epi64(t, 52);
+  }
+  // c is zero: the product is below 2^(128 n) <= 2^(104 m).
+  store(C + 8 * (2 * m), _mm512_setzero_si512());
+  store(C + 8 * (2 * m + 1), _mm512_setzero_si512());
+}
+
+// Digits D -> limbs 0 .. rn of lanes [0, L), lane l written at r + l * 2n.
+BIGMUL_IFMA void digits_to_lanes(u64* r, const u64* D, std::size_t rn, std::size_t L) {
+  alignas(64) u64 v[8];
+  for (std::size_t q = 0; q < rn; ++q) {
+    const std::size_t bit = 64 * q, j = bit / 52;
+    const int s = static_cast<int>(bit % 52);
+    __m512i x = _mm512_srl_epi64(load(D + 8 * j), _mm_cvtsi32_si128(s));
+    x = _mm512_or_si512(x, _mm512_sll_epi64(load(D + 8 * (j + 1)), _mm_cvtsi32_si128(52 - s)));
+    x = _mm512_or_si512(x, _mm512_sll_epi64(load(D + 8 * (j + 2)), _mm_cvtsi32_si128(104 - s)));  // 0 when s <= 40
+    store(v, x);
+    for (std::size_t l = 0; l < L; ++l) r[l * rn + q] = v[l];
+  }
+}
+
+BIGMUL_IFMA void mul_batched_ifma_impl(u64* r, const u64* a, const u64* b, std::size_t n, std::size_t G) {
+  const std::size_t m = (64 * n + 51) / 52;
+  aligned_u64 T(8 * n), A(8 * m), B(8 * m), C(8 * (2 * m + 2));
+  for (std::size_t g0 = 0; g0 < G; g0 += 8) {
+    const std::size_t L = std::min<std::size_t>(8, G - g0);
+    transpose_in(T.p, a + g0 * n, n, L);
+    limbs_to_digits(A.p, T.p, n, m);
+    if (b == a) {
+      std::memcpy(B.p, A.p, 8 * m * sizeof(u64));
+    } else {
+      transpose_in(T.p, b + g0 * n, n, L);
+      limbs_to_digits(B.p, T.p, n, m);
+    }
+    product_columns(C.p, A.p, B.p, m);
+    carry_columns(C.p, m);
+    digits_to_lanes(r + g0 * 2 * n, C.p, 2 * n, L);
+  }
+}
+
+#endif  // BIGMUL_HAVE_IFMA_CODE
+
+}  // namespace
+
+bool batched_ifma_supported() {
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  static const bool ok = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma") && !env_forces_scalar();
+  }();
+  return ok;
+#else
+  return false;
+#endif
+}
+
+void mul_batched_ifma(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G) {
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  mul_batched_ifma_impl(r, a, b, n, G);
+#else
+  (void)r, (void)a, (void)b, (void)n, (void)G;
+  throw error(error::kind::internal, "bigmul: the IFMA lane engine is not compiled into this build");
+#endif
+}
+
+}  // namespace bigmul::detail

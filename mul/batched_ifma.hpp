@@ -1,0 +1,33 @@
+// Batched crypto-size products across the lanes of AVX-512 IFMA vectors:
+// eight independent products per vector, one product per 64-bit lane, in
+// 52-bit digits (vpmadd52luq / vpmadd52huq give the low and high 52 bits of a
+// 52 x 52-bit product). This is how the fastest RSA code works: with lanes =
+// products there is no carry or shuffle between lanes, and every lane does the
+// same work because every product in a batch has the same size.
+#pragma once
+
+#include <cstddef>
+
+#include "bigmul/config.hpp"
+
+namespace bigmul::detail {
+
+// Whether the lane engine can run: the processor has AVX-512 F and IFMA and
+// BIGMUL_BATCHED_ENGINE is not "scalar" (which forces the per-product path,
+// for tests and comparisons). Probed once.
+bool batched_ifma_supported();
+
+// Largest operand size (limbs) for which mul_batched uses the lanes: up to
+// here an 8-lane schoolbook beats a Karatsuba product per lane (measured by
+// bench/crypto at 8192 bits = 128 limbs; 160 keeps 10240 bits in L1).
+inline constexpr std::size_t batched_ifma_max_limbs = 160;
+
+// Binary radix: r[g*2n .. (g+1)*2n) = a[g*n ..) * b[g*n ..) for g < G, eight
+// products at a time (a last partial group runs with zero lanes). Operands are
+// transposed into 52-bit digit columns, multiplied by product scanning and
+// transposed back to 64-bit limbs. Single-threaded (mul_batched splits the
+// groups over the threads). Requires batched_ifma_supported(), 1 <= n <=
+// batched_ifma_max_limbs, and r not overlapping a or b.
+void mul_batched_ifma(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G);
+
+}  // namespace bigmul::detail

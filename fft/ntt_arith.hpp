@@ -6,8 +6,7 @@
 // 3 * 2^32 | p - 1 gives cyclic transforms of every length 2^k and 3 * 2^k up
 // to 3 * 2^32. Their product (~2^186) exceeds every convolution coefficient of
 // 64-bit limbs, min(an, bn) (2^64 - 1)^2 < 2^162, so three residues determine
-// each coefficient exactly (Chinese remaindering, mul/ntt_mul.cpp). The IFMA
-// engine's primes are in fft/ntt_ifma.hpp.
+// each coefficient exactly (Chinese remaindering, mul/ntt_mul.cpp).
 #pragma once
 
 #include <cstddef>
@@ -33,6 +32,18 @@ inline constexpr ntt_prime ntt_primes[ntt_prime_count] = {
 };
 // Transform lengths: m = 2^k or 3 * 2^k with m <= ntt_max_length.
 inline constexpr u64 ntt_max_length = u64{3} << 32;
+
+// The vector engines' primes (AVX-512 IFMA, fft/ntt_ifma.hpp; AVX2 + FMA,
+// fft/ntt_avx2.hpp): p < 2^50, so that lazy values (< 4p) fit 52-bit
+// integer lanes and doubles hold every product's halves exactly; also
+// 3 * 2^32 | p - 1. Four of them (~2^200) cover every coefficient.
+inline constexpr unsigned ntt52_prime_count = 4;
+inline constexpr ntt_prime ntt52_primes[ntt52_prime_count] = {
+    {0x3fff300000001ull, 5},   // 1125844072267777
+    {0x3ffed00000001ull, 7},   // 1125818302464001
+    {0x3ffc000000001ull, 11},  // 1125625028935681
+    {0x3ff4b00000001ull, 29},  // 1125122517762049
+};
 
 BIGMUL_HD u64 mulhi64(u64 a, u64 b) { return static_cast<u64>((static_cast<u128>(a) * b) >> 64); }
 

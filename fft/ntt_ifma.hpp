@@ -4,8 +4,8 @@
 //
 // Same transform shape as ntt_plan (cyclic, lengths 2^k and 3 * 2^k,
 // decimation in frequency forward, in time inverse, lazy values in [0, 2p)),
-// but modulo four primes below 2^50, so that lazy sums (< 4p) fit the 52-bit
-// multiplier lanes. Four of them (~2^200) cover every coefficient of 64-bit
+// but modulo the four primes below 2^50 of fft/ntt_arith.hpp (ntt52_primes),
+// so that lazy sums (< 4p) fit the 52-bit multiplier lanes. Four of them (~2^200) cover every coefficient of 64-bit
 // limbs, n * (2^64 - 1)^2 < 2^162. Twiddles are Shoup pairs with a 2^52
 // companion, stored level by level (level t: w_2t^j for j = 0 .. t) so that
 // every vector load is contiguous: 16 bytes a point.
@@ -18,14 +18,6 @@
 #include "fft/ntt.hpp"
 
 namespace bigmul::fft {
-
-inline constexpr unsigned ntt52_prime_count = 4;
-inline constexpr ntt_prime ntt52_primes[ntt52_prime_count] = {
-    {0x3fff300000001ull, 5},   // 1125844072267777
-    {0x3ffed00000001ull, 7},   // 1125818302464001
-    {0x3ffc000000001ull, 11},  // 1125625028935681
-    {0x3ff4b00000001ull, 29},  // 1125122517762049
-};
 
 // Whether this processor runs the IFMA engine (AVX-512F and AVX-512 IFMA).
 bool ntt52_supported();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fft/ntt.hpp"
+#include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "test_support.hpp"
 
@@ -242,6 +243,89 @@ void large_lengths(unsigned primes) {
     }
   }
 }
+
+class NttAvx2 : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!ntt_avx2_supported()) GTEST_SKIP() << "this processor has no AVX2 and FMA";
+  }
+};
+
+// x mod p as a signed 128-bit value's residue in [0, p).
+u64 mod_p(__int128 x, u64 p) {
+  const __int128 r = x % static_cast<__int128>(p);
+  return static_cast<u64>(r < 0 ? r + p : r);
+}
+
+// The double-precision modular products at the extremes of their lazy
+// ranges (fft/ntt_avx2_arith.hpp): exact residues against __int128, and the
+// proved bounds on the result.
+TEST_F(NttAvx2, DoubleModmulExactAtTheEdges) {
+  auto g = bigmul::test::rng(7004);
+  for (unsigned k = 0; k < ntt52_prime_count; ++k) {
+    const u64 p = ntt52_primes[k].p;
+    const double pd = static_cast<double>(p);
+    const long long P = static_cast<long long>(p);
+    std::vector<long long> xs = {0, 1, -1, P - 1, P, P + 1, 2 * P - 1, 2 * P, 4 * P - 1, (1ll << 52) - 1};
+    for (int i = 0; i < 40; ++i) xs.push_back(static_cast<long long>(g() % (8 * p)) - 4 * P);
+    for (std::size_t n = xs.size(), i = 0; i < n; ++i) xs.push_back(-xs[i]);
+    while (xs.size() % 4) xs.push_back(0);
+    const long long half = (P - 1) / 2;
+    std::vector<long long> ws = {0, 1, -1, half, -half, half - 1, 2, -2};
+    for (int i = 0; i < 8; ++i) ws.push_back(static_cast<long long>(g() % p) - half);
+    for (long long w : ws) {
+      const double wd = static_cast<double>(w), wp = wd / pd;
+      for (std::size_t i = 0; i < xs.size(); i += 4) {
+        double x[4], r[4];
+        for (int l = 0; l < 4; ++l) x[l] = static_cast<double>(xs[i + l]);
+        ntt_avx2_mulmod_shoup_lanes(x, wd, wp, p, r);
+        for (int l = 0; l < 4; ++l) {
+          const long long xi = xs[i + l];
+          ASSERT_EQ(r[l], std::nearbyint(r[l]));
+          ASSERT_EQ(mod_p(static_cast<__int128>(static_cast<long long>(r[l])), p),
+                    mod_p(static_cast<__int128>(xi) * w, p))
+              << "x=" << xi << " w=" << w;
+          // |r| <= p (1/2 + |x| 2^-55)
+          ASSERT_LE(std::fabs(r[l]), pd * (0.5 + std::fabs(x[l]) * 0x1p-55)) << "x=" << xi << " w=" << w;
+        }
+      }
+    }
+    // General products a b with |a b| <= 2 p^2, and the reduction.
+    std::vector<long long> as = {0, 1, -1, P - 1, -(P - 1), P, -P, half, -half, 2 * P - 1, -(2 * P - 1)};
+    for (int i = 0; i < 20; ++i) as.push_back(static_cast<long long>(g() % (2 * p)) - P);
+    for (long long a : as)
+      for (long long b : as) {
+        const long double ab = static_cast<long double>(a) * static_cast<long double>(b);
+        if (std::fabs(ab) > 2.0L * static_cast<long double>(p) * static_cast<long double>(p)) continue;
+        double x[4] = {static_cast<double>(a), static_cast<double>(-a), static_cast<double>(a), 0};
+        double y[4] = {static_cast<double>(b), static_cast<double>(b), static_cast<double>(-b), 0};
+        double r[4];
+        ntt_avx2_mulmod_lanes(x, y, p, r);
+        for (int l = 0; l < 3; ++l) {
+          ASSERT_EQ(mod_p(static_cast<__int128>(static_cast<long long>(r[l])), p),
+                    mod_p(static_cast<__int128>(static_cast<long long>(x[l])) * static_cast<long long>(y[l]), p))
+              << "a=" << a << " b=" << b;
+          ASSERT_LE(std::fabs(r[l]), pd / 2 + static_cast<double>(std::fabs(ab) / pd) * pd * 0x1p-52 * (1 + 0x1p-50))
+              << "a=" << a << " b=" << b;
+        }
+      }
+    for (std::size_t i = 0; i + 4 <= xs.size(); i += 4) {
+      double x[4], r[4];
+      for (int l = 0; l < 4; ++l) x[l] = static_cast<double>(xs[i + l]);
+      ntt_avx2_reduce_lanes(x, p, r);
+      for (int l = 0; l < 4; ++l) {
+        ASSERT_EQ(mod_p(static_cast<long long>(r[l]), p), mod_p(xs[i + l], p));
+        ASSERT_LE(std::fabs(r[l]), pd / 2 + 1);
+      }
+    }
+  }
+}
+
+TEST_F(NttAvx2, ConvolutionMatchesNaiveEveryPrimeSmallLengths) {
+  convolution_small_lengths<ntt_avx2_plan>(ntt52_prime_count);
+}
+TEST_F(NttAvx2, ForwardIsTheDftInBitReversedOrder) { forward_is_dft<ntt_avx2_plan>(ntt52_primes[1]); }
+TEST_F(NttAvx2, LargeLengthsRoundTripAndThreads) { large_lengths<ntt_avx2_plan>(ntt52_prime_count); }
 
 class NttIfma : public ::testing::Test {
  protected:

@@ -1,0 +1,88 @@
+// NTT on AVX2 + FMA (4 lanes of doubles): the vector engine of the NTT
+// multiply for processors without AVX-512 IFMA (Intel desktop and laptop
+// parts, AMD Zen 2/3, older servers), chosen at run time.
+//
+// Same primes as the IFMA engine (ntt52_primes, p < 2^50) and the same
+// interface and output order as ntt_plan (cyclic, lengths 2^k and 3 * 2^k,
+// [0, 2p) u64 residues in and out, forward natural -> bit-reversed, inverse
+// bit-reversed -> natural times n), but inside a transform the values are
+// doubles holding integers in [-2p, 2p], multiplied exactly with FMA
+// (fft/ntt_avx2_arith.hpp proves the bounds). The power-of-two part is the
+// "twisted" evaluation tree of FLINT's fft_small: the radix-2 step on a block
+// k of any level is (x, y) -> (x + w[k] y, x - w[k] y) with one table
+// w[k] = w_m^bitrev(k) for every level, so a block's twiddle is one broadcast
+// (no per-butterfly twiddle loads) and the last two levels run in registers
+// on 4 x 4 transposed blocks. Levels go in pairs (radix 4), depth first below
+// the in-cache leaf.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "fft/ntt.hpp"
+
+namespace bigmul::fft {
+
+// Whether this processor runs the AVX2 engine (AVX2 and FMA).
+bool ntt_avx2_supported();
+
+// Garner's mixed-radix digits for the four primes of ntt52_primes, as
+// ntt_mixed_radix_digits (4 coefficients a vector in double arithmetic).
+void ntt_avx2_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used = 4);
+
+// The engine's vector arithmetic (fft/ntt_avx2_arith.hpp) on 4 lanes of
+// integer-valued doubles, for tests at the edges of its ranges (needs
+// ntt_avx2_supported()): r = x w mod p (Shoup, w_p = w / p), r = a b mod p,
+// r = x mod p into [-p/2 - 1, p/2 + 1].
+void ntt_avx2_mulmod_shoup_lanes(const double x[4], double w, double w_p, u64 p, double r[4]);
+void ntt_avx2_mulmod_lanes(const double a[4], const double b[4], u64 p, double r[4]);
+void ntt_avx2_reduce_lanes(const double x[4], u64 p, double r[4]);
+
+class ntt_avx2_plan {
+ public:
+  // Cached, thread safe. The plan can be built anywhere; forward, inverse and
+  // pointwise need ntt_avx2_supported().
+  static std::shared_ptr<const ntt_avx2_plan> get(unsigned prime, std::size_t length);
+
+  ntt_avx2_plan(unsigned prime, std::size_t length);
+
+  std::size_t length() const { return n_; }
+  u64 modulus() const { return p_; }
+
+  // As ntt_plan: [0, 2p) in and out; forward natural -> bit-reversed,
+  // inverse bit-reversed -> natural, times n.
+  void forward(u64* a, unsigned threads) const;
+  void inverse(u64* a, unsigned threads) const;
+  void pointwise(u64* x, const u64* y, unsigned threads) const;  // x = x y / n, as ntt_plan
+
+  // The radix-3 stage's constants for the vector code (n = 3m, m >= 16):
+  // w^(j r) = base(j0) * tw[i] for j = j0 + i, i < block; [0]: forward, [1]:
+  // inverse. Doubles are signed representatives in (-p/2, p/2), *_p = . / p.
+  struct radix3_tables {
+    static constexpr std::size_t block = 64;
+    double tw[2][2][block], tw_p[2][2][block];  // w^(+-(r + 1) i)
+    u64 step[2][2], step_shoup[2][2];           // w^(+-(r + 1) block), 64-bit Shoup companion
+    double cube[2], cube_p[2];                  // w3^(+-1)
+  };
+
+ private:
+  void pow2_forward(u64* a, unsigned threads, bool in_u64) const;
+  void pow2_inverse(u64* a, unsigned threads, bool out_u64) const;
+  void radix3_vector(u64* a, unsigned threads, bool inverse) const;
+
+  unsigned prime_;
+  u64 p_;
+  std::size_t n_, m_;
+  // Power-of-two part, m >= 16: w[k] = w_m^bitrev(k) and w[k]^-1 for
+  // k < m/2 as signed doubles, with w / p.
+  std::vector<double> fw_, fw_p_, iw_, iw_p_;
+  // m < 16: the same twiddles as u64 in [0, p) with 64-bit Shoup companions.
+  std::vector<u64> sfw_, sfw_shoup_, siw_, siw_shoup_;
+  ntt_pointwise_scale pointwise_;  // scalar product (n not a multiple of 4)
+  double scale_ = 0, scale_p_ = 0;  // 1 / n mod p (signed) and its quotient, for the vector product
+  ntt_radix3_stage radix3_;        // scalar stage (m < 16)
+  radix3_tables radix3_vec_{};     // vector stage
+};
+
+}  // namespace bigmul::fft

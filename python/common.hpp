@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "bigmul/integer.hpp"
 #include "bigmul/mul.hpp"
 
 namespace bigmul::python {
@@ -38,6 +39,10 @@ class maybe_release_gil {
 // bigmul::error -> ValueError (bad literal or argument, domain) / MemoryError
 // (resource) / RuntimeError (internal), with bigmul's message.
 void register_errors(py::module_& m);
+
+// str(x) in base 10 or 16 (to_string's text), written into the new str's
+// buffer with the GIL released.
+py::str print_str(const integer& x, int base, bool prefix);
 
 // bigmul.Integer.
 void bind_integer(py::module_& m);

@@ -36,26 +36,9 @@ bool load(py::handle o, operand& out) {
 
 py::object not_implemented() { return py::reinterpret_borrow<py::object>(Py_NotImplemented); }
 
-// The larger operand's radix for both; the smaller one converted
-// subquadratically (integer's own mixed-radix path converts quadratically).
-std::pair<integer, integer> in_common_radix(const integer& a, const integer& b) {
-  if (a.get_radix() == b.get_radix()) return {a, b};
-  if (a.size() >= b.size()) return {a, convert_radix(b, a.get_radix())};
-  return {convert_radix(a, b.get_radix()), b};
-}
-
-integer product(const integer& a, const integer& b) {
-  if (a.get_radix() == b.get_radix()) return a * b;
-  auto [x, y] = in_common_radix(a, b);
-  return x * y;
-}
-
-std::strong_ordering order(const integer& a, const integer& b) {
-  if (a.get_radix() == b.get_radix()) return a <=> b;
-  if (a.sign() != b.sign()) return a.sign() <=> b.sign();
-  auto [x, y] = in_common_radix(a, b);
-  return x <=> y;
-}
+// Mixed radices: integer converts the smaller operand to the larger one's
+// radix (subquadratic), in products and comparisons alike.
+integer product(const integer& a, const integer& b) { return a * b; }
 
 void check_divisor(const integer& d) {
   if (d.is_zero()) {
@@ -112,7 +95,7 @@ py::object compare(const integer& a, py::handle other, F f) {
   std::strong_ordering c = std::strong_ordering::equal;
   {
     maybe_release_gil nogil(a.get_radix() == b.get().get_radix() ? 0 : a.size() + b.get().size());
-    c = order(a, b.get());
+    c = a <=> b.get();
   }
   return py::bool_(f(c));
 }
@@ -153,7 +136,7 @@ py::object to_int(const integer& x) {
   integer b;
   {
     maybe_release_gil nogil(x.size());
-    b = convert_radix(x, radix::binary);
+    b = x.to_radix(radix::binary);
   }
   const auto mag = b.magnitude();
   return make_int(mag.data(), mag.size(), b.is_negative());
@@ -161,14 +144,16 @@ py::object to_int(const integer& x) {
 
 // The literal in the number's own radix (decimal or 0x hex): linear time, and
 // Integer(literal) gives back the same radix.
-std::string natural_literal(const integer& x) {
-  maybe_release_gil nogil(x.size());
-  return x.get_radix() == radix::decimal ? x.to_string(10) : x.to_string(16);
-}
+py::str natural_literal(const integer& x) { return print_str(x, x.get_radix() == radix::decimal ? 10 : 16, true); }
 
-std::string decimal_string(const integer& x) {
-  maybe_release_gil nogil(x.size());
-  return x.get_radix() == radix::decimal ? x.to_string(10) : convert_radix(x, radix::decimal).to_string(10);
+py::str decimal_string(const integer& x) {
+  if (x.get_radix() == radix::decimal) return print_str(x, 10, true);
+  integer d;
+  {
+    maybe_release_gil nogil(x.size());
+    d = x.to_radix(radix::decimal);
+  }
+  return print_str(d, 10, true);
 }
 
 radix parse_radix(const std::string& name) {
@@ -194,7 +179,7 @@ integer construct(py::handle value, const py::object& rx) {
   if (!rx.is_none()) {
     const radix want = parse_radix(rx.cast<std::string>());
     maybe_release_gil nogil(x.size());
-    if (x.get_radix() != want) x = convert_radix(x, want);
+    if (x.get_radix() != want) x = x.to_radix(want);
   }
   return x;
 }
@@ -220,18 +205,23 @@ void bind_integer(py::module_& m) {
       [](const integer& x, const std::string& name) {
         const radix want = parse_radix(name);
         maybe_release_gil nogil(x.size());
-        return x.get_radix() == want ? x : convert_radix(x, want);
+        return x.to_radix(want);
       },
       "to_radix(radix) -> Integer: the same value in 'binary' or 'decimal' radix (subquadratic).",
       py::arg("radix"));
   c.def(
-      "bit_length", [](const integer& x) { return bit_length(x.get_radix() == radix::binary ? x : convert_radix(x, radix::binary)); },
+      "bit_length",
+      [](const integer& x) {
+        if (x.get_radix() == radix::binary) return bit_length(x);
+        maybe_release_gil nogil(x.size());
+        return bit_length(x.to_radix(radix::binary));
+      },
       "bit_length() -> int: as int.bit_length().");
 
   c.def("__int__", &to_int);
   c.def("__index__", &to_int);
-  c.def("__str__", [](const integer& x) { return py::str(decimal_string(x)); });
-  c.def("__repr__", [](const integer& x) { return "bigmul.Integer(" + decimal_string(x) + ")"; });
+  c.def("__str__", &decimal_string);
+  c.def("__repr__", [](const integer& x) { return py::str("bigmul.Integer({})").format(decimal_string(x)); });
   c.def("__hash__", &hash_of);
   c.def("__bool__", [](const integer& x) { return !x.is_zero(); });
   c.def("__reduce__", [](py::handle self) {

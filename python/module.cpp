@@ -151,13 +151,22 @@ py::list mul_batched_py(py::handle list_a, py::handle list_b, const py::object& 
   return out;
 }
 
-// An ASCII str from bytes we produced (digits, sign, "0x").
-py::str ascii_str(const std::string& s) {
-  PyObject* o = PyUnicode_New(static_cast<Py_ssize_t>(s.size()), 127);
+}  // namespace
+
+py::str print_str(const integer& x, int base, bool prefix) {
+  // The digits go straight into the new str's buffer (ASCII: one byte a
+  // character); the str is not shared yet, so bigmul fills it without the GIL.
+  PyObject* o = PyUnicode_New(static_cast<Py_ssize_t>(x.printed_size(base, prefix)), 127);
   if (o == nullptr) throw py::error_already_set();
-  std::memcpy(PyUnicode_1BYTE_DATA(o), s.data(), s.size());
-  return py::reinterpret_steal<py::str>(o);
+  py::str s = py::reinterpret_steal<py::str>(o);
+  {
+    maybe_release_gil nogil(x.size());
+    x.print(reinterpret_cast<char*>(PyUnicode_1BYTE_DATA(o)), base, prefix);
+  }
+  return s;
 }
+
+namespace {
 
 // The text of a str (its UTF-8 form, cached by CPython) or bytes object.
 // Both are immutable, so the view stays valid while the GIL is released.
@@ -180,23 +189,16 @@ bool has_hex_prefix(std::string_view t, std::size_t pos) {
 }
 
 py::str to_decimal_py(py::handle n) {
-  const magnitude m = read_int(n, "bigmul.to_decimal() argument");
-  std::string s;
+  integer x = to_integer(read_int(n, "bigmul.to_decimal() argument"));
   {
-    maybe_release_gil nogil(m.limbs.size());
-    s = convert_radix(to_integer(m), radix::decimal).to_string(10);  // subquadratic, then linear printing
+    maybe_release_gil nogil(x.size());
+    x = x.to_radix(radix::decimal);  // subquadratic; printing is then linear
   }
-  return ascii_str(s);
+  return print_str(x, 10, true);
 }
 
 py::str to_hex_py(py::handle n, bool prefix) {
-  const magnitude m = read_int(n, "bigmul.to_hex() argument");
-  std::string s;
-  {
-    maybe_release_gil nogil(m.limbs.size());
-    s = to_integer(m).to_string(16, prefix);
-  }
-  return ascii_str(s);
+  return print_str(to_integer(read_int(n, "bigmul.to_hex() argument")), 16, prefix);
 }
 
 py::object int_of(const integer& x) {
@@ -211,7 +213,7 @@ py::object from_decimal_py(py::handle s) {
   integer x;
   {
     maybe_release_gil nogil(t.size() / 19);
-    x = convert_radix(integer::from_string(t), radix::binary);
+    x = integer::from_string(t).to_radix(radix::binary);
   }
   return int_of(x);
 }

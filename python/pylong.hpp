@@ -5,7 +5,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstddef>
-#include <span>
+#include <utility>
 #include <vector>
 
 #include "bigmul/config.hpp"
@@ -30,8 +30,8 @@ bool is_int_like(py::handle obj);
 // (e.g. "bigmul.mul() argument 'a'").
 magnitude read_int(py::handle obj, const char* what);
 
-// The bigmul::integer of a magnitude (binary radix; a linear copy of the limbs).
-inline integer to_integer(const magnitude& m) { return integer(std::span<const limb_t>(m.limbs), m.negative, radix::binary); }
+// The bigmul::integer of a magnitude (binary radix), taking the limbs over.
+inline integer to_integer(magnitude&& m) { return integer(std::move(m.limbs), m.negative, radix::binary); }
 
 // A Python int from binary limbs (high zero limbs allowed).
 py::object make_int(const limb_t* limbs, std::size_t n, bool negative);

@@ -7,9 +7,11 @@
 
 #include "bigmul/error.hpp"
 #include "bigmul/mul.hpp"
+#include "mul/algorithm_table.hpp"
 #include "mul/basecase.hpp"
 #include "mul/batched_ifma.hpp"
 #include "mul/fft_mul.hpp"
+#include "mul/gpu_plan_rule.hpp"
 #include "mul/karatsuba.hpp"
 #include "mul/modcheck.hpp"
 #include "mul/ntt_mul.hpp"
@@ -20,18 +22,6 @@
 
 namespace bigmul {
 namespace {
-
-struct named_algorithm {
-  algorithm algo;
-  const char* name;
-};
-constexpr named_algorithm algorithm_names[] = {
-    {algorithm::automatic, "auto"},          {algorithm::basecase, "basecase"},
-    {algorithm::karatsuba, "karatsuba"},     {algorithm::tiled, "tiled"},
-    {algorithm::fft_complex, "fft_complex"}, {algorithm::fft_real, "fft_real"},
-    {algorithm::fft_complex_f32, "fft_complex_f32"}, {algorithm::fft_real_f32, "fft_real_f32"},
-    {algorithm::ntt, "ntt"},
-};
 
 bool overlaps(const limb_t* r, std::size_t rn, const limb_t* p, std::size_t pn) {
   const auto rb = reinterpret_cast<std::uintptr_t>(r), re = rb + rn * sizeof(limb_t);
@@ -55,17 +45,14 @@ algorithm choose(std::size_t an, std::size_t bn, radix rx) {
   return algorithm::fft_real;
 }
 
-bool has_cuda_version(algorithm a) {
-  return a == algorithm::automatic || a == algorithm::tiled || a == algorithm::fft_complex ||
-         a == algorithm::fft_real || a == algorithm::fft_complex_f32 || a == algorithm::fft_real_f32;
-}
-
 // Whether this product goes to the GPU: always for backend cuda (after the
-// checks), for automatic when a GPU is usable and the product is past the
-// measured crossover.
-bool use_cuda(const mul_options& o, std::size_t total_limbs, radix rx) {
+// checks), for automatic when a GPU is usable, the product is past the
+// measured crossover and the GPU can plan every pass it may need (else the
+// CPU computes it: automatic never fails for a size the GPU cannot plan).
+// G products of an x bn limbs (batched: from mul_batched, even when G = 1).
+bool use_cuda(const mul_options& o, std::size_t an, std::size_t bn, std::size_t G, radix rx, bool batched) {
   if (o.where == backend::cuda) {
-    if (!has_cuda_version(o.algo))
+    if (!detail::has_cuda_version(o.algo))
       throw error(error::kind::invalid_argument,
                   std::string("bigmul::mul: algorithm ") + algorithm_name(o.algo) + " has no CUDA version");
     std::string why;
@@ -73,11 +60,14 @@ bool use_cuda(const mul_options& o, std::size_t total_limbs, radix rx) {
     return true;
   }
 #if defined(BIGMUL_HAVE_CUDA)
-  if (o.where == backend::automatic && has_cuda_version(o.algo) && total_limbs >= detail::cuda_host_crossover(rx))
+  if (o.where == backend::automatic && detail::automatic_prefers_gpu(o, an, bn, G, rx, batched))
     return cuda_usable();
 #else
-  (void)total_limbs;
+  (void)an;
+  (void)bn;
+  (void)G;
   (void)rx;
+  (void)batched;
 #endif
   return false;
 }
@@ -96,7 +86,12 @@ bool cuda_usable(std::string* why) {
 #endif
 }
 
-void release_scratch() { detail::ntt_release_scratch(); }
+void release_scratch() {
+  detail::ntt_release_scratch();
+#if defined(BIGMUL_HAVE_CUDA)
+  detail::cuda_release_plans();  // the GPU FFT plans and their twiddle tables
+#endif
+}
 
 std::size_t gmp_crossover_limbs() {
   return detail::ntt_engine_available(detail::ntt_engine::ifma) ? detail::params_cpu::gmp_crossover
@@ -104,15 +99,14 @@ std::size_t gmp_crossover_limbs() {
 }
 
 const char* algorithm_name(algorithm a) {
-  for (const auto& n : algorithm_names)
-    if (n.algo == a) return n.name;
-  return "?";
+  const detail::algorithm_desc* d = detail::find_algorithm(a);
+  return d ? d->name : "?";
 }
 
 bool parse_algorithm(const std::string& name, algorithm& out) {
-  for (const auto& n : algorithm_names)
-    if (name == n.name) {
-      out = n.algo;
+  for (const auto& d : detail::algorithm_table)
+    if (name == d.name) {
+      out = d.algo;
       return true;
     }
   return false;
@@ -140,7 +134,7 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
   st = mul_stats{};
 
 #if defined(BIGMUL_HAVE_CUDA)
-  if (use_cuda(options, an + bn, rx)) {
+  if (use_cuda(options, an, bn, 1, rx, false)) {
     try {
       detail::mul_cuda_host(r, a, an, b, bn, rx, options, st);
       if (timed) st.t_total = std::chrono::duration<double>(clock::now() - t_start).count();
@@ -152,7 +146,7 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
     }
   }
 #else
-  use_cuda(options, an + bn, rx);  // throws for backend cuda
+  use_cuda(options, an, bn, 1, rx, false);  // throws for backend cuda
 #endif
 
   const algorithm algo = options.algo == algorithm::automatic ? choose(an, bn, rx) : options.algo;
@@ -219,7 +213,7 @@ void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std
   st = mul_stats{};
   const auto t_start = std::chrono::steady_clock::now();
 #if defined(BIGMUL_HAVE_CUDA)
-  if (use_cuda(options, 2 * n * G, rx)) {
+  if (use_cuda(options, n, n, G, rx, true)) {
     try {
       detail::mul_batched_cuda_host(r, a, b, n, G, rx, options, st);
       st.t_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
@@ -230,7 +224,7 @@ void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std
     }
   }
 #else
-  use_cuda(options, 2 * n * G, rx);
+  use_cuda(options, n, n, G, rx, true);
 #endif
   // CPU, binary, automatic, up to ~10^4 bits with IFMA: eight products per
   // vector in the lanes (mul/batched_ifma.hpp), groups of eight spread over

@@ -27,18 +27,6 @@ double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
-std::size_t next_pow2(std::size_t n) {
-  std::size_t p = 1;
-  while (p < n) p <<= 1;
-  return p;
-}
-
-unsigned log2_exact(std::size_t n) {
-  unsigned l = 0;
-  while ((std::size_t{1} << l) < n) ++l;
-  return l;
-}
-
 // Plans are costly to build (twiddle tables) and immutable once built: one
 // per (kind, length), shared by every thread.
 template <class Plan>
@@ -54,8 +42,6 @@ std::shared_ptr<const Plan> cached_plan(std::size_t n) {
 template <class T>
 using buffer = prim::buffer<T>;
 
-bool is_real(algorithm algo) { return algo == algorithm::fft_real || algo == algorithm::fft_real_f32; }
-
 // One FFT pass with coefficient format f. Returns the max round-off; writes
 // r only when the pass is accepted (round-off within the guard and the
 // carried value fits).
@@ -66,7 +52,7 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   const bool square = a == b && an == bn;
   const std::size_t ca = f.count(an) + 1, cb = f.count(bn) + 1;  // +1: balanced top carry
   const std::size_t nc = ca + cb - 1;                               // product coefficients
-  const std::size_t n = real_layout ? std::max<std::size_t>(2, next_pow2(nc)) : next_pow2(nc);
+  const std::size_t n = fft_transform_length(real_layout ? algorithm::fft_real : algorithm::fft_complex, nc);
   const std::size_t half = real_layout ? n / 2 : n;  // length of each of re[], im[]
   const auto plan = cached_plan<Plan>(n);
   st.transform_length = n;
@@ -166,44 +152,12 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
 
 }  // namespace
 
-std::size_t fft_transform_length(algorithm algo, std::size_t coefficients) {
-  const std::size_t n = next_pow2(coefficients);
-  return is_real(algo) ? std::max<std::size_t>(2, n) : n;
-}
-
-unsigned fft_pick_digits(algorithm algo, radix rx, std::size_t an, std::size_t bn) {
-  const unsigned max_digits = rx == radix::binary ? 24 : 7;
-  // Smallest transform first; within it, the fewest digits that still fit
-  // (more accuracy margin at the same cost).
-  unsigned best = 0;
-  std::size_t best_n = 0;
-  for (unsigned d = max_digits; d >= 1; --d) {
-    const coeff_format f{rx, d};
-    const std::size_t n = fft_transform_length(algo, f.count(an) + f.count(bn) + 1);
-    if (d > fft_safe_digits(algo, rx, log2_exact(n))) continue;
-    if (best == 0 || n <= best_n) {
-      best = d;
-      best_n = n;
-    } else {
-      break;  // fewer digits only make the transform longer
-    }
-  }
-  return best;
-}
-
 void mul_fft(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
              algorithm algo, const mul_options& options, mul_stats& stats) {
-  unsigned digits = options.coefficient_digits ? options.coefficient_digits : fft_pick_digits(algo, rx, an, bn);
-  const unsigned max_digits = rx == radix::binary ? 32 : 9;
-  if (digits > max_digits)
-    throw error(error::kind::invalid_argument,
-                "coefficient size " + std::to_string(digits) + " too large (at most " +
-                    std::to_string(max_digits) + (rx == radix::binary ? " bits)" : " decimal digits)"));
-  if (digits == 0)
-    throw error(error::kind::domain, std::string(algorithm_name(algo)) + " is not exact for a " +
-                                         std::to_string(an) + " x " + std::to_string(bn) +
-                                         "-limb product (no coefficient size passes the exactness table)");
-  for (; digits >= 1; --digits) {
+  const fft_digit_choice choice = fft_choose_digits(algo, rx, an, bn, options.coefficient_digits);
+  if (choice.first == 0)
+    throw error(choice.bad_size ? error::kind::invalid_argument : error::kind::domain, choice.why);
+  const fft_retry_result done = fft_retry(choice.first, [&](unsigned digits) {
     const coeff_format f{rx, digits};
     double err;
     switch (algo) {
@@ -223,11 +177,12 @@ void mul_fft(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::s
         throw error(error::kind::invalid_argument, "mul_fft: not an FFT algorithm");
     }
     stats.max_roundoff = err;
-    if (err <= fft_roundoff_guard) {
-      stats.used = algo;
-      return;
-    }
-    ++stats.retries;
+    return err <= fft_roundoff_guard ? fft_pass_verdict::accepted : fft_pass_verdict::rejected;
+  });
+  stats.retries += done.retries;
+  if (done.digits) {
+    stats.used = algo;
+    return;
   }
   throw error(error::kind::internal, std::string(algorithm_name(algo)) +
                                          ": rounding guard failed at every coefficient size");

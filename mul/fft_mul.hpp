@@ -2,6 +2,7 @@
 
 #include "bigmul/config.hpp"
 #include "bigmul/mul.hpp"
+#include "mul/fft_pass_policy.hpp"  // guard, transform length, digit choice, retry loop
 
 namespace bigmul::detail {
 
@@ -14,17 +15,6 @@ namespace bigmul::detail {
 // size is exact for this length (FP32 beyond its range).
 void mul_fft(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
              algorithm algo, const mul_options& options, mul_stats& stats);
-
-// The largest max |x - round(x)| a pass may show and still be returned.
-inline constexpr double fft_roundoff_guard = 0.25;
-
-// Transform length (points of the FFT the algorithm runs) for a product of
-// `coefficients` coefficients: the smallest supported length that holds it.
-std::size_t fft_transform_length(algorithm algo, std::size_t coefficients);
-
-// The coefficient size the exactness table allows for this algorithm and
-// product size (0: none).
-unsigned fft_pick_digits(algorithm algo, radix rx, std::size_t an, std::size_t bn);
 
 }  // namespace bigmul::detail
 

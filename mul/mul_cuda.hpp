@@ -21,10 +21,11 @@ bool cuda_probe(std::string& why);
 // when no exact configuration exists.
 void mul_cuda_host(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
                    const mul_options& options, mul_stats& stats);
+// Frees the cached GPU FFT plans (in-house twiddle tables, cuFFT plans);
+// release_scratch() calls it. No CUDA call when none were made.
+void cuda_release_plans();
 void mul_batched_cuda_host(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G, radix rx,
                            const mul_options& options, mul_stats& stats);
-// The size (an + bn limbs) past which backend automatic uses the GPU.
-std::size_t cuda_host_crossover(radix rx);
 #endif
 
 }  // namespace bigmul::detail

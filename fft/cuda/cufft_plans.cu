@@ -1,10 +1,10 @@
 // cuFFT adapter: cached plans and thin execution wrappers (see cufft_plans.cuh).
 #include "fft/cuda/cufft_plans.cuh"
 
+#include "fft/cuda/plan_cache.hpp"
+
 #include <cufft.h>
 
-#include <map>
-#include <mutex>
 #include <string>
 #include <tuple>
 
@@ -49,20 +49,20 @@ cudaError_t fail(const char* what, cufftResult r, std::size_t n, std::size_t bat
 }
 
 using key = std::tuple<int, int, std::size_t, std::size_t>;  // device, cufftType, n, batch
+using plan_cache = exec_plan_cache<key, cufftHandle, cudaError_t>;
 
-struct cache {
-  std::mutex mu;
-  std::map<key, cufftHandle> plans;
-};
-cache& the_cache() {
-  static cache* c = new cache;  // never destroyed: plans may outlive static destructors' order
-  return *c;
+plan_cache& the_cache() {
+  static plan_cache* c = new plan_cache(cudaSuccess, cudaErrorInvalidValue);  // never destroyed: plans may
+  return *c;                                                                 // outlive static destructors
 }
 
-// With the cache locked: the plan for (type, n, batch) on the current device.
-cudaError_t find_plan(cache& c, cufftType type, std::size_t n, std::size_t batch, cufftHandle& out) {
-  const bool real = type == CUFFT_D2Z || type == CUFFT_Z2D || type == CUFFT_R2C || type == CUFFT_C2R;
-  if (n < 1 || batch < 1 || (real && (n < 2 || n % 2 != 0))) {
+bool is_real_type(cufftType type) {
+  return type == CUFFT_D2Z || type == CUFFT_Z2D || type == CUFFT_R2C || type == CUFFT_C2R;
+}
+
+// The key for (type, n, batch) on the current device.
+cudaError_t key_for(cufftType type, std::size_t n, std::size_t batch, key& k) {
+  if (n < 1 || batch < 1 || (is_real_type(type) && (n < 2 || n % 2 != 0))) {
     last_error_text = "cuFFT adapter: invalid length " + std::to_string(n) + " or batch " + std::to_string(batch);
     return cudaErrorInvalidValue;
   }
@@ -72,44 +72,88 @@ cudaError_t find_plan(cache& c, cufftType type, std::size_t n, std::size_t batch
     last_error_text = std::string("cuFFT adapter: cudaGetDevice: ") + cudaGetErrorString(e);
     return e;
   }
-  const key k{dev, static_cast<int>(type), n, batch};
-  const auto it = c.plans.find(k);
-  if (it != c.plans.end()) {
-    out = it->second;
-    return cudaSuccess;
-  }
-  cufftHandle h = 0;
-  cufftResult r = cufftCreate(&h);
-  if (r != CUFFT_SUCCESS) return fail("cufftCreate", r, n, batch);
-  long long len = static_cast<long long>(n);
-  const long long bins = real ? len / 2 + 1 : len;
-  const long long idist = (type == CUFFT_Z2D || type == CUFFT_C2R) ? bins : len;
-  const long long odist = (type == CUFFT_D2Z || type == CUFFT_R2C) ? bins : len;
-  long long inembed = idist, onembed = odist;
-  std::size_t work = 0;
-  r = cufftMakePlanMany64(h, 1, &len, &inembed, 1, idist, &onembed, 1, odist, type, static_cast<long long>(batch),
-                          &work);
-  if (r != CUFFT_SUCCESS) {
-    cufftDestroy(h);
-    return fail("plan creation", r, n, batch);
-  }
-  c.plans.emplace(k, h);
-  out = h;
+  k = key{dev, static_cast<int>(type), n, batch};
   return cudaSuccess;
 }
 
-template <class Exec>
-cudaError_t run(cufftType type, std::size_t n, std::size_t batch, cudaStream_t s, const char* what, Exec&& exec) {
-  cache& c = the_cache();
-  std::lock_guard<std::mutex> lock(c.mu);
-  cufftHandle h = 0;
-  const cudaError_t e = find_plan(c, type, n, batch, h);
+// Creates the plan without a work area of its own (automatic allocation off):
+// every execution brings one (see plan_cache.hpp).
+auto maker(cufftType type, std::size_t n, std::size_t batch) {
+  return [=](plan_cache::plan& p) -> cudaError_t {
+    cufftHandle h = 0;
+    cufftResult r = cufftCreate(&h);
+    if (r != CUFFT_SUCCESS) return fail("cufftCreate", r, n, batch);
+    r = cufftSetAutoAllocation(h, 0);
+    if (r != CUFFT_SUCCESS) {
+      cufftDestroy(h);
+      return fail("cufftSetAutoAllocation", r, n, batch);
+    }
+    const bool real = is_real_type(type);
+    long long len = static_cast<long long>(n);
+    const long long bins = real ? len / 2 + 1 : len;
+    const long long idist = (type == CUFFT_Z2D || type == CUFFT_C2R) ? bins : len;
+    const long long odist = (type == CUFFT_D2Z || type == CUFFT_R2C) ? bins : len;
+    long long inembed = idist, onembed = odist;
+    std::size_t work = 0;
+    r = cufftMakePlanMany64(h, 1, &len, &inembed, 1, idist, &onembed, 1, odist, type,
+                            static_cast<long long>(batch), &work);
+    if (r != CUFFT_SUCCESS) {
+      cufftDestroy(h);
+      return fail("plan creation", r, n, batch);
+    }
+    p.handle = h;
+    p.work_bytes = work;
+    return cudaSuccess;
+  };
+}
+
+cudaError_t plan_work_bytes(cufftType type, std::size_t n, std::size_t batch, std::size_t& bytes) {
+  key k;
+  const cudaError_t e = key_for(type, n, batch, k);
   if (e != cudaSuccess) return e;
-  cufftResult r = cufftSetStream(h, s);
-  if (r != CUFFT_SUCCESS) return fail("cufftSetStream", r, n, batch);
-  r = exec(h);
-  if (r != CUFFT_SUCCESS) return fail(what, r, n, batch);
-  return cudaGetLastError();
+  return the_cache().work_bytes(k, maker(type, n, batch), bytes);
+}
+
+// One execution: the caller's work area (d_work, work_bytes), or, without
+// one, a stream-ordered allocation of this call's own, freed after the
+// transform on the same stream.
+template <class Exec>
+cudaError_t run(cufftType type, std::size_t n, std::size_t batch, cudaStream_t s, void* d_work,
+                std::size_t work_bytes, const char* what, Exec&& exec) {
+  last_error_text.clear();
+  key k;
+  cudaError_t e = key_for(type, n, batch, k);
+  if (e != cudaSuccess) return e;
+  void* own = nullptr;
+  if (!d_work) {
+    e = the_cache().work_bytes(k, maker(type, n, batch), work_bytes);
+    if (e != cudaSuccess) return e;
+    if (work_bytes > 0) {
+      e = cudaMallocAsync(&own, work_bytes, s);
+      if (e != cudaSuccess) {
+        last_error_text = std::string("cuFFT adapter: work area of ") + std::to_string(work_bytes) +
+                          " bytes: " + cudaGetErrorString(e);
+        return e;
+      }
+      d_work = own;
+    }
+  }
+  e = the_cache().execute(k, maker(type, n, batch), d_work, work_bytes, [&](cufftHandle h, void* work) {
+    cufftResult r = cufftSetStream(h, s);
+    if (r != CUFFT_SUCCESS) return fail("cufftSetStream", r, n, batch);
+    r = cufftSetWorkArea(h, work);
+    if (r != CUFFT_SUCCESS) return fail("cufftSetWorkArea", r, n, batch);
+    r = exec(h);
+    if (r != CUFFT_SUCCESS) return fail(what, r, n, batch);
+    return cudaGetLastError();
+  });
+  if (e == cudaErrorInvalidValue && last_error_text.empty())
+    last_error_text = "cuFFT adapter: work area of " + std::to_string(work_bytes) + " bytes is too small";
+  if (own) {
+    const cudaError_t f = cudaFreeAsync(own, s);
+    if (e == cudaSuccess) e = f;
+  }
+  return e;
 }
 
 template <class C>
@@ -131,88 +175,92 @@ cudaError_t pointwise(C* dst, const C* src, std::size_t count, decltype(C{}.x) s
 }  // namespace
 
 cudaError_t cufft_forward_c2c(cplx<double>* d_in, cplx<double>* d_out, std::size_t n, std::size_t batch,
-                              cudaStream_t s) {
-  return run(CUFFT_Z2Z, n, batch, s, "cufftExecZ2Z", [&](cufftHandle h) {
+                              cudaStream_t s, void* d_work, std::size_t work_bytes) {
+  return run(CUFFT_Z2Z, n, batch, s, d_work, work_bytes, "cufftExecZ2Z", [&](cufftHandle h) {
     return cufftExecZ2Z(h, reinterpret_cast<cufftDoubleComplex*>(d_in), reinterpret_cast<cufftDoubleComplex*>(d_out),
                         CUFFT_FORWARD);
   });
 }
 cudaError_t cufft_forward_c2c(cplx<float>* d_in, cplx<float>* d_out, std::size_t n, std::size_t batch,
-                              cudaStream_t s) {
-  return run(CUFFT_C2C, n, batch, s, "cufftExecC2C", [&](cufftHandle h) {
+                              cudaStream_t s, void* d_work, std::size_t work_bytes) {
+  return run(CUFFT_C2C, n, batch, s, d_work, work_bytes, "cufftExecC2C", [&](cufftHandle h) {
     return cufftExecC2C(h, reinterpret_cast<cufftComplex*>(d_in), reinterpret_cast<cufftComplex*>(d_out),
                         CUFFT_FORWARD);
   });
 }
 cudaError_t cufft_inverse_c2c(cplx<double>* d_in, cplx<double>* d_out, std::size_t n, std::size_t batch,
-                              cudaStream_t s) {
-  return run(CUFFT_Z2Z, n, batch, s, "cufftExecZ2Z", [&](cufftHandle h) {
+                              cudaStream_t s, void* d_work, std::size_t work_bytes) {
+  return run(CUFFT_Z2Z, n, batch, s, d_work, work_bytes, "cufftExecZ2Z", [&](cufftHandle h) {
     return cufftExecZ2Z(h, reinterpret_cast<cufftDoubleComplex*>(d_in), reinterpret_cast<cufftDoubleComplex*>(d_out),
                         CUFFT_INVERSE);
   });
 }
 cudaError_t cufft_inverse_c2c(cplx<float>* d_in, cplx<float>* d_out, std::size_t n, std::size_t batch,
-                              cudaStream_t s) {
-  return run(CUFFT_C2C, n, batch, s, "cufftExecC2C", [&](cufftHandle h) {
+                              cudaStream_t s, void* d_work, std::size_t work_bytes) {
+  return run(CUFFT_C2C, n, batch, s, d_work, work_bytes, "cufftExecC2C", [&](cufftHandle h) {
     return cufftExecC2C(h, reinterpret_cast<cufftComplex*>(d_in), reinterpret_cast<cufftComplex*>(d_out),
                         CUFFT_INVERSE);
   });
 }
 cudaError_t cufft_forward_r2c(const double* d_in, cplx<double>* d_out, std::size_t n, std::size_t batch,
-                              cudaStream_t s) {
-  return run(CUFFT_D2Z, n, batch, s, "cufftExecD2Z", [&](cufftHandle h) {
+                              cudaStream_t s, void* d_work, std::size_t work_bytes) {
+  return run(CUFFT_D2Z, n, batch, s, d_work, work_bytes, "cufftExecD2Z", [&](cufftHandle h) {
     return cufftExecD2Z(h, const_cast<double*>(d_in), reinterpret_cast<cufftDoubleComplex*>(d_out));
   });
 }
 cudaError_t cufft_forward_r2c(const float* d_in, cplx<float>* d_out, std::size_t n, std::size_t batch,
-                              cudaStream_t s) {
-  return run(CUFFT_R2C, n, batch, s, "cufftExecR2C", [&](cufftHandle h) {
+                              cudaStream_t s, void* d_work, std::size_t work_bytes) {
+  return run(CUFFT_R2C, n, batch, s, d_work, work_bytes, "cufftExecR2C", [&](cufftHandle h) {
     return cufftExecR2C(h, const_cast<float*>(d_in), reinterpret_cast<cufftComplex*>(d_out));
   });
 }
 cudaError_t cufft_inverse_c2r(const cplx<double>* d_in, double* d_out, std::size_t n, std::size_t batch,
-                              cudaStream_t s) {
-  return run(CUFFT_Z2D, n, batch, s, "cufftExecZ2D", [&](cufftHandle h) {
+                              cudaStream_t s, void* d_work, std::size_t work_bytes) {
+  return run(CUFFT_Z2D, n, batch, s, d_work, work_bytes, "cufftExecZ2D", [&](cufftHandle h) {
     return cufftExecZ2D(h, reinterpret_cast<cufftDoubleComplex*>(const_cast<cplx<double>*>(d_in)), d_out);
   });
 }
 cudaError_t cufft_inverse_c2r(const cplx<float>* d_in, float* d_out, std::size_t n, std::size_t batch,
-                              cudaStream_t s) {
-  return run(CUFFT_C2R, n, batch, s, "cufftExecC2R", [&](cufftHandle h) {
+                              cudaStream_t s, void* d_work, std::size_t work_bytes) {
+  return run(CUFFT_C2R, n, batch, s, d_work, work_bytes, "cufftExecC2R", [&](cufftHandle h) {
     return cufftExecC2R(h, reinterpret_cast<cufftComplex*>(const_cast<cplx<float>*>(d_in)), d_out);
   });
 }
 
-cudaError_t cufft_prepare(cufft_kind kind, std::size_t n, std::size_t batch) {
-  cache& c = the_cache();
-  std::lock_guard<std::mutex> lock(c.mu);
-  cufftHandle h = 0;
+cudaError_t cufft_work_bytes(cufft_kind kind, std::size_t n, std::size_t batch, std::size_t& bytes) {
+  bytes = 0;
+  std::size_t b1 = 0, b2 = 0;
+  cudaError_t e = cudaErrorInvalidValue;
   switch (kind) {
-    case cufft_kind::z2z: return find_plan(c, CUFFT_Z2Z, n, batch, h);
-    case cufft_kind::c2c: return find_plan(c, CUFFT_C2C, n, batch, h);
-    case cufft_kind::d2z_z2d: {
-      const cudaError_t e = find_plan(c, CUFFT_D2Z, n, batch, h);
-      return e != cudaSuccess ? e : find_plan(c, CUFFT_Z2D, n, batch, h);
-    }
-    case cufft_kind::r2c_c2r: {
-      const cudaError_t e = find_plan(c, CUFFT_R2C, n, batch, h);
-      return e != cudaSuccess ? e : find_plan(c, CUFFT_C2R, n, batch, h);
-    }
+    case cufft_kind::z2z: e = plan_work_bytes(CUFFT_Z2Z, n, batch, b1); break;
+    case cufft_kind::c2c: e = plan_work_bytes(CUFFT_C2C, n, batch, b1); break;
+    case cufft_kind::d2z_z2d:
+      e = plan_work_bytes(CUFFT_D2Z, n, batch, b1);
+      if (e == cudaSuccess) e = plan_work_bytes(CUFFT_Z2D, n, batch, b2);
+      break;
+    case cufft_kind::r2c_c2r:
+      e = plan_work_bytes(CUFFT_R2C, n, batch, b1);
+      if (e == cudaSuccess) e = plan_work_bytes(CUFFT_C2R, n, batch, b2);
+      break;
   }
-  return cudaErrorInvalidValue;
+  if (e == cudaSuccess) bytes = b1 > b2 ? b1 : b2;
+  return e;
+}
+
+cudaError_t cufft_prepare(cufft_kind kind, std::size_t n, std::size_t batch) {
+  std::size_t bytes = 0;
+  return cufft_work_bytes(kind, n, batch, bytes);
 }
 
 void cufft_release_plans() {
-  cache& c = the_cache();
-  std::lock_guard<std::mutex> lock(c.mu);
+  if (the_cache().size() == 0) return;  // no CUDA call when nothing was planned (CPU-only machines)
   int current = 0;
   const bool have_current = cudaGetDevice(&current) == cudaSuccess;
-  for (auto& [k, h] : c.plans) {
+  the_cache().clear([](const key& k, cufftHandle h) {
     cudaSetDevice(std::get<0>(k));  // a plan belongs to the device it was made on
     cufftDestroy(h);
-  }
+  });
   if (have_current) cudaSetDevice(current);
-  c.plans.clear();
 }
 
 const char* cufft_last_error() { return last_error_text.c_str(); }

@@ -12,6 +12,7 @@
 #include "prim/cuda/common.cuh"
 #include "prim/cuda/carry_scan_space.cuh"
 #include "prim/ops.hpp"
+#include "mul/cuda/coefficients_hd.hpp"
 
 namespace bigmul::detail::cuda {
 namespace {
@@ -27,68 +28,16 @@ dim3 grid_for(std::size_t items, std::size_t G) {
   return dim3(static_cast<unsigned>(prim::cuda::ceil_div(items, threads)), grid_y(G));
 }
 
-// Limb j of a[0..n), zero past the end.
-struct limb_loader {
-  const limb_t* a;
-  std::size_t n;
-  BIGMUL_HD limb_t operator()(std::size_t j) const { return j < n ? a[j] : 0; }
-};
-BIGMUL_HD limb_loader limbs_from(const limb_t* a, std::size_t n, std::size_t first) {
-  return limb_loader{a + (first < n ? first : n), n > first ? n - first : 0};
-}
-
-// Digit i of d[0..m), zero past the end.
-struct digit_loader {
-  const std::uint32_t* d;
-  std::size_t m;
-  BIGMUL_HD limb_t operator()(std::size_t i) const { return i < m ? d[i] : 0; }
-};
-
-// ---- period sources: the digits of period p, in order, through visit(t, d) ----
-struct binary_src {
-  unsigned k;
-  std::size_t pd, pl;
-  template <class Visit>
-  BIGMUL_HD void operator()(const limb_t* a, std::size_t n, std::size_t p, Visit& visit) const {
-    const limb_loader load = limbs_from(a, n, p * pl);
-    for (std::size_t t = 0; t < pd; ++t) visit(t, binary_digit(load, k, t));
-  }
-};
-template <unsigned K>
-struct decimal_src {
-  static constexpr std::size_t pd = 19;
-  template <class Visit>
-  BIGMUL_HD void operator()(const limb_t* a, std::size_t n, std::size_t p, Visit& visit) const {
-    decimal_period_digits<K>(limbs_from(a, n, p * K), visit);
-  }
-};
-
-// ---- visitors (functors: no extended lambdas needed) ----
-struct store_visit {
-  std::uint32_t* out;
-  std::size_t end;
-  BIGMUL_HD void operator()(std::size_t t, std::uint32_t d) const {
-    if (t < end) out[t] = d;
-  }
-};
-struct fold_visit {
-  std::uint64_t B;
-  std::size_t end;
-  carry_gp acc;
-  BIGMUL_HD void operator()(std::size_t t, std::uint32_t d) {
-    if (t < end)
-      acc = carry_op{}(acc, carry_gp{balanced_generates(d, B) ? 1u : 0u, balanced_propagates(d, B) ? 1u : 0u});
-  }
-};
-struct emit_visit {
-  std::uint64_t B;
-  std::size_t end;
-  std::uint32_t carry;
-  std::int32_t* out;
-  BIGMUL_HD void operator()(std::size_t t, std::uint32_t d) {
-    if (t < end) out[t] = static_cast<std::int32_t>(balanced_step(d, carry, B));
-  }
-};
+// Loaders, period sources, visitors and the per-chunk residue: shared with
+// the tests' CPU replay of these kernels (mul/cuda/coefficients_hd.hpp).
+using coeff_hd::binary_src;
+using coeff_hd::check_operands;
+using coeff_hd::decimal_src;
+using coeff_hd::digit_loader;
+using coeff_hd::emit_visit;
+using coeff_hd::fold_visit;
+using coeff_hd::limb_loader;
+using coeff_hd::store_visit;
 
 // ---- split_digits ----
 __global__ void split_binary_kernel(const limb_t* a, std::size_t n, std::size_t G, unsigned k, std::size_t total,
@@ -219,15 +168,52 @@ __device__ std::uint64_t block_sum_mod_p(std::uint64_t v) {
 __global__ void residue_chunks_kernel(const limb_t* a, std::size_t n, std::uint64_t base, std::uint64_t base_chunk,
                                       std::size_t chunks, std::uint64_t* partial) {
   const std::size_t c = std::size_t{blockIdx.x} * threads + threadIdx.x;
-  std::uint64_t v = 0;
-  if (c < chunks) {
-    const std::size_t b = c * residue_chunk_limbs, e = b + residue_chunk_limbs < n ? b + residue_chunk_limbs : n;
-    std::uint64_t h = 0;
-    for (std::size_t i = e; i-- > b;) h = mod_p_reduce(static_cast<unsigned __int128>(h) * base + a[i]);
-    v = mod_p_mul(h, mod_p_pow(base_chunk, c));
-  }
+  const std::uint64_t v = c < chunks ? coeff_hd::residue_chunk(a, n, c, base, base_chunk) : 0;
   const std::uint64_t s = block_sum_mod_p(v);
   if (threadIdx.x == 0) partial[blockIdx.x] = s;
+}
+
+// The modular check of a whole batch in one launch. Grid (X, Y): block x of
+// product g sums the chunk residues c = x*threads + tid (stride X*threads) of
+// its three operands (a, b, r = a*b) and writes three partial sums; the last
+// block of g to finish (a ticket per product) adds the X partials of each
+// operand and writes ok[g]. counters[] must be zero at launch (the last block
+// leaves its counter zero again).
+__global__ void modular_check_kernel(check_operands ops, std::size_t G, bool square, std::uint64_t base,
+                                     std::uint64_t base_chunk, std::uint64_t* partial, unsigned* counters,
+                                     int* ok) {
+  __shared__ bool last;
+  const std::size_t X = gridDim.x;
+  for (std::size_t g = blockIdx.y; g < G; g += gridDim.y) {
+    for (unsigned s = 0; s < 3; ++s) {
+      std::uint64_t v = 0;
+      if (!(square && s == 1)) {
+        const limb_t* data = ops.data(g, s);
+        const std::size_t n = ops.size(s), chunks = ops.chunks(s);
+        for (std::size_t c = std::size_t{blockIdx.x} * threads + threadIdx.x; c < chunks; c += X * threads)
+          v = mod_p_add(v, coeff_hd::residue_chunk(data, n, c, base, base_chunk));
+      }
+      const std::uint64_t sum = block_sum_mod_p(v);
+      if (threadIdx.x == 0) partial[(g * 3 + s) * X + blockIdx.x] = sum;
+      __syncthreads();  // block_sum_mod_p's shared array is reused by the next operand
+    }
+    if (threadIdx.x == 0) {
+      __threadfence();  // the partials are visible before the ticket is taken
+      last = atomicAdd(&counters[g], 1u) == X - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+      __threadfence();
+      std::uint64_t r[3] = {0, 0, 0};
+      for (unsigned s = 0; s < 3; ++s)
+        for (std::size_t x = 0; x < X; ++x)
+          r[s] = mod_p_add(r[s], static_cast<volatile const std::uint64_t*>(partial)[(g * 3 + s) * X + x]);
+      if (square) r[1] = r[0];
+      ok[g] = coeff_hd::check_verdict(r[0], r[1], r[2]);
+      counters[g] = 0;
+    }
+    __syncthreads();  // `last` is rewritten for the next product
+  }
 }
 
 __global__ void residue_final_kernel(const std::uint64_t* partial, std::size_t np, std::uint64_t* out) {
@@ -317,6 +303,37 @@ cudaError_t residue_mod_p_device(void* d_temp, std::size_t& temp_bytes, const li
     if (cudaError_t e = cudaPeekAtLastError()) return e;
   }
   residue_final_kernel<<<1, threads, 0, stream>>>(partial, blocks, d_residue);
+  return cudaPeekAtLastError();
+}
+
+// Blocks per product of the batched check: enough to cover the largest
+// operand's chunks (threads chunks a block), at most 64 so that the last block's
+// sum stays short; more products fill the grid's y dimension.
+static std::size_t modular_check_blocks(std::size_t an, std::size_t bn) {
+  const std::size_t chunks = prim::cuda::ceil_div(an + bn, residue_chunk_limbs);
+  const std::size_t x = prim::cuda::ceil_div(chunks, threads);
+  return x < 1 ? 1 : x > 64 ? 64 : x;
+}
+
+cudaError_t modular_check_device_batched(void* d_temp, std::size_t& temp_bytes, const limb_t* d_a, std::size_t an,
+                                         const limb_t* d_b, std::size_t bn, const limb_t* d_r, std::size_t G,
+                                         radix rx, int* d_ok, cudaStream_t stream) {
+  const std::size_t X = modular_check_blocks(an, bn);
+  prim::cuda::temp_carver carve(d_temp);
+  std::uint64_t* partial = carve.take<std::uint64_t>(G * 3 * X);
+  unsigned* counters = carve.take<unsigned>(G);
+  if (!d_temp) {
+    temp_bytes = carve.bytes();
+    return cudaSuccess;
+  }
+  if (temp_bytes < carve.bytes()) return cudaErrorInvalidValue;
+  if (G == 0) return cudaSuccess;
+  if (cudaError_t e = cudaMemsetAsync(counters, 0, G * sizeof(unsigned), stream)) return e;
+  const std::uint64_t base = limb_base_mod_p(rx);
+  const bool square = d_a == d_b && an == bn;
+  modular_check_kernel<<<dim3(static_cast<unsigned>(X), grid_y(G)), threads, 0, stream>>>(
+      check_operands{d_a, d_b, d_r, an, bn}, G, square, base, mod_p_pow(base, residue_chunk_limbs), partial,
+      counters, d_ok);
   return cudaPeekAtLastError();
 }
 

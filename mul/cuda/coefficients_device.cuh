@@ -15,6 +15,8 @@
 //   join_digits      binary: one thread per limb; decimal: one per period
 //   residue_mod_p    per-chunk Horner residues times base^(chunk start), summed
 //                    mod 2^61 - 1 by a block tree and one final block
+//   modular_check    the same residues for a batch's a, b and r in one launch;
+//                    the last block of each product compares (a ticket counter)
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -24,6 +26,7 @@
 
 #include "bigmul/config.hpp"
 #include "mul/coefficients.hpp"
+#include "mul/cuda/coefficients_hd.hpp"
 
 namespace bigmul::detail::cuda {
 
@@ -56,7 +59,15 @@ cudaError_t join_digits_device_batched(const std::uint32_t* d_digits, std::size_
 cudaError_t residue_mod_p_device(void* d_temp, std::size_t& temp_bytes, const limb_t* d_a, std::size_t n, radix rx,
                                  std::uint64_t* d_residue, cudaStream_t stream = 0);
 
-// Limbs per thread of residue_mod_p_device (exposed for the tests' host model).
-inline constexpr std::size_t residue_chunk_limbs = 32;
+// The modular check of G products in one launch (plus a memset of its ticket
+// counters): d_ok[g] = 1 when (a_g mod p)(b_g mod p) == r_g mod p, else 0, with
+// a_g = d_a + g*an, b_g = d_b + g*bn, r_g = d_r + g*(an + bn) (d_b == d_a and
+// bn == an: a square, b's residue not recomputed). CUB's two-call shape.
+cudaError_t modular_check_device_batched(void* d_temp, std::size_t& temp_bytes, const limb_t* d_a, std::size_t an,
+                                         const limb_t* d_b, std::size_t bn, const limb_t* d_r, std::size_t G,
+                                         radix rx, int* d_ok, cudaStream_t stream = 0);
+
+// Limbs per thread of the residue kernels (exposed for the tests' host model).
+inline constexpr std::size_t residue_chunk_limbs = coeff_hd::residue_chunk_limbs;
 
 }  // namespace bigmul::detail::cuda

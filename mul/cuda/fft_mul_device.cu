@@ -6,9 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -16,9 +14,12 @@
 #include "carry/cuda/carry_device.cuh"
 #include "fft/cuda/cufft_plans.cuh"
 #include "fft/cuda/device_fft.cuh"
+#include "fft/cuda/plan_cache.hpp"
 #include "mul/cuda/coefficients_device.cuh"
 #include "mul/cuda/phase_clock.cuh"
 #include "mul/fft_mul.hpp"
+#include "mul/gpu_plan_rule.hpp"
+#include "mul/mul_cuda.hpp"
 #include "mul/fft_round.hpp"
 #include "prim/cuda/common.cuh"
 
@@ -27,20 +28,7 @@ namespace bigmul::detail::cuda {
 namespace dfft = bigmul::fft::cuda;
 using prim::cuda::temp_carver;
 
-bool is_fft_algorithm(algorithm a) {
-  return a == algorithm::fft_complex || a == algorithm::fft_real || a == algorithm::fft_complex_f32 ||
-         a == algorithm::fft_real_f32;
-}
-bool is_real_layout(algorithm a) { return a == algorithm::fft_real || a == algorithm::fft_real_f32; }
-bool is_single_precision(algorithm a) { return a == algorithm::fft_complex_f32 || a == algorithm::fft_real_f32; }
-
 namespace {
-
-std::size_t next_pow2(std::size_t n) {
-  std::size_t p = 1;
-  while (p < n) p <<= 1;
-  return p;
-}
 
 // Coefficients per operand (with the balanced top carry) and per product.
 struct job_sizes {
@@ -186,17 +174,23 @@ unsigned grid_for(std::size_t total, unsigned block) {
 }
 
 // --- plan cache for the in-house engine ---------------------------------------
+// Bounded (each plan holds twiddle tables in device memory): the few most
+// recently used (device, n, G) per plan type; release_device_plans() empties it.
+constexpr std::size_t plan_cache_entries = 4;
+using plan_key = std::tuple<int, std::size_t, std::size_t>;  // device, n, G
+
+template <class Plan>
+dfft::lru_cache<plan_key, Plan>& plan_cache() {
+  static auto* c = new dfft::lru_cache<plan_key, Plan>(plan_cache_entries);  // never destroyed: plans free
+  return *c;                                                               // device memory, not at exit
+}
 
 template <class Plan>
 std::shared_ptr<const Plan> cached_plan(std::size_t n, std::size_t G) {
-  static std::mutex mutex;
-  static std::map<std::tuple<int, std::size_t, std::size_t>, std::shared_ptr<const Plan>> cache;
   int dev = 0;
   cudaGetDevice(&dev);
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = cache[{dev, n, G}];
-  if (!slot) slot = std::make_shared<const Plan>(n, G);  // throws bigmul::error on CUDA failure
-  return slot;
+  return plan_cache<Plan>().get(plan_key{dev, n, G},
+                                [&] { return std::make_shared<const Plan>(n, G); });  // throws bigmul::error
 }
 
 template <class Real, bool Real_layout>
@@ -213,6 +207,8 @@ struct carved {
   void *A = nullptr, *B = nullptr;     // spectra (complex elements of Real)
   void *Ra = nullptr, *Rb = nullptr;   // cuFFT real engine: real inputs / outputs
   void* work = nullptr;                // in-house workspace
+  void* cufft_work = nullptr;          // cuFFT work area: this pass's own (plans own none)
+  std::size_t cufft_work_bytes = 0;
   std::int64_t* c = nullptr;
   std::uint32_t* digits = nullptr;
   void* split_temp = nullptr;
@@ -222,11 +218,24 @@ struct carved {
   std::size_t split_bytes = 0, carry_bytes = 0;
 };
 
+// In-house workspace (complex elements) from the plan's shape alone, without
+// building the plan (no twiddle tables for a size query). false: the in-house
+// FFT cannot plan this length.
 template <class Real>
-std::size_t workspace_of(const fft_job& j, const job_sizes& s) {
-  if (j.engine != fft_engine::in_house) return 0;
-  if (is_real_layout(j.algo)) return cached_plan<dfft::device_real_fft<Real>>(s.n, j.G)->workspace_elements();
-  return cached_plan<dfft::device_complex_fft<Real>>(s.n, j.G)->workspace_elements();
+bool workspace_of(const fft_job& j, const job_sizes& s, std::size_t& elements) {
+  elements = 0;
+  if (j.engine != fft_engine::in_house) return true;
+  if (!in_house_fft_plannable(j.algo, s.n)) return false;
+  const std::size_t points = is_real_layout(j.algo) ? s.n / 2 : s.n;
+  const dfft::plan::fft_plan p = dfft::plan::make_plan(points, j.G, dfft::plan::default_limits<Real>());
+  elements = p.npasses > 1 ? points * j.G : 0;  // device_complex_fft::workspace_elements()
+  return true;
+}
+
+template <class Real>
+constexpr dfft::cufft_kind cufft_kind_of(bool real_layout) {
+  if (std::is_same<Real, double>::value) return real_layout ? dfft::cufft_kind::d2z_z2d : dfft::cufft_kind::z2z;
+  return real_layout ? dfft::cufft_kind::r2c_c2r : dfft::cufft_kind::c2c;
 }
 
 // One layout of the pass's memory: the first call (base nullptr) measures it.
@@ -243,7 +252,13 @@ cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, s
     m.Ra = tc.take<Real>(G * s.n);
     m.Rb = j.square ? nullptr : tc.take<Real>(G * s.n);
   }
-  m.work = tc.take<C>(workspace_of<Real>(j, s));
+  std::size_t work_elements = 0;
+  if (!workspace_of<Real>(j, s, work_elements)) return cudaErrorInvalidValue;
+  m.work = tc.take<C>(work_elements);
+  m.cufft_work_bytes = 0;
+  if (j.engine == fft_engine::cufft)
+    BIGMUL_TRY(dfft::cufft_work_bytes(cufft_kind_of<Real>(is_real_layout(j.algo)), s.n, G, m.cufft_work_bytes));
+  m.cufft_work = tc.take<char>(m.cufft_work_bytes);
   m.c = tc.take<std::int64_t>(G * s.nc);
   m.digits = tc.take<std::uint32_t>(G * s.m);
   m.sink = tc.take<roundoff_sink>(1);
@@ -311,17 +326,17 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
     const std::size_t half = s.n / 2;
     apply_load_kernel<<<grid_for(G * half, block), block, 0, st>>>(load_a, reinterpret_cast<C*>(Ra), half, G * half);
     BIGMUL_TRY(cudaGetLastError());
-    BIGMUL_TRY(dfft::cufft_forward_r2c(Ra, A, s.n, G, st));
+    BIGMUL_TRY(dfft::cufft_forward_r2c(Ra, A, s.n, G, st, m.cufft_work, m.cufft_work_bytes));
     if (!j.square) {
       apply_load_kernel<<<grid_for(G * half, block), block, 0, st>>>(load_b, reinterpret_cast<C*>(Rb), half,
                                                                       G * half);
       BIGMUL_TRY(cudaGetLastError());
-      BIGMUL_TRY(dfft::cufft_forward_r2c(Rb, B, s.n, G, st));
+      BIGMUL_TRY(dfft::cufft_forward_r2c(Rb, B, s.n, G, st, m.cufft_work, m.cufft_work_bytes));
     }
     clock.mark();
     BIGMUL_TRY(dfft::cufft_pointwise_multiply_r2c(A, B, s.n, G, Real(1) / Real(s.n), st));
     clock.mark();
-    BIGMUL_TRY(dfft::cufft_inverse_c2r(A, Ra, s.n, G, st));
+    BIGMUL_TRY(dfft::cufft_inverse_c2r(A, Ra, s.n, G, st, m.cufft_work, m.cufft_work_bytes));
     apply_store_kernel<<<grid_for(G * half, block), block, 0, st>>>(rounder, reinterpret_cast<const C*>(Ra), half,
                                                                      G * half);
     BIGMUL_TRY(cudaGetLastError());
@@ -329,16 +344,16 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
   } else {  // cuFFT C2C
     apply_load_kernel<<<grid_for(G * s.n, block), block, 0, st>>>(load_a, A, s.n, G * s.n);
     BIGMUL_TRY(cudaGetLastError());
-    BIGMUL_TRY(dfft::cufft_forward_c2c(A, A, s.n, G, st));
+    BIGMUL_TRY(dfft::cufft_forward_c2c(A, A, s.n, G, st, m.cufft_work, m.cufft_work_bytes));
     if (!j.square) {
       apply_load_kernel<<<grid_for(G * s.n, block), block, 0, st>>>(load_b, B, s.n, G * s.n);
       BIGMUL_TRY(cudaGetLastError());
-      BIGMUL_TRY(dfft::cufft_forward_c2c(B, B, s.n, G, st));
+      BIGMUL_TRY(dfft::cufft_forward_c2c(B, B, s.n, G, st, m.cufft_work, m.cufft_work_bytes));
     }
     clock.mark();
     BIGMUL_TRY(dfft::cufft_pointwise_multiply_c2c(A, B, s.n, G, Real(1) / Real(s.n), st));
     clock.mark();
-    BIGMUL_TRY(dfft::cufft_inverse_c2c(A, A, s.n, G, st));
+    BIGMUL_TRY(dfft::cufft_inverse_c2c(A, A, s.n, G, st, m.cufft_work, m.cufft_work_bytes));
     apply_store_kernel<<<grid_for(G * s.n, block), block, 0, st>>>(rounder, A, s.n, G * s.n);
     BIGMUL_TRY(cudaGetLastError());
     clock.mark();
@@ -384,10 +399,28 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
 }  // namespace
 
 std::size_t fft_length(const fft_job& j) {
-  const std::size_t nc = j.f.count(j.an) + j.f.count(j.bn) + 1;
-  // The real engines need n >= 4 (a half-length transform of >= 2 points).
-  return is_real_layout(j.algo) ? std::max<std::size_t>(4, next_pow2(nc)) : std::max<std::size_t>(2, next_pow2(nc));
+  return fft_transform_length(j.algo, fft_product_coefficients(j.f, j.an, j.bn));
 }
+
+}  // namespace bigmul::detail::cuda
+
+namespace bigmul::detail {
+
+// Declared in mul/mul_cuda.hpp. Plans in use by another thread live until that
+// thread is done with them (shared_ptr).
+void cuda_release_plans() {
+  namespace dfft = bigmul::fft::cuda;
+  using namespace bigmul::detail::cuda;
+  plan_cache<dfft::device_real_fft<double>>().clear();
+  plan_cache<dfft::device_complex_fft<double>>().clear();
+  plan_cache<dfft::device_real_fft<float>>().clear();
+  plan_cache<dfft::device_complex_fft<float>>().clear();
+  dfft::cufft_release_plans();
+}
+
+}  // namespace bigmul::detail
+
+namespace bigmul::detail::cuda {
 
 std::size_t fft_pass_bytes(const fft_job& j) {
   const job_sizes s = sizes_of(j);

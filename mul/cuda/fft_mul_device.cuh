@@ -18,6 +18,7 @@
 
 #include "bigmul/config.hpp"
 #include "bigmul/mul.hpp"
+#include "mul/algorithm_table.hpp"
 #include "mul/coefficients.hpp"
 
 namespace bigmul::detail::cuda {
@@ -40,11 +41,9 @@ struct fft_outcome {
   double t_split = 0, t_forward = 0, t_pointwise = 0, t_inverse = 0, t_carry = 0;  // ms -> s, when timed
 };
 
-bool is_fft_algorithm(algorithm a);
-bool is_real_layout(algorithm a);
-bool is_single_precision(algorithm a);
+// Algorithm properties (FFT, real layout, FP32): mul/algorithm_table.hpp.
 
-// Transform length (points) for job j.
+// Transform length (points) for job j (mul/fft_pass_policy.hpp's rule).
 std::size_t fft_length(const fft_job& j);
 
 // Device bytes one pass of job j needs.

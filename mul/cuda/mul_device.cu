@@ -20,7 +20,10 @@
 #include "mul/cuda/params_gpu.hpp"
 #include "mul/cuda/phase_clock.cuh"
 #include "mul/cuda/tiled_device.cuh"
+#include "mul/algorithm_table.hpp"
 #include "mul/fft_mul.hpp"
+#include "mul/fft_pass_policy.hpp"
+#include "mul/gpu_plan_rule.hpp"
 #include "mul/modcheck.hpp"
 #include "prim/cuda/common.cuh"
 
@@ -47,10 +50,6 @@ using detail::coeff_format;
 using prim::cuda::temp_carver;
 namespace dc = bigmul::detail::cuda;
 namespace pg = bigmul::detail::params_gpu;
-
-const pg::crossovers& table(radix rx) { return rx == radix::binary ? pg::binary_radix : pg::decimal_radix; }
-
-bool gpu_algorithm(algorithm a) { return a == algorithm::tiled || dc::is_fft_algorithm(a); }
 
 // --- the tiled pipeline: digits -> exact 128-bit convolution -> carry -> join --
 
@@ -138,8 +137,10 @@ std::size_t tiled_bytes(std::size_t an, std::size_t bn, std::size_t G, radix rx,
 
 // --- the modular check on the device -----------------------------------------
 
+// One launch for the whole batch (coefficients_device.cuh): a verdict per
+// product, read back once.
 struct check_layout {
-  std::uint64_t* residues;  // 3 per product
+  int* ok;  // 1 per product
   void* temp;
   std::size_t temp_bytes;
 };
@@ -147,15 +148,12 @@ struct check_layout {
 cudaError_t check_carve(void* base, std::size_t an, std::size_t bn, std::size_t G, radix rx, check_layout& c,
                         std::size_t& bytes) {
   temp_carver tc(base);
-  c.residues = tc.take<std::uint64_t>(3 * G);
-  std::size_t t = 0, biggest = 0;
-  for (std::size_t len : {an, bn, an + bn}) {
-    const cudaError_t e = dc::residue_mod_p_device(nullptr, t, nullptr, len, rx, nullptr, 0);
-    if (e != cudaSuccess) return e;
-    biggest = std::max(biggest, t);
-  }
-  c.temp_bytes = biggest;
-  c.temp = tc.take<char>(biggest);
+  c.ok = tc.take<int>(G);
+  c.temp_bytes = 0;
+  const cudaError_t e =
+      dc::modular_check_device_batched(nullptr, c.temp_bytes, nullptr, an, nullptr, bn, nullptr, G, rx, nullptr, 0);
+  if (e != cudaSuccess) return e;
+  c.temp = tc.take<char>(c.temp_bytes);
   bytes = tc.bytes();
   return cudaSuccess;
 }
@@ -165,20 +163,15 @@ cudaError_t check_run(void* base, const limb_t* d_r, const limb_t* d_a, std::siz
   check_layout c{};
   std::size_t bytes = 0;
   BIGMUL_TRY(check_carve(base, an, bn, G, rx, c, bytes));
-  for (std::size_t g = 0; g < G; ++g) {
-    BIGMUL_TRY(dc::residue_mod_p_device(c.temp, c.temp_bytes, d_a + g * an, an, rx, c.residues + 3 * g, st));
-    BIGMUL_TRY(dc::residue_mod_p_device(c.temp, c.temp_bytes, d_b + g * bn, bn, rx, c.residues + 3 * g + 1, st));
-    BIGMUL_TRY(dc::residue_mod_p_device(c.temp, c.temp_bytes, d_r + g * (an + bn), an + bn, rx,
-                                        c.residues + 3 * g + 2, st));
-  }
-  std::vector<std::uint64_t> res(3 * G);
-  BIGMUL_TRY(cudaMemcpyAsync(res.data(), c.residues, res.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, st));
+  BIGMUL_TRY(dc::modular_check_device_batched(c.temp, c.temp_bytes, d_a, an, d_b, bn, d_r, G, rx, c.ok, st));
+  std::vector<int> ok(G, 0);
+  BIGMUL_TRY(cudaMemcpyAsync(ok.data(), c.ok, G * sizeof(int), cudaMemcpyDeviceToHost, st));
   BIGMUL_TRY(cudaStreamSynchronize(st));
-  for (std::size_t g = 0; g < G; ++g)
-    if (detail::mod_p_mul(res[3 * g], res[3 * g + 1]) != res[3 * g + 2])
-      return fail(cudaErrorUnknown, "bigmul::cuda: modular check failed for product " + std::to_string(g) +
-                                        " (" + std::to_string(an) + " x " + std::to_string(bn) +
-                                        " limbs); the product is wrong");
+  const auto bad = std::find(ok.begin(), ok.end(), 0);
+  if (bad != ok.end())
+    return fail(cudaErrorUnknown, "bigmul::cuda: modular check failed for product " +
+                                      std::to_string(bad - ok.begin()) + " (" + std::to_string(an) + " x " +
+                                      std::to_string(bn) + " limbs); the product is wrong");
   return cudaSuccess;
 }
 
@@ -189,10 +182,6 @@ std::size_t check_bytes(std::size_t an, std::size_t bn, std::size_t G, radix rx)
 }
 
 // --- one entry for single and batched products --------------------------------
-
-unsigned first_digits(algorithm algo, radix rx, std::size_t an, std::size_t bn, const device_options& o) {
-  return o.coefficient_digits ? o.coefficient_digits : detail::fft_pick_digits(algo, rx, an, bn);
-}
 
 dc::fft_job make_job(algorithm algo, const device_options& o, radix rx, unsigned digits, std::size_t an,
                      std::size_t bn, std::size_t G, bool square) {
@@ -212,7 +201,7 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
                 cudaStream_t st) {
   const auto t_start = std::chrono::steady_clock::now();
   const bool square = d_a == d_b && an == bn;
-  if (!gpu_algorithm(algo))
+  if (!detail::is_gpu_algorithm(algo))
     return fail(cudaErrorInvalidValue, std::string("bigmul::cuda: algorithm ") + algorithm_name(algo) +
                                            " has no CUDA version (use tiled or an FFT algorithm)");
   const unsigned tile = o.tile ? o.tile : pg::tiled_tile;
@@ -224,20 +213,19 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
     main_bytes = tiled_bytes(an, bn, G, rx, square, tile, variant_of(o));
     if (!main_bytes) return fail(cudaErrorInvalidValue, "bigmul::cuda: tiled convolution: size query failed");
   } else {
-    digits = first_digits(algo, rx, an, bn, o);
-    const unsigned max_digits = rx == radix::binary ? 32 : 9;
-    if (digits == 0)
-      return fail(cudaErrorInvalidValue, std::string("bigmul::cuda: ") + algorithm_name(algo) + " is not exact for a " +
-                                             std::to_string(an) + " x " + std::to_string(bn) +
-                                             "-limb product (no coefficient size passes the exactness table)");
-    if (digits > max_digits)
-      return fail(cudaErrorInvalidValue, "bigmul::cuda: coefficient size " + std::to_string(digits) + " too large");
-    // Room for every retry down to one digit below the exactness table's
-    // choice (a forced size may need several).
-    const unsigned table_pick = detail::fft_pick_digits(algo, rx, an, bn);
-    const unsigned lowest = std::max(1u, std::min(digits, table_pick ? table_pick : digits) - 1);
+    const detail::fft_digit_choice choice = detail::fft_choose_digits(algo, rx, an, bn, o.coefficient_digits);
+    if (choice.first == 0) return fail(cudaErrorInvalidValue, "bigmul::cuda: " + choice.why);
+    digits = choice.first;
+    // Room for every retry down to the policy's lowest size.
+    const unsigned lowest = choice.lowest;
     for (unsigned d = digits; d >= lowest; --d) {
-      const std::size_t b = dc::fft_pass_bytes(make_job(algo, o, rx, d, an, bn, G, square));
+      const dc::fft_job j = make_job(algo, o, rx, d, an, bn, G, square);
+      if (o.engine == fft_engine::in_house && !detail::in_house_fft_plannable(algo, dc::fft_length(j)))
+        return fail(cudaErrorInvalidValue, std::string("bigmul::cuda: ") + algorithm_name(algo) +
+                                               ": the in-house GPU FFT cannot plan a transform of " +
+                                               std::to_string(dc::fft_length(j)) + " points (" +
+                                               std::to_string(d) + "-digit coefficients)");
+      const std::size_t b = dc::fft_pass_bytes(j);
       if (!b) return fail(cudaErrorInvalidValue, "bigmul::cuda: FFT size query failed");
       main_bytes = std::max(main_bytes, b);
       if (d == 1) break;
@@ -262,17 +250,23 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
     const cudaError_t e = tiled_run(d_temp, d_r, d_a, an, d_b, bn, G, rx, tile, variant_of(o), st, o.stats);
     if (e != cudaSuccess) return e;
   } else {
-    bool done = false;
-    for (unsigned d = digits; d >= 1 && !done; --d) {
+    cudaError_t pass_error = cudaSuccess;
+    const detail::fft_retry_result done = detail::fft_retry(digits, [&](unsigned d) {
       const dc::fft_job j = make_job(algo, o, rx, d, an, bn, G, square);
-      if (dc::fft_pass_bytes(j) > main_bytes)
-        return fail(cudaErrorUnknown, std::string("bigmul::cuda: ") + algorithm_name(algo) +
-                                          ": rounding guard failed (max round-off " + std::to_string(s.max_roundoff) +
-                                          ") and the retry with " + std::to_string(d) +
-                                          "-digit coefficients needs more temp storage than was sized");
+      if (dc::fft_pass_bytes(j) > main_bytes) {
+        pass_error = fail(cudaErrorUnknown, std::string("bigmul::cuda: ") + algorithm_name(algo) +
+                                                ": rounding guard failed (max round-off " +
+                                                std::to_string(s.max_roundoff) + ") and the retry with " +
+                                                std::to_string(d) +
+                                                "-digit coefficients needs more temp storage than was sized");
+        return detail::fft_pass_verdict::failed;
+      }
       dc::fft_outcome out;
       const cudaError_t e = dc::fft_pass_device(d_temp, j, d_r, d_a, d_b, st, o.stats != nullptr, out);
-      if (e != cudaSuccess) return fail(e, std::string("bigmul::cuda: ") + algorithm_name(algo) + " pass");
+      if (e != cudaSuccess) {
+        pass_error = fail(e, std::string("bigmul::cuda: ") + algorithm_name(algo) + " pass");
+        return detail::fft_pass_verdict::failed;
+      }
       s.max_roundoff = out.max_roundoff;
       s.l2_roundoff = out.l2_roundoff;
       s.transform_length = out.transform_length;
@@ -282,10 +276,11 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
       s.t_pointwise += out.t_pointwise;
       s.t_inverse += out.t_inverse;
       s.t_carry += out.t_carry;
-      if (out.accepted) done = true;
-      else ++s.retries;
-    }
-    if (!done)
+      return out.accepted ? detail::fft_pass_verdict::accepted : detail::fft_pass_verdict::rejected;
+    });
+    s.retries += done.retries;
+    if (done.failed) return pass_error;
+    if (!done.digits)
       return fail(cudaErrorUnknown, std::string("bigmul::cuda: ") + algorithm_name(algo) +
                                         ": rounding guard failed at every coefficient size");
   }
@@ -305,8 +300,7 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
 }  // namespace
 
 algorithm choose_device_algorithm(std::size_t an, std::size_t bn, radix rx) {
-  (void)an;
-  return bn < table(rx).fft ? algorithm::tiled : algorithm::fft_real;
+  return detail::gpu_algorithm_for(algorithm::automatic, an, bn, rx, false);
 }
 
 const char* last_error_message() { return last_message.c_str(); }
@@ -317,7 +311,7 @@ cudaError_t mul(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
     return fail(cudaErrorInvalidValue, "bigmul::cuda::mul: needs an >= bn >= 1 (got an=" + std::to_string(an) +
                                            ", bn=" + std::to_string(bn) + ")");
   if (d_temp && (!d_r || !d_a || !d_b)) return fail(cudaErrorInvalidValue, "bigmul::cuda::mul: null pointer");
-  const algorithm algo = options.algo == algorithm::automatic ? choose_device_algorithm(an, bn, rx) : options.algo;
+  const algorithm algo = detail::gpu_algorithm_for(options.algo, an, bn, rx, false);
   try {
     return run(d_temp, temp_bytes, d_r, d_a, an, d_b, bn, 1, rx, algo, options, stream);
   } catch (const std::exception& e) {  // plan construction (host allocations, CUDA failures)
@@ -331,9 +325,7 @@ cudaError_t mul_batched(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, cons
     return fail(cudaErrorInvalidValue, "bigmul::cuda::mul_batched: needs n >= 1 and G >= 1 (got n=" +
                                            std::to_string(n) + ", G=" + std::to_string(G) + ")");
   if (d_temp && (!d_r || !d_a || !d_b)) return fail(cudaErrorInvalidValue, "bigmul::cuda::mul_batched: null pointer");
-  const algorithm algo = options.algo != algorithm::automatic ? options.algo
-                         : n < table(rx).batched_fft          ? algorithm::tiled
-                                                              : algorithm::fft_real;
+  const algorithm algo = detail::gpu_algorithm_for(options.algo, n, n, rx, true);
   try {
     return run(d_temp, temp_bytes, d_r, d_a, n, d_b, n, G, rx, algo, options, stream);
   } catch (const std::exception& e) {

@@ -117,10 +117,6 @@ bool cuda_probe(std::string& why) {
   return reason.empty();
 }
 
-std::size_t cuda_host_crossover(radix rx) {
-  return rx == radix::binary ? params_gpu::binary_radix.host : params_gpu::decimal_radix.host;
-}
-
 void mul_cuda_host(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
                    const mul_options& options, mul_stats& stats) {
   const cuda::device_options o = device_options_for(options, stats);

@@ -1,0 +1,52 @@
+#include "mul/gpu_plan_rule.hpp"
+
+#include "fft/cuda/device_fft_plan.hpp"
+#include "mul/algorithm_table.hpp"
+#include "mul/cuda/params_gpu.hpp"
+#include "mul/fft_pass_policy.hpp"
+
+namespace bigmul::detail {
+
+algorithm gpu_algorithm_for(algorithm requested, std::size_t an, std::size_t bn, radix rx, bool batched) {
+  (void)an;
+  if (requested != algorithm::automatic) return requested;
+  const auto& x = rx == radix::binary ? params_gpu::binary_radix : params_gpu::decimal_radix;
+  return bn < (batched ? x.batched_fft : x.fft) ? algorithm::tiled : algorithm::fft_real;
+}
+
+bool in_house_fft_plannable(algorithm algo, std::size_t n) {
+  namespace plan = bigmul::fft::cuda::plan;
+  if (!is_fft_algorithm(algo) || n < fft_transform_length(algo, 1)) return false;
+  const std::size_t points = is_real_layout(algo) ? n / 2 : n;  // the complex transform that runs
+  const plan::limits lim =
+      is_single_precision(algo) ? plan::default_limits<float>() : plan::default_limits<double>();
+  return plan::make_plan(points, 1, lim).valid;
+}
+
+bool gpu_plannable(algorithm requested, fft_engine engine, unsigned forced_digits, std::size_t an, std::size_t bn,
+                   radix rx, bool batched) {
+  const algorithm algo = gpu_algorithm_for(requested, an, bn, rx, batched);
+  if (!is_gpu_algorithm(algo)) return false;
+  if (!is_fft_algorithm(algo)) return true;  // tiled
+  const fft_digit_choice c = fft_choose_digits(algo, rx, an, bn, forced_digits);
+  if (c.first == 0) return false;
+  if (engine == fft_engine::cufft) return true;
+  for (unsigned d = c.first; d >= c.lowest; --d) {
+    const coeff_format f{rx, d};
+    if (!in_house_fft_plannable(algo, fft_transform_length(algo, fft_product_coefficients(f, an, bn)))) return false;
+    if (d == 1) break;
+  }
+  return true;
+}
+
+std::size_t gpu_host_crossover(radix rx) {
+  return rx == radix::binary ? params_gpu::binary_radix.host : params_gpu::decimal_radix.host;
+}
+
+bool automatic_prefers_gpu(const mul_options& o, std::size_t an, std::size_t bn, std::size_t G, radix rx,
+                           bool batched) {
+  return has_cuda_version(o.algo) && G * (an + bn) >= gpu_host_crossover(rx) &&
+         gpu_plannable(o.algo, o.engine, o.coefficient_digits, an, bn, rx, batched);
+}
+
+}  // namespace bigmul::detail

@@ -169,8 +169,20 @@ int run_checked(const options& o, progress& prog) {
   if (o.verbose) {
     say("bigmul: A: " + describe(a));
     say("bigmul: B: " + describe(b));
-    if (!a.is_zero() && !b.is_zero() && a.get_radix() != b.get_radix())
-      say("bigmul: mixed radices: the smaller operand is converted to the other's radix first");
+    if (a.get_radix() != (o.hex ? radix::binary : radix::decimal) || b.get_radix() != a.get_radix())
+      say(std::string("bigmul: the operands are converted to the output's radix (") + (o.hex ? "binary" : "decimal") +
+          ") before the product");
+  }
+  {
+    // Operands in the output's radix: converting an operand costs less than
+    // converting the product (twice as long), and a mixed product then needs
+    // no conversion at all.
+    prog.phase("converting the operands to the output's radix");
+    const radix want = o.hex ? radix::binary : radix::decimal;
+    const auto tc = clock_type::now();
+    if (a.get_radix() != want) a = a.to_radix(want);
+    if (b.get_radix() != want) b = b.to_radix(want);
+    t.convert += seconds_since(tc);
   }
   prog.set_long_run(digit_count(a) + digit_count(b) >= progress_min_digits);
 
@@ -230,7 +242,7 @@ int run_checked(const options& o, progress& prog) {
   prog.phase("converting the product to text");
   t0 = clock_type::now();
   const std::string text = product.to_string(o.hex ? 16 : 10);
-  t.convert = seconds_since(t0);
+  t.convert += seconds_since(t0);
 
   prog.phase(o.output ? "writing " + quoted(*o.output) : std::string("writing"));
   t0 = clock_type::now();

@@ -14,6 +14,7 @@
 #include "bigmul/arith.hpp"
 #include "mul/limb_vec.hpp"
 #include "mul/params_cpu.hpp"
+#include "prim/parallel.hpp"
 #include "src/arith/decimal_powers.hpp"
 #include "src/arith/div_basecase.hpp"
 #include "src/arith/div_newton.hpp"
@@ -21,6 +22,26 @@
 
 namespace bigmul {
 namespace {
+
+// Decimal lengths from which the two independent halves of a split run as two
+// tasks on the library's threads (a task costs microseconds, a half of this
+// size a few hundred). Inside a task the halves run in turn, so the threads
+// fill up at the first level that has as many halves as threads, and the
+// large divisions and products above it keep using all of them.
+constexpr std::size_t parallel_limbs = 1024;
+
+template <class F, class G>
+void both(std::size_t L, F&& f, G&& g) {
+  if (L < parallel_limbs) {
+    f();
+    g();
+    return;
+  }
+  prim::parallel_for(2, 0, [&](std::size_t i) {
+    if (i == 0) f();
+    else g();
+  });
+}
 
 // Exactly L decimal limbs of x (< 10^(19 L)) by repeated division by 10^19.
 void to_decimal_basecase(const limb_t* x, std::size_t n, limb_t* out, std::size_t L) {
@@ -95,9 +116,9 @@ void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L, std:
   rem[mw + r5.size()] = lshift(rem.data() + mw, r5.data(), r5.size(), mb);
   if (mb) rem[mw] |= x[mw] & ((limb_t{1} << mb) - 1);
   r5 = {};
-  to_decimal(rem.data(), rem.size(), out, s, basecase);
-  rem = {};
-  to_decimal(q.data(), q.size(), out + s, L - s, basecase);
+  both(
+      L, [&] { to_decimal(rem.data(), rem.size(), out, s, basecase); },
+      [&] { to_decimal(q.data(), q.size(), out + s, L - s, basecase); });
 }
 
 std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L, std::size_t basecase) {
@@ -116,8 +137,9 @@ std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L, std::size_t bas
   }
   const std::size_t s = std::bit_floor(L - 1);
   const detail::decimal_power& p = detail::decimal_power_at(static_cast<std::size_t>(std::countr_zero(s)));
-  std::vector<limb_t> hi = from_decimal(x + s, L - s, basecase);
-  const std::vector<limb_t> lo = from_decimal(x, s, basecase);
+  std::vector<limb_t> hi, lo;
+  both(
+      L, [&] { hi = from_decimal(x + s, L - s, basecase); }, [&] { lo = from_decimal(x, s, basecase); });
   if (hi.empty()) return lo;
   // hi * 10^m + lo = (hi * 5^m) << m + lo.
   std::vector<limb_t> prod(hi.size() + p.five.size());

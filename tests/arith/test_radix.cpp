@@ -5,6 +5,7 @@
 #include <string>
 
 #include "arith_test_util.hpp"
+#include "src/arith/radix_convert.hpp"
 
 using namespace bigmul;
 using test::operand_kind;
@@ -87,4 +88,25 @@ TEST(RadixConversion, IntegerConvertRadixKeepsSignAndValue) {
     }
   }
   EXPECT_TRUE(convert_radix(integer(), radix::decimal).is_zero());
+}
+
+// The converter with every schoolbook threshold from "always split" to
+// "never split", so both code paths and every split shape meet GMP whatever
+// the tuned table says (src/arith/radix_convert.hpp).
+TEST(RadixConversion, EveryThresholdAgainstGmp) {
+  auto g = test::rng(307);
+  for (std::size_t n : {1u, 2u, 5u, 37u, 38u, 39u, 73u, 74u, 75u, 150u, 700u}) {
+    for (auto kind : {operand_kind::random, operand_kind::all_max, operand_kind::power}) {
+      const std::vector<limb_t> bin = test::operand(kind, n, g);
+      const mpz_class ref = test::limbs_to_mpz(bin);
+      std::vector<limb_t> expect = bin;
+      while (!expect.empty() && expect.back() == 0) expect.pop_back();
+      for (std::size_t t : {std::size_t{1}, std::size_t{2}, std::size_t{3}, n / 2, n - 1, n, n + 1, ~std::size_t{0}}) {
+        const std::vector<limb_t> dec = detail::binary_to_decimal(bin.data(), bin.size(), t);
+        ASSERT_EQ(digits_of(dec), ref.get_str(10)) << test::operand_kind_name(kind) << " n=" << n << " t=" << t;
+        ASSERT_EQ(detail::decimal_to_binary(dec.data(), dec.size(), t), expect)
+            << test::operand_kind_name(kind) << " n=" << n << " t=" << t;
+      }
+    }
+  }
 }

@@ -75,7 +75,7 @@ struct phase_times {
 
 void print_timing(const phase_times& t, const mul_stats& st, bool multiplied, bool random, bool verified,
                   unsigned threads, double total) {
-  char line[160];
+  char line[224];
   const auto row = [&](const char* name, double s) {
     std::snprintf(line, sizeof line, "bigmul: time %-18s %12.6f s", name, s);
     say(line);
@@ -106,9 +106,10 @@ void print_timing(const phase_times& t, const mul_stats& st, bool multiplied, bo
   row("total", total);
   if (multiplied) {
     std::snprintf(line, sizeof line,
-                  "bigmul: algorithm %s on the %s, transform length %zu, coefficient digits %u, max round-off %.6g, "
+                  "bigmul: algorithm %s%s%s on the %s, transform length %zu, coefficient digits %u, max round-off %.6g, "
                   "retries %u, modular check %s, threads %u",
-                  algorithm_name(st.used), st.backend_used == backend::cuda ? "GPU" : "CPU", st.transform_length, st.coefficient_digits, st.max_roundoff,
+                  algorithm_name(st.used), st.ntt_engine ? " engine " : "", st.ntt_engine ? st.ntt_engine : "",
+                  st.backend_used == backend::cuda ? "GPU" : "CPU", st.transform_length, st.coefficient_digits, st.max_roundoff,
                   st.retries, st.modular_check ? "passed" : "off", threads);
   } else {
     std::snprintf(line, sizeof line, "bigmul: algorithm none (an operand is zero), threads %u", threads);

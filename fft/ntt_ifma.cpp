@@ -6,8 +6,6 @@
 #include "fft/ntt_ifma.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -56,11 +54,6 @@ inline void scalar_dit_negated(u64& x, u64& y, u64 w, u64 wq, u64 p) {
   const u64 a = x - t + 2 * p, b = x + t;
   x = a >= 2 * p ? a - 2 * p : a;
   y = b >= 2 * p ? b - 2 * p : b;
-}
-
-bool env_forces_portable() {
-  const char* e = std::getenv("BIGMUL_NTT_ENGINE");
-  return e && std::strcmp(e, "portable") == 0;
 }
 
 #if defined(BIGMUL_HAVE_IFMA_CODE)
@@ -424,7 +417,7 @@ bool ntt52_supported() {
 #if defined(BIGMUL_HAVE_IFMA_CODE)
   static const bool ok = [] {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma") && !env_forces_portable();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
   }();
   return ok;
 #else

@@ -40,7 +40,7 @@ algorithm choose(std::size_t an, std::size_t bn, radix rx) {
   const auto& x = rx == radix::binary ? detail::params_cpu::binary_radix : detail::params_cpu::decimal_radix;
   (void)an;
   if (bn < x.karatsuba) return algorithm::basecase;
-  if (bn >= (detail::ntt_engine_available(detail::ntt_engine::ifma) ? x.ntt : x.ntt_portable)) return algorithm::ntt;
+  if (bn >= detail::params_cpu::ntt_crossover(x, detail::ntt_default_engine())) return algorithm::ntt;
   if (bn < x.fft) return algorithm::karatsuba;
   return algorithm::fft_real;
 }
@@ -94,8 +94,7 @@ void release_scratch() {
 }
 
 std::size_t gmp_crossover_limbs() {
-  return detail::ntt_engine_available(detail::ntt_engine::ifma) ? detail::params_cpu::gmp_crossover
-                                                                : detail::params_cpu::gmp_crossover_portable;
+  return detail::params_cpu::gmp_crossover_for(detail::ntt_default_engine());
 }
 
 const char* algorithm_name(algorithm a) {

@@ -1,9 +1,10 @@
-// NTT multiplication (three or four primes, two engines): see mul/ntt_mul.hpp.
+// NTT multiplication (three or four primes, three engines): see mul/ntt_mul.hpp.
 #include "mul/ntt_mul.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "bigmul/error.hpp"
 #include "fft/ntt.hpp"
+#include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "mul/limb_vec.hpp"
 #include "prim/buffer.hpp"
@@ -238,7 +240,7 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
   st.t_carry += seconds_since(t0);
 }
 
-// The multiply on one engine: Plan (ntt_plan or ntt52_plan) over its K primes.
+// The multiply on one engine: Plan (ntt_plan, ntt52_plan or ntt_avx2_plan) over its K primes.
 template <class Plan, unsigned K, class MixedRadix>
 void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, unsigned force_primes, limb_t* r,
                 const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx, const mul_options& options,
@@ -373,7 +375,66 @@ ntt_shape ntt_choose_shape(std::size_t an, std::size_t bn) {
 
 std::size_t ntt_transform_length(std::size_t an, std::size_t bn) { return ntt_choose_shape(an, bn).n; }
 
-bool ntt_engine_available(ntt_engine e) { return e == ntt_engine::portable || fft::ntt52_supported(); }
+bool ntt_engine_available(ntt_engine e) {
+  switch (e) {
+    case ntt_engine::ifma: return fft::ntt52_supported();
+    case ntt_engine::avx2: return fft::ntt_avx2_supported();
+    default: return true;
+  }
+}
+
+const char* ntt_engine_name(ntt_engine e) {
+  switch (e) {
+    case ntt_engine::ifma: return "ifma";
+    case ntt_engine::avx2: return "avx2";
+    case ntt_engine::portable: return "portable";
+    default: return "best";
+  }
+}
+
+namespace {
+
+ntt_engine fastest_engine() {
+  if (fft::ntt52_supported()) return ntt_engine::ifma;
+  if (fft::ntt_avx2_supported()) return ntt_engine::avx2;
+  return ntt_engine::portable;
+}
+
+// BIGMUL_NTT_ENGINE: false when unset or empty; throws for an unknown name.
+bool engine_from_environment(ntt_engine& e) {
+  const char* v = std::getenv("BIGMUL_NTT_ENGINE");
+  if (!v || !*v) return false;
+  const std::string name(v);
+  for (ntt_engine c : {ntt_engine::ifma, ntt_engine::avx2, ntt_engine::portable})
+    if (name == ntt_engine_name(c)) {
+      e = c;
+      return true;
+    }
+  throw error(error::kind::invalid_argument,
+              "BIGMUL_NTT_ENGINE=" + name + " is not an NTT engine (ifma, avx2 or portable)");
+}
+
+}  // namespace
+
+ntt_engine ntt_resolve_engine(ntt_engine requested) {
+  ntt_engine e = requested;
+  const bool from_env = e == ntt_engine::best && engine_from_environment(e);
+  if (e == ntt_engine::best) return fastest_engine();
+  if (!ntt_engine_available(e))
+    throw error(error::kind::resource,
+                std::string(from_env ? "BIGMUL_NTT_ENGINE=" : "ntt: the engine ") + ntt_engine_name(e) +
+                    ": this processor cannot run it (" +
+                    (e == ntt_engine::ifma ? "no AVX-512 IFMA" : "no AVX2 and FMA") + ")");
+  return e;
+}
+
+ntt_engine ntt_default_engine() noexcept {
+  try {
+    return ntt_resolve_engine(ntt_engine::best);
+  } catch (...) {
+    return fastest_engine();
+  }
+}
 
 std::size_t ntt_scratch_bytes() {
   std::size_t bytes = 0;
@@ -384,20 +445,26 @@ std::size_t ntt_scratch_bytes() {
 void ntt_release_scratch() { thread_scratch = scratch_cache{}; }
 
 unsigned ntt_primes_needed(ntt_engine e, std::size_t an, std::size_t bn, radix rx) {
-  if (e == ntt_engine::best) e = fft::ntt52_supported() ? ntt_engine::ifma : ntt_engine::portable;
-  return e == ntt_engine::ifma ? primes_needed(fft::ntt52_primes, fft::ntt52_prime_count, an, bn, rx)
-                               : primes_needed(fft::ntt_primes, fft::ntt_prime_count, an, bn, rx);
+  if (e == ntt_engine::best) e = ntt_default_engine();
+  return e == ntt_engine::portable ? primes_needed(fft::ntt_primes, fft::ntt_prime_count, an, bn, rx)
+                                   : primes_needed(fft::ntt52_primes, fft::ntt52_prime_count, an, bn, rx);
 }
 
 void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
              const mul_options& options, mul_stats& st, ntt_engine engine, unsigned force_primes) {
-  if (engine == ntt_engine::best) engine = fft::ntt52_supported() ? ntt_engine::ifma : ntt_engine::portable;
-  if (engine == ntt_engine::ifma) {
-    if (!fft::ntt52_supported())
-      throw error(error::kind::resource, "ntt: the AVX-512 IFMA engine needs a processor with AVX-512 IFMA");
-    return mul_ntt_on<fft::ntt52_plan>(fft::ntt52_primes, fft::ntt52_mixed_radix_digits, force_primes, r, a, an, b, bn, rx, options, st);
+  engine = ntt_resolve_engine(engine);
+  st.ntt_engine = ntt_engine_name(engine);
+  switch (engine) {
+    case ntt_engine::ifma:
+      return mul_ntt_on<fft::ntt52_plan>(fft::ntt52_primes, fft::ntt52_mixed_radix_digits, force_primes, r, a, an, b,
+                                         bn, rx, options, st);
+    case ntt_engine::avx2:
+      return mul_ntt_on<fft::ntt_avx2_plan>(fft::ntt52_primes, fft::ntt_avx2_mixed_radix_digits, force_primes, r, a,
+                                            an, b, bn, rx, options, st);
+    default:
+      return mul_ntt_on<fft::ntt_plan>(fft::ntt_primes, fft::ntt_mixed_radix_digits, force_primes, r, a, an, b, bn,
+                                       rx, options, st);
   }
-  mul_ntt_on<fft::ntt_plan>(fft::ntt_primes, fft::ntt_mixed_radix_digits, force_primes, r, a, an, b, bn, rx, options, st);
 }
 
 }  // namespace bigmul::detail

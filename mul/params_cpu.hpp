@@ -4,6 +4,8 @@
 
 #include <cstddef>
 
+#include "mul/ntt_mul.hpp"
+
 namespace bigmul::detail::params_cpu {
 
 struct crossovers {
@@ -12,6 +14,7 @@ struct crossovers {
   std::size_t karatsuba_basecase;  // Karatsuba recursion bottoms out below this
   std::size_t ntt;           // bn >= this: the NTT (processors with AVX-512 IFMA)
   std::size_t ntt_portable;  // the same for the portable NTT engine (no IFMA)
+  std::size_t ntt_avx2;      // the same for the AVX2 + FMA engine
 };
 
 // Also in the table: radix_to_decimal_basecase and radix_from_decimal_basecase,
@@ -19,5 +22,13 @@ struct crossovers {
 // (src/arith/radix_convert.cpp) runs its schoolbook code instead of dividing
 // and conquering.
 #include "mul/params_cpu.inc"
+
+// The NTT crossover of an engine's row, and where bigmul beats GMP on it.
+inline std::size_t ntt_crossover(const crossovers& x, ntt_engine e) {
+  return e == ntt_engine::ifma ? x.ntt : e == ntt_engine::avx2 ? x.ntt_avx2 : x.ntt_portable;
+}
+inline std::size_t gmp_crossover_for(ntt_engine e) {
+  return e == ntt_engine::ifma ? gmp_crossover : e == ntt_engine::avx2 ? gmp_crossover_avx2 : gmp_crossover_portable;
+}
 
 }  // namespace bigmul::detail::params_cpu

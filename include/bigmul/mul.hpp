@@ -17,6 +17,7 @@ struct mul_stats {
   double l2_roundoff = 0;                 // GPU FFT: ||x - round(x)||_2 / ||round(x)||_2 (paper 004 Table 7.2)
   unsigned retries = 0;                   // FFT passes rejected by the rounding guard
   bool modular_check = false;             // the mod-(2^61-1) check ran and passed
+  const char* ntt_engine = nullptr;       // NTT products: the CPU engine that ran, "ifma", "avx2" or "portable"
   // Seconds per phase (summed over retries).
   double t_split = 0, t_forward = 0, t_pointwise = 0, t_inverse = 0, t_round = 0, t_carry = 0,
          t_check = 0, t_total = 0;

@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "bigmul/error.hpp"
 #include "bigmul/mul.hpp"
 #include "fft/ntt.hpp"
+#include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "mul/ntt_mul.hpp"
 #include "test_support.hpp"
@@ -20,8 +22,8 @@ namespace {
 
 using bigmul::test::sanitized;
 
-// Both engines (the IFMA one where the processor has it) and the public
-// entry point, each against GMP.
+// Every engine this processor runs (portable; AVX2 and IFMA where present)
+// and the public entry point, each against GMP.
 void check_ntt(radix rx, const std::vector<limb_t>& a, const std::vector<limb_t>& b, const std::string& what,
                unsigned threads = 0, mul_stats* stats = nullptr) {
   const std::vector<limb_t>& x = a.size() >= b.size() ? a : b;
@@ -31,7 +33,8 @@ void check_ntt(radix rx, const std::vector<limb_t>& a, const std::vector<limb_t>
   opt.algo = algorithm::ntt;
   opt.threads = threads;
   opt.where = backend::cpu;
-  for (auto engine : {detail::ntt_engine::portable, detail::ntt_engine::ifma, detail::ntt_engine::best}) {
+  for (auto engine : {detail::ntt_engine::portable, detail::ntt_engine::avx2, detail::ntt_engine::ifma,
+                      detail::ntt_engine::best}) {
     if (!detail::ntt_engine_available(engine)) continue;
     std::vector<limb_t> r(x.size() + y.size(), 0xdeadbeef);
     mul_stats st;
@@ -44,7 +47,7 @@ void check_ntt(radix rx, const std::vector<limb_t>& a, const std::vector<limb_t>
     if (r != want) {
       std::size_t i = 0;
       while (r[i] == want[i]) ++i;
-      FAIL() << "ntt (engine " << static_cast<int>(engine) << ") " << (rx == radix::binary ? "binary " : "decimal ")
+      FAIL() << "ntt (engine " << detail::ntt_engine_name(engine) << ") " << (rx == radix::binary ? "binary " : "decimal ")
              << x.size() << " x " << y.size() << " (" << what << "): first differing limb " << i << " of " << r.size();
     }
   }
@@ -153,13 +156,14 @@ TEST(MulNtt, LargeAllMaximumAndSquares) {
     EXPECT_GE(st.transform_length, 2 * n - 2);
     // Squaring (same pointer) transforms once.
     const auto want = bigmul::test::gmp_product(a.data(), n, a.data(), n, rx);
-    for (auto engine : {detail::ntt_engine::portable, detail::ntt_engine::ifma}) {
+    for (auto engine : {detail::ntt_engine::portable, detail::ntt_engine::avx2, detail::ntt_engine::ifma}) {
       if (!detail::ntt_engine_available(engine)) continue;
       std::vector<limb_t> r(2 * n);
       mul_options opt;
       opt.algo = algorithm::ntt;
       detail::mul_ntt(r.data(), a.data(), n, a.data(), n, rx, opt, st, engine);
-      EXPECT_EQ(r, want) << "square, engine " << static_cast<int>(engine);
+      EXPECT_EQ(r, want) << "square, engine " << detail::ntt_engine_name(engine);
+      EXPECT_STREQ(st.ntt_engine, detail::ntt_engine_name(engine));
     }
   }
 }
@@ -194,17 +198,21 @@ TEST(MulNtt, PrimeCountAndFourPrimeReconstruction) {
   for (unsigned k = 0; k < 3; ++k) log_p += std::log2(static_cast<long double>(fft::ntt52_primes[k].p));
   EXPECT_NEAR(static_cast<double>(std::log2(static_cast<long double>(lo)) + 128), static_cast<double>(log_p), 1e-5);
 
-  if (!detail::ntt_engine_available(ntt_engine::ifma)) GTEST_SKIP() << "no AVX-512 IFMA: four-prime products not run";
+  EXPECT_EQ(detail::ntt_primes_needed(ntt_engine::avx2, 1u << 23, 1u << 22, radix::binary), 4u);  // same primes
   auto g = bigmul::test::rng(7104);
-  for (radix rx : {radix::binary, radix::decimal})
-    for (std::size_t n : {1u, 7u, 100u, 3000u}) {
-      const auto a = bigmul::test::make_operand(operand_kind::all_max, n + 5, rx, g);
-      const auto b = bigmul::test::make_operand(operand_kind::all_max, n, rx, g);
-      std::vector<limb_t> r(a.size() + b.size());
-      mul_stats st;
-      detail::mul_ntt(r.data(), a.data(), a.size(), b.data(), b.size(), rx, {}, st, ntt_engine::ifma, 4);
-      EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), a.size(), b.data(), b.size(), rx)) << "four primes, n=" << n;
-    }
+  for (ntt_engine e : {ntt_engine::avx2, ntt_engine::ifma}) {
+    if (!detail::ntt_engine_available(e)) continue;
+    for (radix rx : {radix::binary, radix::decimal})
+      for (std::size_t n : {1u, 7u, 100u, 3000u}) {
+        const auto a = bigmul::test::make_operand(operand_kind::all_max, n + 5, rx, g);
+        const auto b = bigmul::test::make_operand(operand_kind::all_max, n, rx, g);
+        std::vector<limb_t> r(a.size() + b.size());
+        mul_stats st;
+        detail::mul_ntt(r.data(), a.data(), a.size(), b.data(), b.size(), rx, {}, st, e, 4);
+        EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), a.size(), b.data(), b.size(), rx))
+            << "four primes, n=" << n << ", engine " << detail::ntt_engine_name(e);
+      }
+  }
 }
 
 // The transform buffers stay with the thread until release_scratch().
@@ -225,8 +233,97 @@ TEST(MulNtt, ScratchKeptAndReleased) {
 
 TEST(MulNtt, EnginesAvailable) {
   EXPECT_TRUE(detail::ntt_engine_available(detail::ntt_engine::portable));
-  if (!detail::ntt_engine_available(detail::ntt_engine::ifma))
-    GTEST_SKIP() << "no AVX-512 IFMA here: only the portable engine was checked";
+  EXPECT_TRUE(detail::ntt_engine_available(detail::ntt_engine::best));
+  // IFMA implies AVX2 on every processor that has it.
+  if (detail::ntt_engine_available(detail::ntt_engine::ifma)) {
+    EXPECT_TRUE(detail::ntt_engine_available(detail::ntt_engine::avx2));
+  }
+}
+
+// BIGMUL_NTT_ENGINE picks the engine; an unknown name or an engine this
+// processor cannot run is an error, never a silent fallback. The engine
+// that ran is in mul_stats.
+class NttEngineEnvironment : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* v = std::getenv("BIGMUL_NTT_ENGINE");
+    had_ = v != nullptr;
+    if (had_) saved_ = v;
+  }
+  void TearDown() override {
+    if (had_)
+      setenv("BIGMUL_NTT_ENGINE", saved_.c_str(), 1);
+    else
+      unsetenv("BIGMUL_NTT_ENGINE");
+  }
+  bool had_ = false;
+  std::string saved_;
+};
+
+TEST_F(NttEngineEnvironment, ForcesTheEngineOrFailsClearly) {
+  using detail::ntt_engine;
+  auto g = bigmul::test::rng(7107);
+  const auto a = bigmul::test::make_operand(operand_kind::random, 3000, radix::binary, g);
+  const auto b = bigmul::test::make_operand(operand_kind::all_max, 2000, radix::binary, g);
+  const auto want = bigmul::test::gmp_product(a.data(), a.size(), b.data(), b.size(), radix::binary);
+  mul_options opt;
+  opt.algo = algorithm::ntt;
+  opt.where = backend::cpu;
+  std::vector<limb_t> r(a.size() + b.size());
+
+  unsetenv("BIGMUL_NTT_ENGINE");
+  const ntt_engine fastest = detail::ntt_engine_available(ntt_engine::ifma)   ? ntt_engine::ifma
+                             : detail::ntt_engine_available(ntt_engine::avx2) ? ntt_engine::avx2
+                                                                              : ntt_engine::portable;
+  EXPECT_EQ(detail::ntt_resolve_engine(), fastest);
+  setenv("BIGMUL_NTT_ENGINE", "", 1);
+  EXPECT_EQ(detail::ntt_resolve_engine(), fastest);
+
+  for (ntt_engine e : {ntt_engine::portable, ntt_engine::avx2, ntt_engine::ifma}) {
+    setenv("BIGMUL_NTT_ENGINE", detail::ntt_engine_name(e), 1);
+    mul_stats st;
+    opt.stats = &st;
+    if (detail::ntt_engine_available(e)) {
+      mul(r.data(), a.data(), a.size(), b.data(), b.size(), radix::binary, opt);
+      EXPECT_EQ(r, want) << detail::ntt_engine_name(e);
+      EXPECT_STREQ(st.ntt_engine, detail::ntt_engine_name(e));
+      EXPECT_EQ(detail::ntt_default_engine(), e);
+    } else {
+      try {
+        mul(r.data(), a.data(), a.size(), b.data(), b.size(), radix::binary, opt);
+        ADD_FAILURE() << "BIGMUL_NTT_ENGINE=" << detail::ntt_engine_name(e) << " ran on a processor without it";
+      } catch (const error& x) {
+        EXPECT_EQ(x.code(), error::kind::resource);
+        EXPECT_NE(std::string(x.what()).find(detail::ntt_engine_name(e)), std::string::npos) << x.what();
+      }
+      EXPECT_EQ(detail::ntt_default_engine(), fastest);  // the dispatcher's crossovers do not throw
+    }
+    // A named engine overrides the environment.
+    mul_stats st2;
+    detail::mul_ntt(r.data(), a.data(), a.size(), b.data(), b.size(), radix::binary, opt, st2, ntt_engine::portable);
+    EXPECT_EQ(r, want);
+    EXPECT_STREQ(st2.ntt_engine, "portable");
+  }
+  for (const char* bad : {"avx512", "IFMA", "portable ", "auto"}) {
+    setenv("BIGMUL_NTT_ENGINE", bad, 1);
+    try {
+      mul(r.data(), a.data(), a.size(), b.data(), b.size(), radix::binary, opt);
+      ADD_FAILURE() << "BIGMUL_NTT_ENGINE=" << bad << " was accepted";
+    } catch (const error& x) {
+      EXPECT_EQ(x.code(), error::kind::invalid_argument);
+      EXPECT_NE(std::string(x.what()).find("BIGMUL_NTT_ENGINE"), std::string::npos) << x.what();
+    }
+    EXPECT_THROW(detail::ntt_resolve_engine(), error);
+    EXPECT_EQ(detail::ntt_default_engine(), fastest);
+  }
+  // Products too small for the NTT do not consult it.
+  mul_options small;
+  mul_stats st;
+  small.stats = &st;
+  limb_t x = 3, y = 5, z[2];
+  mul(z, &x, 1, &y, 1, radix::binary, small);
+  EXPECT_EQ(z[0], 15u);
+  EXPECT_EQ(st.ntt_engine, nullptr);
 }
 
 TEST(MulNtt, LengthLimit) {

@@ -4,10 +4,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "fft/real_pair.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::fft {
 namespace {
+
+// The pair formulas' complex type on the CPU (split re/im arrays in and out).
+template <class Real>
+struct cplx {
+  Real x, y;
+};
 
 std::size_t checked_half(std::size_t n) {
   if (n < 2 || !std::has_single_bit(n))
@@ -41,29 +48,22 @@ void real_fft<Real>::unpack(Real* re, Real* im, unsigned threads) const {
     for (std::size_t pos = b; pos < e; ++pos) {
       const std::size_t f = half_.frequency_at(pos);
       if (f == 0) {
-        const Real zr = re[pos], zi = im[pos];
-        re[pos] = zr + zi;  // X_0
-        im[pos] = zr - zi;  // X_h
+        real_unpack0(cplx<Real>{re[pos], im[pos]}, re[pos], im[pos]);  // X_0, X_h
         continue;
       }
       const std::size_t g = h - f;
       if (f > g) continue;  // the pair is handled at the lower frequency
       const std::size_t pg = half_.position_of(g);
-      const Real fr = re[pos], fi = im[pos], gr = re[pg], gi = im[pg];
-      // A = Zf + conj Zg, B = Zf - conj Zg, C = i w^f B.
-      const Real ar = fr + gr, ai = fi - gi;
-      const Real br = fr - gr, bi = fi + gi;
       const std::size_t hi = f >> w.shift, lo = f & w.mask;
-      const Real wr = w.hi_re[hi] * w.lo_re[lo] - w.hi_im[hi] * w.lo_im[lo];
-      const Real wi = w.hi_re[hi] * w.lo_im[lo] + w.hi_im[hi] * w.lo_re[lo];
-      const Real tr = wr * br - wi * bi, ti = wr * bi + wi * br;  // w B
-      const Real cr = -ti, ci = tr;                               // i w B
-      // X_f = (A - C)/2, X_g = conj(A + C)/2.
-      re[pos] = Real(0.5) * (ar - cr);
-      im[pos] = Real(0.5) * (ai - ci);
+      const cplx<Real> wf{w.hi_re[hi] * w.lo_re[lo] - w.hi_im[hi] * w.lo_im[lo],
+                          w.hi_re[hi] * w.lo_im[lo] + w.hi_im[hi] * w.lo_re[lo]};
+      cplx<Real> xf, xg;
+      real_unpack(cplx<Real>{re[pos], im[pos]}, cplx<Real>{re[pg], im[pg]}, wf, xf, xg);
+      re[pos] = xf.x;
+      im[pos] = xf.y;
       if (pg != pos) {
-        re[pg] = Real(0.5) * (ar + cr);
-        im[pg] = Real(-0.5) * (ai + ci);
+        re[pg] = xg.x;
+        im[pg] = xg.y;
       }
     }
   });
@@ -77,29 +77,24 @@ void real_fft<Real>::pack(Real* re, Real* im, unsigned threads) const {
     for (std::size_t pos = b; pos < e; ++pos) {
       const std::size_t f = half_.frequency_at(pos);
       if (f == 0) {
-        const Real x0 = re[pos], xh = im[pos];
-        re[pos] = x0 + xh;
-        im[pos] = x0 - xh;
+        const cplx<Real> z0 = real_pack0<cplx<Real>>(re[pos], im[pos]);
+        re[pos] = z0.x;
+        im[pos] = z0.y;
         continue;
       }
       const std::size_t g = h - f;
       if (f > g) continue;
       const std::size_t pg = half_.position_of(g);
-      const Real fr = re[pos], fi = im[pos], gr = re[pg], gi = im[pg];
-      // A = Xf + conj Xg, B = Xf - conj Xg, D = i conj(w^f) B.
-      const Real ar = fr + gr, ai = fi - gi;
-      const Real br = fr - gr, bi = fi + gi;
       const std::size_t hi = f >> w.shift, lo = f & w.mask;
-      const Real wr = w.hi_re[hi] * w.lo_re[lo] - w.hi_im[hi] * w.lo_im[lo];
-      const Real wi = -(w.hi_re[hi] * w.lo_im[lo] + w.hi_im[hi] * w.lo_re[lo]);  // conj
-      const Real tr = wr * br - wi * bi, ti = wr * bi + wi * br;
-      const Real dr = -ti, di = tr;
-      // Z'_f = A + D, Z'_g = conj(A - D).
-      re[pos] = ar + dr;
-      im[pos] = ai + di;
+      const cplx<Real> wf{w.hi_re[hi] * w.lo_re[lo] - w.hi_im[hi] * w.lo_im[lo],
+                          w.hi_re[hi] * w.lo_im[lo] + w.hi_im[hi] * w.lo_re[lo]};
+      cplx<Real> zf, zg;
+      real_pack(cplx<Real>{re[pos], im[pos]}, cplx<Real>{re[pg], im[pg]}, wf, zf, zg);
+      re[pos] = zf.x;
+      im[pos] = zf.y;
       if (pg != pos) {
-        re[pg] = ar - dr;
-        im[pg] = -(ai - di);
+        re[pg] = zg.x;
+        im[pg] = zg.y;
       }
     }
   });

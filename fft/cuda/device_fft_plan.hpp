@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "bigmul/hd.hpp"
+#include "fft/real_pair.hpp"
 #include "fft/twiddle.hpp"
 
 namespace bigmul::fft::cuda::plan {
@@ -522,42 +523,11 @@ BIGMUL_HD double error_for_atomic_max(double e) {
   return e > 0 ? e : 0.0;
 }
 
-// ---- real-FFT pair arithmetic (packing z_l = x_2l + i x_2l+1, h = n/2) --------------
-// Unpack (Z_f, Z_g = Z_{h-f}) into (X_f, X_g) with w = w_n^f:
-//   A = Z_f + conj Z_g, B = Z_f - conj Z_g, C = i w B, X_f = (A - C)/2, X_g = conj(A + C)/2.
-template <class C>
-BIGMUL_HD void real_unpack(const C& zf, const C& zg, const C& w, C& xf, C& xg) {
-  using Real = decltype(C{}.x);
-  const C a = c_add(zf, c_conj(zg));
-  const C b = c_sub(zf, c_conj(zg));
-  const C wb = c_mul(w, b);
-  const C ic = make_c<C>(-wb.y, wb.x);
-  xf = c_scale(c_sub(a, ic), Real(0.5));
-  xg = c_conj(c_scale(c_add(a, ic), Real(0.5)));
-}
-// Re-pack (X_f, X_g) into (Z'_f, Z'_g) = 2 (Z_f, Z_g):
-//   Z'_f = (X_f + conj X_g) + i conj(w) (X_f - conj X_g),
-//   Z'_g = (X_g + conj X_f) - i w (X_g - conj X_f).
-template <class C>
-BIGMUL_HD void real_pack(const C& xf, const C& xg, const C& w, C& zf, C& zg) {
-  const C d1 = c_sub(xf, c_conj(xg));
-  const C t1 = c_mul_conj(d1, w);  // conj(w) d1
-  zf = c_add(c_add(xf, c_conj(xg)), make_c<C>(-t1.y, t1.x));
-  const C d2 = c_sub(xg, c_conj(xf));
-  const C t2 = c_mul(w, d2);
-  zg = c_sub(c_add(xg, c_conj(xf)), make_c<C>(-t2.y, t2.x));
-}
-// Frequency 0 (and h): X_0 = Re Z_0 + Im Z_0, X_h = Re Z_0 - Im Z_0 (both real);
-// the product bins P_0, P_h re-pack to Z'_0 = (P_0 + P_h) + i (P_0 - P_h) = 2 Z_0.
-template <class C>
-BIGMUL_HD void real_unpack0(const C& z0, decltype(C{}.x)& x0, decltype(C{}.x)& xh) {
-  x0 = z0.x + z0.y;
-  xh = z0.x - z0.y;
-}
-template <class C>
-BIGMUL_HD C real_pack0(decltype(C{}.x) p0, decltype(C{}.x) ph) {
-  return make_c<C>(p0 + ph, p0 - ph);
-}
+// ---- real-FFT pair arithmetic: fft/real_pair.hpp (shared with the CPU real_fft) --
+using bigmul::fft::real_pack;
+using bigmul::fft::real_pack0;
+using bigmul::fft::real_unpack;
+using bigmul::fft::real_unpack0;
 
 // The pointwise step of the real FFT for index i = b*h + pos (pos < h = 2^log_h >= 2:
 // a storage position of transform b's half-length spectrum Z, plan order `ord`).

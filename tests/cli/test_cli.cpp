@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -54,6 +55,11 @@ std::string random_hex(std::mt19937_64& g, std::size_t digits) {
   std::string s = "0x";
   for (std::size_t i = 0; i < digits; ++i) s += hex[g() % 22];
   if (digits) s[2] = '7';
+  return s;
+}
+
+std::string lower_hex(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
@@ -512,6 +518,51 @@ TEST_F(CliTest, ProgressOnlyWhenStderrIsATerminal) {
   EXPECT_EQ(plain.out, r.out);
   // Small runs stay quiet even on a terminal.
   EXPECT_EQ(run_cli({"6", "7"}, tty).err, "");
+}
+
+// Every input radix x output radix through the binary (operands are converted
+// to the output's radix before the product), with signs and zero, at a size
+// past the radix converter's schoolbook thresholds and at 10^6 digits.
+TEST_F(CliTest, EveryRadixCombinationAgainstGmp) {
+  auto g = rng(1313);
+  for (std::size_t digits : {std::size_t{3000}, std::size_t{1000000}}) {
+    const std::string d1 = random_decimal(g, digits), d2 = "-" + random_decimal(g, digits - 7);
+    const std::string h1 = lower_hex(random_hex(g, digits)), h2 = "-" + lower_hex(random_hex(g, digits - 5));
+    const std::string fd1 = file("d1", d1), fd2 = file("d2", d2 + "\n"), fh1 = file("h1", h1), fh2 = file("h2", h2);
+    const struct {
+      std::string a, b, fa, fb;
+    } pairs[] = {{d1, d2, fd1, fd2}, {h1, h2, fh1, fh2}, {d1, h2, fd1, fh2}, {h1, d2, fh1, fd2}};
+    for (const auto& p : pairs) {
+      for (bool hex : {false, true}) {
+        args_t args;
+        if (hex) args.push_back("--hex");
+        args.push_back("@" + p.fa);
+        args.push_back("@" + p.fb);
+        expect_product(args, gmp_product_text(p.a, p.b, hex ? 16 : 10));
+      }
+    }
+  }
+  for (const char* zero : {"0", "-0", "0x0", "-0x000"})
+    for (const char* other : {"-12345678901234567890123", "0xfedcba9876543210fedcba"}) {
+      expect_product({zero, other}, "0");
+      expect_product({"--hex", other, zero}, "0x0");
+    }
+}
+
+// A bad byte deep inside a long operand, at each position of an 8-byte block,
+// in both radices: exit 2, the exact offset, nothing on stdout.
+TEST_F(CliTest, BadByteInALongOperandHasItsExactOffset) {
+  auto g = rng(1314);
+  for (const bool hex : {false, true}) {
+    std::string text = hex ? lower_hex(random_hex(g, 400000)) : random_decimal(g, 400000);
+    for (std::size_t pos : {std::size_t{200001}, std::size_t{200002}, std::size_t{200007}, std::size_t{399999}}) {
+      std::string bad = text;
+      bad[pos] = hex ? 'g' : ':';
+      const std::string path = file("bad" + std::to_string(pos), "\n" + bad);
+      expect_failure({"7", "@" + path}, 2, {"operand B", "byte offset " + std::to_string(pos + 1) + " of the file"});
+      expect_failure({"--hex", "@" + path, "7"}, 2, {"operand A", "byte offset " + std::to_string(pos + 1) + " of the file"});
+    }
+  }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "mul/algorithm_table.hpp"
 #include "mul/basecase.hpp"
 #include "mul/batched_ifma.hpp"
+#include "mul/entry_checks.hpp"
 #include "mul/fft_mul.hpp"
 #include "mul/gpu_plan_rule.hpp"
 #include "mul/karatsuba.hpp"
@@ -112,7 +113,7 @@ bool parse_algorithm(const std::string& name, algorithm& out) {
 }
 
 void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
-         const mul_options& options) {
+         const mul_options& options) try {
   using clock = std::chrono::steady_clock;
   // The clock only when someone reads the times: two reads cost ~40 ns, more
   // than a 4-limb product.
@@ -121,6 +122,8 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
   if (bn == 0 || an < bn)
     throw error(error::kind::invalid_argument,
                 "bigmul::mul: needs an >= bn >= 1 (got an=" + std::to_string(an) + ", bn=" + std::to_string(bn) + ")");
+  detail::check_product_size(an, bn, "bigmul::mul");
+  detail::check_enums(options, rx, "bigmul::mul");
   if (!r || !a || !b) throw error(error::kind::invalid_argument, "bigmul::mul: null pointer");
   if (overlaps(r, an + bn, a, an) || overlaps(r, an + bn, b, bn))
     throw error(error::kind::invalid_argument, "bigmul::mul: the result overlaps an operand");
@@ -189,6 +192,8 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
     if (timed) st.t_check = std::chrono::duration<double>(clock::now() - t0).count();
   }
   if (timed) st.t_total = std::chrono::duration<double>(clock::now() - t_start).count();
+} catch (const std::bad_alloc&) {
+  detail::throw_out_of_memory("bigmul::mul");
 }
 
 }  // namespace bigmul
@@ -196,10 +201,12 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
 namespace bigmul {
 
 void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G, radix rx,
-                 const mul_options& options) {
+                 const mul_options& options) try {
   if (n == 0 || G == 0)
     throw error(error::kind::invalid_argument, "bigmul::mul_batched: needs n >= 1 and G >= 1 (got n=" +
                                                    std::to_string(n) + ", G=" + std::to_string(G) + ")");
+  detail::check_batch_size(n, G, "bigmul::mul_batched");
+  detail::check_enums(options, rx, "bigmul::mul_batched");
   if (!r || !a || !b) throw error(error::kind::invalid_argument, "bigmul::mul_batched: null pointer");
   if (overlaps(r, 2 * n * G, a, n * G) || overlaps(r, 2 * n * G, b, n * G))
     throw error(error::kind::invalid_argument, "bigmul::mul_batched: the result overlaps an operand");
@@ -262,6 +269,8 @@ void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std
   st.backend_used = backend::cpu;
   st.modular_check = options.modular_check;
   st.t_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+} catch (const std::bad_alloc&) {
+  detail::throw_out_of_memory("bigmul::mul_batched");
 }
 
 }  // namespace bigmul

@@ -1,11 +1,15 @@
 #include "prim/parallel.hpp"
 
+#include "bigmul/error.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -69,7 +73,18 @@ class pool {
 
  private:
   void ensure_workers(unsigned n) {
-    while (workers_.size() < n) workers_.emplace_back([this] { worker_loop(); });
+    while (workers_.size() < n) {
+      try {
+        workers_.emplace_back([this] { worker_loop(); });
+      } catch (const std::system_error& e) {
+        // Say what could not be created: "Resource temporarily unavailable"
+        // alone reads like a transient glitch. The workers made so far stay.
+        throw error(error::kind::resource,
+                    "cannot create worker thread " + std::to_string(workers_.size() + 1) + " of " + std::to_string(n) +
+                        " (" + e.code().message() +
+                        "): out of memory or over the thread limit; fewer threads (--threads, BIGMUL_THREADS) need less");
+      }
+    }
   }
 
   void work() {

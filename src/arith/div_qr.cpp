@@ -1,6 +1,7 @@
 // Division with remainder of binary limb arrays: normalization, then
 // schoolbook or Newton division by size.
 #include <bit>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,10 @@
 
 namespace bigmul {
 void div_qr(limb_t* q, limb_t* r, const limb_t* a, std::size_t an, const limb_t* d, std::size_t dn,
-            div_algorithm algo) {
+            div_algorithm algo) try {
+  if (static_cast<unsigned>(algo) > static_cast<unsigned>(div_algorithm::newton))
+    throw error(error::kind::invalid_argument, "bigmul::div_qr: div_algorithm " +
+                                                   std::to_string(static_cast<unsigned>(algo)) + " is not one of its enumerators");
   if (dn == 0 || d[dn - 1] == 0)
     throw error(error::kind::domain, "bigmul::div_qr: division by zero or a divisor with a zero top limb");
   if (an < dn)
@@ -55,6 +59,8 @@ void div_qr(limb_t* q, limb_t* r, const limb_t* a, std::size_t an, const limb_t*
     return;
   }
   rshift(r, u.data(), dn, s);
+} catch (const std::bad_alloc&) {
+  throw error(error::kind::resource, "bigmul::div_qr: out of memory");
 }
 
 }  // namespace bigmul

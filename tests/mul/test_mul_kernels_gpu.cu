@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <random>
+#include <utility>
 #include <type_traits>
 #include <cstdint>
 #include <string>
@@ -82,62 +84,25 @@ std::vector<u128> naive_conv(const std::uint32_t* x, std::size_t nx, const std::
   return c;
 }
 
-// ---- host replicas of the kernels' thread mapping ----
+// ---- host replay of the kernels' thread mapping ----
+// The loaders, period sources and visitors are the kernels' own
+// (mul/cuda/coefficients_hd.hpp); only the loops over threads are the model's.
+namespace chd = bigmul::detail::cuda::coeff_hd;
+using chd::digit_loader;
+using chd::emit_visit;
+using chd::fold_visit;
+using chd::limb_loader;
+using chd::store_visit;
 
-struct limb_loader {
-  const limb_t* a;
-  std::size_t n;
-  BIGMUL_HD limb_t operator()(std::size_t j) const { return j < n ? a[j] : 0; }
-};
-limb_loader limbs_from(const limb_t* a, std::size_t n, std::size_t first) {
-  return limb_loader{a + std::min(first, n), n > first ? n - first : 0};
-}
-struct digit_loader {
-  const std::uint32_t* d;
-  std::size_t m;
-  BIGMUL_HD limb_t operator()(std::size_t i) const { return i < m ? d[i] : 0; }
-};
-
-// Visitors of a period's digits (HD functors: the shared templates are HD).
-struct store_visit {
-  std::uint32_t* out;
-  std::size_t end;
-  BIGMUL_HD void operator()(std::size_t t, std::uint32_t d) const {
-    if (t < end) out[t] = d;
-  }
-};
-struct fold_visit {
-  std::uint64_t B;
-  std::size_t end;
-  prim::carry_gp acc;
-  BIGMUL_HD void operator()(std::size_t t, std::uint32_t d) {
-    if (t < end)
-      acc = prim::carry_op{}(acc, prim::carry_gp{balanced_generates(d, B) ? 1u : 0u, balanced_propagates(d, B) ? 1u : 0u});
-  }
-};
-struct emit_visit {
-  std::uint64_t B;
-  std::size_t end;
-  std::uint32_t carry;
-  std::int32_t* out;
-  BIGMUL_HD void operator()(std::size_t t, std::uint32_t d) {
-    if (t < end) out[t] = static_cast<std::int32_t>(balanced_step(d, carry, B));
-  }
-};
-
-
-// Digits of period p through visit(t, d), as the kernels' period sources.
+// Digits of period p through visit(t, d), by the kernels' period sources.
 template <class Visit>
 void visit_period(coeff_format f, const limb_t* a, std::size_t n, std::size_t p, Visit& visit) {
   if (f.rx == radix::binary) {
-    const std::size_t g = std::gcd(64u, f.digits), pd = 64 / g, pl = f.digits / g;
-    const auto load = limbs_from(a, n, p * pl);
-    for (std::size_t t = 0; t < pd; ++t) visit(t, binary_digit(load, f.digits, t));
+    chd::binary_src{f.digits, period_digits(f), period_limbs(f)}(a, n, p, visit);
     return;
   }
   bigmul::carry::with_decimal_digits(f.digits, [&](auto k_const) {
-    constexpr unsigned K = decltype(k_const)::value;
-    decimal_period_digits<K>(limbs_from(a, n, p * K), visit);
+    chd::decimal_src<decltype(k_const)::value>{}(a, n, p, visit);
   });
 }
 
@@ -215,26 +180,76 @@ std::vector<std::int32_t> model_balanced(const std::vector<limb_t>& a, std::size
   return out;
 }
 
-std::uint64_t pow_mod(std::uint64_t x, std::size_t e) {
-  std::uint64_t r = 1;
-  for (; e; e >>= 1, x = mod_p_mul(x, x))
-    if (e & 1) r = mod_p_mul(r, x);
-  return r;
-}
-
+// residue_mod_p_device's mapping: one thread per chunk (chd::residue_chunk), summed.
 std::uint64_t model_residue(const std::vector<limb_t>& a, radix rx) {
   const std::size_t n = a.size(), CL = gpu::residue_chunk_limbs;
-  const std::uint64_t base = rx == radix::binary ? 8 : mod_p_reduce(decimal_limb_base);
-  const std::uint64_t base_chunk = pow_mod(base, CL);
+  const std::uint64_t base = limb_base_mod_p(rx);
+  const std::uint64_t base_chunk = mod_p_pow(base, CL);
   std::uint64_t sum = 0;
-  for (std::size_t c = 0; c * CL < n; ++c) {
-    std::uint64_t h = 0;
-    for (std::size_t i = std::min(n, (c + 1) * CL); i-- > c * CL;)
-      h = mod_p_reduce(static_cast<u128>(h) * base + a[i]);
-    sum += mod_p_mul(h, pow_mod(base_chunk, c));
-    if (sum >= mod_check_prime) sum -= mod_check_prime;
-  }
+  for (std::size_t c = 0; c * CL < n; ++c) sum = mod_p_add(sum, chd::residue_chunk(a.data(), n, c, base, base_chunk));
   return sum;
+}
+
+// modular_check_device_batched's mapping: X blocks per product, each summing the
+// chunks c = x*threads + tid (stride X*threads) of a, b and r into three partial
+// sums; blocks finish in a scrambled order and the one that takes the last
+// ticket of its product adds the partials and gives the verdict.
+std::vector<int> model_modular_check(const std::vector<limb_t>& a, const std::vector<limb_t>& b,
+                                     const std::vector<limb_t>& r, std::size_t an, std::size_t bn, std::size_t G,
+                                     radix rx, std::size_t X, unsigned threads, bool square,
+                                     std::mt19937_64& g) {
+  const chd::check_operands ops{a.data(), b.data(), r.data(), an, bn};
+  const std::uint64_t base = limb_base_mod_p(rx), base_chunk = mod_p_pow(base, gpu::residue_chunk_limbs);
+  std::vector<std::uint64_t> partial(G * 3 * X, 0xbad);
+  std::vector<unsigned> counters(G, 0);
+  std::vector<int> ok(G, -1);
+  std::vector<std::pair<std::size_t, std::size_t>> blocks;  // (x, g)
+  for (std::size_t p = 0; p < G; ++p)
+    for (std::size_t x = 0; x < X; ++x) blocks.emplace_back(x, p);
+  std::shuffle(blocks.begin(), blocks.end(), g);
+  for (const auto& [x, p] : blocks) {
+    for (unsigned s = 0; s < 3; ++s) {
+      std::uint64_t sum = 0;
+      if (!(square && s == 1))
+        for (unsigned tid = 0; tid < threads; ++tid)
+          for (std::size_t c = x * threads + tid; c < ops.chunks(s); c += X * threads)
+            sum = mod_p_add(sum, chd::residue_chunk(ops.data(p, s), ops.size(s), c, base, base_chunk));
+      partial[(p * 3 + s) * X + x] = sum;
+    }
+    if (++counters[p] == X) {
+      std::uint64_t res[3] = {0, 0, 0};
+      for (unsigned s = 0; s < 3; ++s)
+        for (std::size_t i = 0; i < X; ++i) res[s] = mod_p_add(res[s], partial[(p * 3 + s) * X + i]);
+      if (square) res[1] = res[0];
+      ok[p] = chd::check_verdict(res[0], res[1], res[2]);
+      counters[p] = 0;
+    }
+  }
+  EXPECT_EQ(std::count(counters.begin(), counters.end(), 0u), static_cast<long>(G)) << "tickets left behind";
+  return ok;
+}
+
+// G products back to back (a: G x an, b: G x bn, r: their exact products), then
+// product `bad` (if < G) broken by one limb.
+struct check_batch {
+  std::vector<limb_t> a, b, r;
+};
+check_batch make_check_batch(std::size_t an, std::size_t bn, std::size_t G, radix rx, bool square, std::size_t bad,
+                             std::mt19937_64& g) {
+  check_batch c;
+  for (std::size_t p = 0; p < G; ++p) {
+    const auto x = operand(kinds[p % 5], an, rx, g, p % 4 == 1);
+    const auto y = square ? x : operand(kinds[(p + 2) % 5], bn, rx, g, false);
+    const auto z = bigmul::test::gmp_product(x.data(), an, y.data(), bn, rx);
+    c.a.insert(c.a.end(), x.begin(), x.end());
+    c.b.insert(c.b.end(), y.begin(), y.end());
+    c.r.insert(c.r.end(), z.begin(), z.end());
+  }
+  if (bad < G) {
+    limb_t& v = c.r[bad * (an + bn) + (an + bn) / 2];
+    v = v == 0 ? 1 : v - 1;  // stays a valid decimal limb
+  }
+  return c;
 }
 
 std::vector<u128> model_tile_pair(const std::vector<std::uint32_t>& x, const std::vector<std::uint32_t>& y,
@@ -353,6 +368,32 @@ TEST(MulKernelsModel, ResidueChunksMatchCpu) {
     }
   }
   EXPECT_EQ(model_residue({}, radix::binary), 0u);
+}
+
+// The batched modular check's block / ticket scheme, with the kernels' per-chunk
+// residue: every product gets its verdict once, a wrong product (one limb off)
+// fails and the others pass, whatever the blocks per product and their order.
+TEST(MulKernelsModel, BatchedModularCheckOneVerdictPerProduct) {
+  auto g = bigmul::test::rng(0x6e05);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    for (auto [an, bn] : {std::pair<std::size_t, std::size_t>{1, 1}, {40, 33}, {300, 7}, {513, 513}}) {
+      for (std::size_t G : {1u, 3u, 8u}) {
+        for (bool square : {false, true}) {
+          if (square && an != bn) continue;
+          for (std::size_t bad : {G, std::size_t{0}, G - 1}) {
+            const auto c = make_check_batch(an, bn, G, rx, square, bad, g);
+            const auto& b = square ? c.a : c.b;
+            for (std::size_t X : {1u, 2u, 5u}) {
+              const auto ok = model_modular_check(c.a, b, c.r, an, bn, G, rx, X, 4, square, g);
+              for (std::size_t p = 0; p < G; ++p)
+                ASSERT_EQ(ok[p], p == bad ? 0 : 1) << "product " << p << " of " << G << ", " << an << " x " << bn
+                                                   << ", X " << X << (square ? " square" : "");
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(MulKernelsModel, TiledMappingsMatchNaiveConvolution) {
@@ -567,6 +608,26 @@ TEST_F(MulKernelsGpu, ResidueMatchesCpu) {
         dev_buf<std::uint64_t> d_r(1);
         two_phase([&](void* t, std::size_t& b) { return gpu::residue_mod_p_device(t, b, d_a.p, n, rx, d_r.p, 0); });
         ASSERT_EQ(d_r.get(1)[0], residue_mod_p(a.data(), n, rx, 2)) << n;
+      }
+    }
+  }
+}
+
+// The batched modular check in one launch against the CPU residues.
+TEST_F(MulKernelsGpu, BatchedModularCheckFlagsTheWrongProduct) {
+  auto g = bigmul::test::rng(0x6e16);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    for (auto shape : {std::pair<std::size_t, std::size_t>{1, 1}, {33, 5}, {4096, 3}, {100000, 2}, {7, 70000}}) {
+      const std::size_t n = shape.first, G = shape.second;  // G > 65535: the grid's y loop
+      for (std::size_t bad : {G, G / 2}) {
+        const auto c = make_check_batch(n, n, G, rx, false, bad, g);
+        dev_buf<limb_t> d_a(c.a), d_b(c.b), d_r(c.r);
+        dev_buf<int> d_ok(G);
+        two_phase([&](void* t, std::size_t& b) {
+          return gpu::modular_check_device_batched(t, b, d_a.p, n, d_b.p, n, d_r.p, G, rx, d_ok.p, 0);
+        });
+        const auto ok = d_ok.get(G);
+        for (std::size_t p = 0; p < G; ++p) ASSERT_EQ(ok[p], p == bad ? 0 : 1) << n << " x " << G << " product " << p;
       }
     }
   }

@@ -168,7 +168,8 @@ status=0
 } >"$summary"
 for p in "${progs[@]}"; do
   libs=$(ldd "$p" 2>&1 | grep -Ev 'linux-vdso|ld-linux|libc\.so|libm\.so|libgcc_s|libdl\.so|librt\.so|libpthread' |
-    awk '{ if ($2 == "=>") printf "%s=>%s ", $1, $3; else printf "%s ", $1 }')
+    awk '/not a dynamic executable/ { print "(static)"; next }
+         { if ($2 == "=>") printf "%s=>%s ", $1, $3; else printf "%s ", $1 }')
   echo "  $(basename "$p"): ${libs:-(none)}" >>"$summary"
   if grep -Eq "$python_path|not found" <<<"$libs"; then
     echo "  ^ FAIL: a library is missing or comes from a Python environment" >>"$summary"
@@ -203,7 +204,8 @@ gtest_counts() {
 gtest_step() {
   local name=$1 log=$2 json=$3 limit=$4
   shift 4
-  local t=$(allowance "$limit")
+  local t
+  t=$(allowance "$limit")
   if [ "$t" -lt 10 ]; then
     result_line "$name" "NOT RUN" 0 "out of time (BUDGET=$budget s)"
     status=1
@@ -233,11 +235,13 @@ gtest_step() {
   result_line "$name" "$verdict" $((SECONDS - t0)) "$detail"
 }
 
-# plain_step NAME LOG LIMIT COMMAND...: passes with exit 0.
+# plain_step NAME LOG LIMIT COMMAND...: passes with exit 0 (and, when the
+# variable expect is set, a log line matching it).
 plain_step() {
   local name=$1 log=$2 limit=$3
   shift 3
-  local t=$(allowance "$limit")
+  local t
+  t=$(allowance "$limit")
   if [ "$t" -lt 10 ]; then
     result_line "$name" "NOT RUN" 0 "out of time (BUDGET=$budget s)"
     status=1
@@ -247,6 +251,10 @@ plain_step() {
   timeout -k 10 "$t" "$@" >"$log" 2>&1
   local rc=$? detail=
   [ $rc = 124 ] || [ $rc = 137 ] && detail="TIMED OUT after ${t}s"
+  if [ $rc = 0 ] && [ -n "${expect:-}" ] && ! grep -Eq "$expect" "$log"; then
+    rc=99
+    detail="exit 0 but no line matching '$expect':"
+  fi
   if [ $rc = 0 ]; then
     result_line "$name" PASS $((SECONDS - t0)) "$(basename "$log")"
   else
@@ -263,7 +271,8 @@ cli=$(printf '%s\n' "${progs[@]}" | grep '/bigmul$' | head -1)
 
 run_tests() {
   for t in "${gpu_tests[@]}"; do
-    local n=$(basename "$t")
+    local n
+    n=$(basename "$t")
     want_prog "$n" || continue
     gtest_step "test $n" "$logs/test-$n.log" "$logs/test-$n.json" "$step_timeout" \
       "$t" --gtest_output="json:$logs/test-$n.json"
@@ -275,7 +284,9 @@ run_tests() {
     return
   fi
   # The command on the GPU: random operands, checked against GMP (--verify).
-  # (the product itself goes to /dev/null; stderr, with -v -t, is the log)
+  # (the product itself goes to /dev/null; stderr, with -v -t, is the log;
+  # each must say it multiplied on the GPU: auto may not quietly use the CPU)
+  local expect='algorithm .* on the GPU'
   plain_step "bigmul --backend cuda fft_real 10^6 digits" "$logs/cli-fft.log" 120 \
     bash -c '"$0" "$@" >/dev/null' "$cli" --backend cuda -v -t --verify --random 1000000
   plain_step "bigmul --backend cuda cufft 10^6 digits" "$logs/cli-cufft.log" 120 \
@@ -294,17 +305,26 @@ run_sanitize() {
     status=1
     return
   fi
+  # Runs still to go, so each gets an even share of the time left.
+  local togo=0 ntools
+  ntools=$(wc -w <<<"$tools")
+  for t in "${gpu_tests[@]}"; do want_prog "$(basename "$t")" && togo=$((togo + ntools)); done
   for t in "${gpu_tests[@]}"; do
-    local n=$(basename "$t")
+    local n
+    n=$(basename "$t")
     want_prog "$n" || continue
     local filter=${san_filter[$n]:-}
     if [ -z "$filter" ]; then
       result_line "compute-sanitizer $n" FAIL 0 "no filter for it in gpu-check.sh's table"
       status=1
+      togo=$((togo - ntools))
       continue
     fi
     for tool in $tools; do
-      gtest_step "compute-sanitizer $tool $n" "$logs/$tool-$n.log" "$logs/$tool-$n.json" "$step_timeout" \
+      local share=$(((budget - (SECONDS - start) - reserve) / (togo > 0 ? togo : 1)))
+      [ "$share" -lt 30 ] && share=30
+      togo=$((togo - 1))
+      gtest_step "compute-sanitizer $tool $n" "$logs/$tool-$n.log" "$logs/$tool-$n.json" "$share" \
         "$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 50 \
         "$t" --gtest_filter="$filter" --gtest_output="json:$logs/$tool-$n.json"
     done
@@ -313,7 +333,8 @@ run_sanitize() {
 
 run_bench() {
   for b in "${gpu_benches[@]}"; do
-    local n=$(basename "$b")
+    local n
+    n=$(basename "$b")
     want_prog "$n" || continue
     # shellcheck disable=SC2086  # the table's arguments split on purpose
     plain_step "benchmark $n" "$logs/$n.log" "$step_timeout" "$b" "$logs/$n.json" ${bench_args[$n]:-}

@@ -15,7 +15,7 @@
 // gbyte_s_pass = passes * that (in-house: the DRAM traffic it really moves),
 // peak_fraction = gbyte_s_pass (or gbyte_s_min for cuFFT) / peak DRAM bandwidth,
 // ratio_vs_cufft = cuFFT ms / in-house ms (> 1: in-house faster).
-// Exits 0 with a message when there is no GPU. BIGMUL_FFT_LOG_TILE=k runs the
+// Exits 0 with a message when there is no GPU (1 under BIGMUL_REQUIRE_GPU=1). BIGMUL_FFT_LOG_TILE=k runs the
 // in-house FFT with tiles of 2^k elements instead of the default (tuning).
 #include <cuda_runtime.h>
 
@@ -205,8 +205,11 @@ int main(int argc, char** argv) {
   }
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("bench_fft_gpu: no CUDA device, nothing to measure\n");
-    return 0;
+    // Under the GPU check (BIGMUL_REQUIRE_GPU=1) a missing GPU is a failure.
+    const char* req = std::getenv("BIGMUL_REQUIRE_GPU");
+    const bool required = req && std::string(req) == "1";
+    std::printf("bench_fft_gpu: no CUDA device, nothing measured%s\n", required ? " (BIGMUL_REQUIRE_GPU=1: failing)" : "");
+    return required ? 1 : 0;
   }
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));

@@ -23,6 +23,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -79,7 +81,7 @@ const variant variants[] = {
 };
 
 // Median of device-resident runs in seconds (cudaEvent timing); stats of the
-// last run in *st. Returns < 0 on failure (message printed).
+// last run in *st. Returns < 0 on failure (message printed; main then exits 1).
 double time_device(const variant& v, limb_t* d_r, const limb_t* d_a, const limb_t* d_b, std::size_t n,
                    std::size_t G, radix rx, void*& temp, std::size_t& temp_cap, mul_stats* st, int reps) {
   cuda::device_options o;
@@ -90,7 +92,10 @@ double time_device(const variant& v, limb_t* d_r, const limb_t* d_a, const limb_
   const auto call = [&](void* t, std::size_t& b) {
     return G == 1 ? cuda::mul(t, b, d_r, d_a, n, d_b, n, rx, o) : cuda::mul_batched(t, b, d_r, d_a, d_b, n, G, rx, o);
   };
-  if (call(nullptr, bytes) != cudaSuccess) return -1;
+  if (call(nullptr, bytes) != cudaSuccess) {
+    std::printf("  %s: size query: %s\n", v.name, cuda::last_error_message());
+    return -1;
+  }
   if (bytes > temp_cap) {
     cudaFree(temp);
     temp = nullptr;
@@ -110,20 +115,25 @@ double time_device(const variant& v, limb_t* d_r, const limb_t* d_a, const limb_
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
-  for (int i = 0; i < reps; ++i) {
+  cudaError_t e = cudaSuccess;
+  for (int i = 0; i < reps && e == cudaSuccess; ++i) {
     cudaEventRecord(e0);
-    call(temp, bytes);
+    e = call(temp, bytes);
     cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
+    if (e == cudaSuccess) e = cudaEventSynchronize(e1);
     float ms = 0;
     cudaEventElapsedTime(&ms, e0, e1);
     t.push_back(ms / 1e3);
   }
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
-  if (st) {
+  if (e == cudaSuccess && st) {
     o.stats = st;
-    call(temp, bytes);
+    e = call(temp, bytes);
+  }
+  if (e != cudaSuccess) {
+    std::printf("  %s: %s (%s)\n", v.name, cudaGetErrorString(e), cuda::last_error_message());
+    return -1;
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
@@ -170,8 +180,12 @@ int main(int argc, char** argv) {
   }
   std::string why;
   if (!cuda_usable(&why)) {
-    std::printf("bench_mul_gpu: no usable GPU (%s); nothing measured\n", why.c_str());
-    return 0;
+    // Under the GPU check (BIGMUL_REQUIRE_GPU=1) a missing GPU is a failure.
+    const char* req = std::getenv("BIGMUL_REQUIRE_GPU");
+    const bool required = req && std::string(req) == "1";
+    std::printf("bench_mul_gpu: no usable GPU (%s); nothing measured%s\n", why.c_str(),
+                required ? " (BIGMUL_REQUIRE_GPU=1: failing)" : "");
+    return required ? 1 : 0;
   }
   const device_info dev = query_device();
   const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
@@ -193,6 +207,7 @@ int main(int argc, char** argv) {
   void* temp = nullptr;
   std::size_t temp_cap = 0;
   const int reps = quick ? 3 : 7;
+  int failures = 0;  // variants that failed: printed, then exit status 1
 
   std::printf("\n%-22s %9s %6s %11s %9s %9s %10s %10s %8s %8s %9s\n", "variant", "N", "G", "time_ms", "MData/s",
               "vs_cufft", "max_round", "l2_round", "floor%", "xGMP", "xGMP+io");
@@ -215,18 +230,55 @@ int main(int argc, char** argv) {
         std::printf("out of device memory at N=%zu G=%zu\n", N, G);
         return 1;
       }
-      cudaMemcpy(d_a, a.data(), a.size() * 8, cudaMemcpyHostToDevice);
-      cudaMemcpy(d_b, b.data(), b.size() * 8, cudaMemcpyHostToDevice);
+      if (cudaMemcpy(d_a, a.data(), a.size() * 8, cudaMemcpyHostToDevice) != cudaSuccess ||
+          cudaMemcpy(d_b, b.data(), b.size() * 8, cudaMemcpyHostToDevice) != cudaSuccess) {
+        std::printf("cannot copy the operands to the device at N=%zu G=%zu\n", N, G);
+        return 1;
+      }
+      // Every variant of this (N, G) is timed first; the in-house / cuFFT
+      // ratios need both twins' times, so rows are printed afterwards.
+      struct timed {
+        const variant* v;
+        double t, with_io;
+        mul_stats st;
+      };
+      std::vector<timed> done;
       double cufft_time[2][2] = {{0, 0}, {0, 0}};  // [real][f32]
       for (const variant& v : variants) {
         if (v.algo == algorithm::tiled && n > 4096) continue;  // quadratic
         if (v.algo != algorithm::tiled && detail::fft_pick_digits(v.algo, rx, n, n) == 0) continue;  // not exact
         mul_stats st;
         const double t = time_device(v, d_r, d_a, d_b, n, G, rx, temp, temp_cap, &st, reps);
-        if (t < 0) continue;
+        if (t < 0) {
+          ++failures;
+          continue;
+        }
         const bool real = v.algo == algorithm::fft_real || v.algo == algorithm::fft_real_f32;
         const bool f32 = v.algo == algorithm::fft_real_f32 || v.algo == algorithm::fft_complex_f32;
         if (v.engine == fft_engine::cufft) cufft_time[real][f32] = t;
+        // With transfers: the host API (copies in and out), single products only.
+        double with_io = 0;
+        if (!batched && !v.tile_pair) {
+          mul_options o;
+          o.algo = v.algo;
+          o.engine = v.engine;
+          o.where = backend::cuda;
+          std::vector<limb_t> r(2 * n);
+          try {
+            with_io = bench::time_median([&] { mul(r.data(), a.data(), n, b.data(), n, rx, o); }, 0.2, 2, 20);
+          } catch (const std::exception& ex) {
+            std::printf("  %s with transfers: %s\n", v.name, ex.what());
+            ++failures;
+          }
+        }
+        done.push_back({&v, t, with_io, st});
+      }
+      for (const timed& d : done) {
+        const variant& v = *d.v;
+        const double t = d.t, with_io = d.with_io;
+        const mul_stats& st = d.st;
+        const bool real = v.algo == algorithm::fft_real || v.algo == algorithm::fft_real_f32;
+        const bool f32 = v.algo == algorithm::fft_real_f32 || v.algo == algorithm::fft_complex_f32;
         const double vs_cufft =
             v.engine == fft_engine::in_house && v.algo != algorithm::tiled && cufft_time[real][f32] > 0
                 ? cufft_time[real][f32] / t
@@ -238,16 +290,6 @@ int main(int argc, char** argv) {
           const double spectrum = (real ? st.transform_length / 2.0 : st.transform_length) * (f32 ? 8.0 : 16.0);
           const double bytes = G * (4.0 * n * 8 + 6 * spectrum);
           floor_frac = bytes / (dev.peak_gbs * 1e9) / t;
-        }
-        // With transfers: the host API (copies in and out), single products only.
-        double with_io = 0;
-        if (!batched && !v.tile_pair) {
-          mul_options o;
-          o.algo = v.algo;
-          o.engine = v.engine;
-          o.where = backend::cuda;
-          std::vector<limb_t> r(2 * n);
-          with_io = bench::time_median([&] { mul(r.data(), a.data(), n, b.data(), n, rx, o); }, 0.2, 2, 20);
         }
         const double x_gmp = gmp_s * G / t, x_gmp_io = with_io > 0 ? gmp_s / with_io : 0;
         std::printf("%-22s %9zu %6zu %11.4f %9.1f %9s %10s %10s %8s %8.1f %9s\n", v.name, N, G, t * 1e3, mdata,
@@ -291,11 +333,13 @@ int main(int argc, char** argv) {
       b.insert(b.end(), y.begin(), y.end());
     }
     limb_t *d_a, *d_b, *d_r;
-    cudaMalloc(&d_a, a.size() * 8);
-    cudaMalloc(&d_b, b.size() * 8);
-    cudaMalloc(&d_r, 2 * a.size() * 8);
-    cudaMemcpy(d_a, a.data(), a.size() * 8, cudaMemcpyHostToDevice);
-    cudaMemcpy(d_b, b.data(), b.size() * 8, cudaMemcpyHostToDevice);
+    if (cudaMalloc(&d_a, a.size() * 8) != cudaSuccess || cudaMalloc(&d_b, b.size() * 8) != cudaSuccess ||
+        cudaMalloc(&d_r, 2 * a.size() * 8) != cudaSuccess ||
+        cudaMemcpy(d_a, a.data(), a.size() * 8, cudaMemcpyHostToDevice) != cudaSuccess ||
+        cudaMemcpy(d_b, b.data(), b.size() * 8, cudaMemcpyHostToDevice) != cudaSuccess) {
+      std::printf("cannot place the batched 2048-bit operands on the device\n");
+      return 1;
+    }
     std::vector<mp_limb_t> r(2 * n * G);
     const double t_gmp = bench::time_median(
         [&] {
@@ -316,7 +360,10 @@ int main(int argc, char** argv) {
         sci(G / t_gmp));
     for (const variant& v : {variants[0], variants[1], variants[2], variants[3]}) {
       const double t = time_device(v, d_r, d_a, d_b, n, G, radix::binary, temp, temp_cap, nullptr, reps);
-      if (t < 0) continue;
+      if (t < 0) {
+        ++failures;
+        continue;
+      }
       std::printf("%-22s %14.3e %10.2f\n", v.name, G / t, t_gmp / t);
       row("\"batched_2048\": \"" + std::string(v.name) + "\", \"products_per_s\": " + sci(G / t) +
           ", \"vs_gmp_all_cores\": " + fixed(t_gmp / t, 3));
@@ -338,5 +385,9 @@ int main(int argc, char** argv) {
   js << "\n  ]\n}\n";
   std::ofstream(json_path) << js.str();
   std::printf("# wrote %s\n", json_path.c_str());
+  if (failures) {
+    std::printf("bench_mul_gpu: %d variant(s) failed (see above)\n", failures);
+    return 1;
+  }
   return 0;
 }

@@ -9,9 +9,16 @@
 //                transfers included) beats the CPU dispatcher on all cores
 //
 //   tune_gpu OUT_PATH     (e.g. mul/cuda/params_sm90.inc)
+//
+// Any error (an allocation, a launch, a product) is printed and the program
+// exits 1 without writing OUT_PATH: a table from failed measurements would
+// look like a tuned one. Without a GPU it writes nothing and exits 0, or 1
+// under BIGMUL_REQUIRE_GPU=1 (the GPU check).
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -24,16 +31,27 @@ using namespace bigmul;
 
 namespace {
 
+// Prints what failed and ends the program with status 1 (nothing written).
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "tune_gpu: %s; nothing written\n", what.c_str());
+  std::fflush(stdout);
+  std::exit(1);
+}
+
+void check(cudaError_t e, const std::string& what) {
+  if (e != cudaSuccess) fail(what + ": " + cudaGetErrorString(e) + " (" + cuda::last_error_message() + ")");
+}
+
 struct device_operands {
   limb_t *a = nullptr, *b = nullptr, *r = nullptr;
   void* temp = nullptr;
   std::size_t cap = 0;
   device_operands(const std::vector<limb_t>& x, const std::vector<limb_t>& y) {
-    cudaMalloc(&a, x.size() * 8);
-    cudaMalloc(&b, y.size() * 8);
-    cudaMalloc(&r, (x.size() + y.size()) * 8);
-    cudaMemcpy(a, x.data(), x.size() * 8, cudaMemcpyHostToDevice);
-    cudaMemcpy(b, y.data(), y.size() * 8, cudaMemcpyHostToDevice);
+    check(cudaMalloc(&a, x.size() * 8), "cudaMalloc");
+    check(cudaMalloc(&b, y.size() * 8), "cudaMalloc");
+    check(cudaMalloc(&r, (x.size() + y.size()) * 8), "cudaMalloc");
+    check(cudaMemcpy(a, x.data(), x.size() * 8, cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(b, y.data(), y.size() * 8, cudaMemcpyHostToDevice), "cudaMemcpy");
   }
   ~device_operands() {
     cudaFree(a);
@@ -43,7 +61,7 @@ struct device_operands {
   }
 };
 
-// Median device time of cuda::mul / mul_batched; a huge value on failure.
+// Median device time of cuda::mul / mul_batched; any error ends the program.
 double device_time(device_operands& d, std::size_t n, std::size_t G, radix rx, algorithm algo, unsigned tile) {
   cuda::device_options o;
   o.algo = algo;
@@ -52,18 +70,32 @@ double device_time(device_operands& d, std::size_t n, std::size_t G, radix rx, a
   const auto call = [&](void* t, std::size_t& bt) {
     return G == 1 ? cuda::mul(t, bt, d.r, d.a, n, d.b, n, rx, o) : cuda::mul_batched(t, bt, d.r, d.a, d.b, n, G, rx, o);
   };
-  if (call(nullptr, bytes) != cudaSuccess) return 1e30;
+  const std::string what = std::string(algorithm_name(algo)) + " n=" + std::to_string(n) + " G=" + std::to_string(G) +
+                           (rx == radix::decimal ? " decimal" : " binary") + (tile ? " tile " + std::to_string(tile) : "");
+  check(call(nullptr, bytes), what + ": size query");
   if (bytes > d.cap) {
     cudaFree(d.temp);
-    if (cudaMalloc(&d.temp, bytes) != cudaSuccess) return 1e30;
+    d.temp = nullptr;
+    check(cudaMalloc(&d.temp, bytes), what + ": " + std::to_string(bytes) + " bytes of temp");
     d.cap = bytes;
   }
   bytes = d.cap;
-  if (call(d.temp, bytes) != cudaSuccess) return 1e30;
-  return bench::time_median([&] { call(d.temp, bytes); }, 0.05, 5, 200);
+  check(call(d.temp, bytes), what);
+  check(cudaDeviceSynchronize(), what);
+  cudaError_t e = cudaSuccess;
+  const double t = bench::time_median(
+      [&] {
+        if (const cudaError_t x = call(d.temp, bytes); x != cudaSuccess && e == cudaSuccess) e = x;
+      },
+      0.05, 5, 200);
+  check(e, what + " (timed runs)");
+  check(cudaDeviceSynchronize(), what + " (timed runs)");
+  return t;
 }
 
 std::size_t grow(std::size_t n) { return n + std::max<std::size_t>(1, n / 4); }
+
+int tune(const char* out_path);
 
 }  // namespace
 
@@ -74,11 +106,24 @@ int main(int argc, char** argv) {
   }
   std::string why;
   if (!cuda_usable(&why)) {
-    std::printf("tune_gpu: no usable GPU (%s); nothing written\n", why.c_str());
-    return 0;
+    const char* req = std::getenv("BIGMUL_REQUIRE_GPU");
+    const bool required = req && std::string(req) == "1";
+    std::printf("tune_gpu: no usable GPU (%s); nothing written%s\n", why.c_str(),
+                required ? " (BIGMUL_REQUIRE_GPU=1: failing)" : "");
+    return required ? 1 : 0;
   }
+  try {
+    return tune(argv[1]);
+  } catch (const std::exception& e) {  // the host API's errors (bigmul::error)
+    fail(e.what());
+  }
+}
+
+namespace {
+
+int tune(const char* out_path) {
   cudaDeviceProp p{};
-  cudaGetDeviceProperties(&p, 0);
+  check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
   std::printf("# tune_gpu  device %s  host %s  commit %s  %s\n", p.name, bench::machine_description().c_str(),
               bench::git_commit().c_str(), bench::today().c_str());
   std::mt19937_64 g(7);
@@ -158,14 +203,18 @@ int main(int argc, char** argv) {
     if (!host_x[ri]) host_x[ri] = std::size_t{1} << 21;
   }
 
-  std::ofstream out(argv[1]);
+  std::ofstream out(out_path);
   out << "// Generated by bench/mul/tune_gpu on " << p.name << " (host " << bench::machine_description() << "), "
       << bench::today() << ", commit " << bench::git_commit() << "; do not edit by hand.\n"
       << "inline constexpr crossovers binary_radix{" << fft_x[0] << ", " << host_x[0] << ", " << batched_x[0] << "};\n"
       << "inline constexpr crossovers decimal_radix{" << fft_x[1] << ", " << host_x[1] << ", " << batched_x[1]
       << "};\n"
       << "inline constexpr unsigned tiled_tile = " << best_tile << ";\n";
-  std::printf("# wrote %s: binary {%zu, %zu, %zu}, decimal {%zu, %zu, %zu}, tile %u\n", argv[1], fft_x[0], host_x[0],
+  out.close();
+  if (!out) fail(std::string("cannot write ") + out_path);
+  std::printf("# wrote %s: binary {%zu, %zu, %zu}, decimal {%zu, %zu, %zu}, tile %u\n", out_path, fft_x[0], host_x[0],
               batched_x[0], fft_x[1], host_x[1], batched_x[1], best_tile);
   return 0;
 }
+
+}  // namespace

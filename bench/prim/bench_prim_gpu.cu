@@ -204,9 +204,13 @@ int main(int argc, char** argv) {
   const unsigned max_log = argc > 2 ? unsigned(std::atoi(argv[2])) : 28;
   int devices = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
-    std::printf("bench_prim_gpu: no usable GPU (%s); nothing measured\n",
-                e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
-    return 0;
+    // Under the GPU check (BIGMUL_REQUIRE_GPU=1) a missing GPU is a failure.
+    const char* req = std::getenv("BIGMUL_REQUIRE_GPU");
+    const bool required = req && req[0] == '1' && req[1] == 0;
+    std::printf("bench_prim_gpu: no usable GPU (%s); nothing measured%s\n",
+                e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device",
+                required ? " (BIGMUL_REQUIRE_GPU=1: failing)" : "");
+    return required ? 1 : 0;
   }
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -216,7 +220,10 @@ int main(int argc, char** argv) {
   run_type<std::int64_t>("int64", max_log, pool);
   if (path) {
     FILE* f = std::fopen(path, "w");
-    if (!f) return 1;
+    if (!f) {
+      std::fprintf(stderr, "bench_prim_gpu: cannot write %s\n", path);
+      return 1;
+    }
     std::fprintf(f, "{\"device\": \"%s\", \"tuning\": {\"scan_threads\": 256, \"scan_tile_bytes_per_thread\": 64, "
                     "\"bitonic_part\": 2048, \"merge_base\": 1024, \"merge_tile\": 1024}, \"results\": [\n", prop.name);
     for (std::size_t i = 0; i < results.size(); ++i) {

@@ -9,7 +9,8 @@
 # no PASS anywhere, nothing in OUTDIR but summary.txt, nothing unpacked there.
 # Then, in CUDA builds, the BIGMUL_REQUIRE_GPU=1 rule of the programs: a GPU
 # test program skips without it and fails with it; the GPU benchmarks and
-# tune_gpu exit 0 without it and non-zero with it.
+# tune_gpu exit 0 without it and non-zero with it; and a check whose preflight
+# is fooled still fails.
 #   gpu_check_refuses.sh SOURCE_DIR BUILD_DIR
 set -u
 src=${1:?usage: gpu_check_refuses.sh SOURCE_DIR BUILD_DIR}
@@ -61,7 +62,7 @@ if [ -n "$preflight" ]; then
 else
   not='nvidia-smi'                          # refused: no gpu_preflight in a CPU build
 fi
-tar -C "$tmp/pack" -cJf "$tmp/bundle.tar.xz" tests
+tar -C "$tmp/pack" -cf - tests | xz -0 >"$tmp/bundle.tar.xz"  # -0: fast, the size is no matter here
 expect_refusal stand-in "$tmp/out2" "$not" \
   env PATH="$tmp/bin:$PATH" bash "$src/scripts/gpu-check.sh" "$tmp/out2" "$tmp/bundle.tar.xz"
 [ -n "$preflight" ] && ! grep -q 'gpu_preflight\|CUDA\|driver\|device' "$tmp/stand-in.out" &&
@@ -87,6 +88,32 @@ if [ -n "$preflight" ]; then
     BIGMUL_REQUIRE_GPU=1 "$p" "$tmp/$b.out" >>"$tmp/$b.log" 2>&1 && bad "$b under BIGMUL_REQUIRE_GPU=1: exit 0"
     [ -e "$tmp/$b.out" ] && bad "$b wrote its output without a GPU"
   done
+fi
+
+# 4. Even past a fooled preflight (a stand-in gpu_preflight that exits 0) the
+#    check may not pass: the programs themselves fail without a GPU (the
+#    BIGMUL_REQUIRE_GPU rule), and bigmul --backend auto falling back to the
+#    CPU is no pass either. Two files in OUTDIR, no PASS line.
+if [ -n "$preflight" ]; then
+  rm -rf "$tmp/pack" && mkdir -p "$tmp/pack"
+  printf '#!/bin/sh\necho "gpu_preflight stand-in: pretends a GPU"\n' >"$tmp/pack/gpu_preflight"
+  chmod +x "$tmp/pack/gpu_preflight"
+  for n in test_prim_gpu bench_prim_gpu tune_gpu bigmul; do
+    p=$(prog $n)
+    [ -n "$p" ] && cp "$p" "$tmp/pack/"
+  done
+  tar -C "$tmp/pack" -cf - . | xz -0 >"$tmp/fooled.tar.xz"
+  env PATH="$tmp/bin:$PATH" STEPS="tests bench tune" BUDGET=100 \
+    bash "$src/scripts/gpu-check.sh" "$tmp/out4" "$tmp/fooled.tar.xz" >"$tmp/fooled.out" 2>&1
+  rc=$?
+  echo "--- fooled preflight: rc $rc, summary:"
+  cat "$tmp/fooled.out"
+  [ $rc != 0 ] || bad "fooled preflight: exit status 0"
+  grep -q '^overall: FAIL' "$tmp/fooled.out" || bad "fooled preflight: no 'overall: FAIL'"
+  grep -q 'PASS' "$tmp/fooled.out" && bad "fooled preflight: a PASS line"
+  grep -Eq '^test test_prim_gpu +FAIL' "$tmp/fooled.out" || bad "fooled preflight: test_prim_gpu did not fail"
+  files=$(cd "$tmp/out4" && find . -mindepth 1 | sort | tr '\n' ' ')
+  [ "$files" = "./logs.tar.xz ./summary.txt " ] || bad "fooled preflight: OUTDIR holds '$files'"
 fi
 
 [ $fails = 0 ] && echo "gpu_check_refuses: all refusals as expected" || echo "gpu_check_refuses: $fails problem(s)"

@@ -100,6 +100,18 @@ py::object compare(const integer& a, py::handle other, F f) {
   return py::bool_(f(c));
 }
 
+// a^k for k >= 0, left-to-right binary powering (r * r is bigmul's squaring path).
+integer power(const integer& a, const magnitude& k) {
+  if (k.negative) throw py::value_error("bigmul.Integer: negative exponent");
+  integer r = 1;
+  maybe_release_gil nogil(a.size());
+  for (std::size_t i = k.limbs.size() * 64; i-- > 0;) {
+    bigmul::mul(r, r, r);
+    if ((k.limbs[i / 64] >> (i % 64)) & 1) r = product(r, a);
+  }
+  return r;
+}
+
 std::size_t shift_count(py::handle n) {
   const magnitude m = read_int(n, "bigmul.Integer shift count");
   if (m.negative) throw py::value_error("negative shift count");
@@ -282,21 +294,17 @@ void bind_integer(py::module_& m) {
       "__pow__",
       [](const integer& a, py::handle e, py::handle mod) -> py::object {
         if (!mod.is_none()) throw py::type_error("bigmul.Integer: pow() with a modulus is not supported");
-        if (!is_int_like(e) || py::isinstance<integer>(e)) return not_implemented();
-        const magnitude k = read_int(e, "bigmul.Integer exponent");
-        if (k.negative) throw py::value_error("bigmul.Integer: negative exponent");
-        integer r = 1;
-        {
-          maybe_release_gil nogil(a.size());
-          // Left to right binary powering; r * r is bigmul's squaring path.
-          for (std::size_t i = k.limbs.size() * 64; i-- > 0;) {
-            bigmul::mul(r, r, r);
-            if ((k.limbs[i / 64] >> (i % 64)) & 1) r = product(r, a);
-          }
-        }
-        return py::cast(std::move(r));
+        if (!is_int_like(e)) return not_implemented();
+        return py::cast(power(a, read_int(e, "bigmul.Integer exponent")));
       },
       py::arg("exponent"), py::arg("modulus") = py::none());
+  c.def("__rpow__", [](const integer& e, py::handle base) -> py::object {
+    operand b;
+    if (!load(base, b)) return not_implemented();
+    const integer k = e.to_radix(radix::binary);
+    const auto limbs = k.magnitude();
+    return py::cast(power(b.get(), magnitude{{limbs.begin(), limbs.end()}, k.is_negative()}));
+  });
 
   c.def("__eq__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o == 0; }); });
   c.def("__ne__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o != 0; }); });

@@ -257,6 +257,8 @@ using namespace pybind11::literals;
 
 PYBIND11_MODULE(bigmul, m) {
   using namespace bigmul::python;
+  py::options options;
+  options.disable_function_signatures();  // the docstrings state them, with the types of bigmul.pyi
   m.doc() =
       "Exact products of huge integers and fast decimal conversion, by the bigmul library.\n\n"
       "bigmul.mul(a, b) multiplies Python ints (an NTT past ~10^4 digits, all cores);\n"

@@ -96,6 +96,8 @@ def test_shifts_and_pow():
         for e in (0, 1, 2, 7, 64, 301):
             assert int(Integer(a) ** e) == a**e
     assert str(Integer("10") ** 50_000) == "1" + "0" * 50_000
+    assert int(3 ** Integer(41)) == 3**41 and int(Integer(-3) ** Integer(41)) == (-3) ** 41
+    assert isinstance(2 ** Integer(5), Integer)
     with pytest.raises(ValueError):
         Integer(3) ** -1
     with pytest.raises(ValueError):

@@ -126,10 +126,14 @@ export LD_LIBRARY_PATH=$clean
 mapfile -t progs < <(find "$build" -type f -perm -u+x \( -name 'test_*_gpu' -o -name 'bench_*_gpu' \
   -o -name tune_gpu -o -name bigmul -o -name gpu_preflight \) | sort)
 loader_notes=()
-for lib in $(for p in "${progs[@]}"; do ldd "$p" 2>/dev/null | awk '/=> not found/ {print $1}'; done | sort -u); do
+# Libraries to place: those not found and those the loader would take from a
+# Python environment; the toolkit under /usr/local/cuda* comes first.
+for lib in $(for p in "${progs[@]}"; do
+  ldd "$p" 2>/dev/null | awk -v py="$python_path" '$2 == "=>" && ($3 == "not" || $3 ~ py) {print $1}'
+done | sort -u); do
   found=
-  for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib /usr/local/cuda-*/targets/x86_64-linux/lib \
-           /usr/local/cuda-*/lib64; do
+  for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib /usr/local/cuda/lib \
+           /usr/local/cuda-*/targets/x86_64-linux/lib /usr/local/cuda-*/lib64; do
     [ -e "$d/$lib" ] && { found=$d; break; }
   done
   if [ -z "$found" ]; then
@@ -182,7 +186,9 @@ echo "steps (gtest counts from --gtest_output=json; under this check a skip is a
 # --- steps ----------------------------------------------------------------------
 want_prog() { [ "$programs" = "  " ] || [[ $programs == *" $1 "* ]]; }
 
+steps_done=0
 result_line() {  # NAME RESULT SECONDS DETAIL
+  steps_done=$((steps_done + 1))
   printf '%-58s %-14s %5ss  %s\n' "$1" "$2" "$3" "$4" >>"$summary"
 }
 
@@ -227,6 +233,9 @@ gtest_step() {
   fi
   read -r run passed failed skipped <<<"$counts"
   detail="${detail:-}run $run passed $passed failed $failed skipped $skipped"
+  local sanitizer_summary
+  sanitizer_summary=$(grep -m1 -o 'ERROR SUMMARY: [0-9]* error[s]*' "$log")
+  [ -n "$sanitizer_summary" ] && detail="$detail; $sanitizer_summary"
   [ $rc = 124 ] || [ $rc = 137 ] && detail="$detail; TIMED OUT after ${t}s"
   if [ $rc != 0 ] || [ "$run" = 0 ] || [ "$failed" != 0 ] || [ "$skipped" != 0 ]; then
     verdict="FAIL rc=$rc"
@@ -324,8 +333,10 @@ run_sanitize() {
       local share=$(((budget - (SECONDS - start) - reserve) / (togo > 0 ? togo : 1)))
       [ "$share" -lt 30 ] && share=30
       togo=$((togo - 1))
+      # --report-api-errors no: some tests provoke CUDA errors on purpose and
+      # check the codes themselves; the sanitizer's own findings still fail.
       gtest_step "compute-sanitizer $tool $n" "$logs/$tool-$n.log" "$logs/$tool-$n.json" "$share" \
-        "$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 50 \
+        "$sanitizer" --tool "$tool" --error-exitcode 1 --print-limit 50 --report-api-errors no \
         "$t" --gtest_filter="$filter" --gtest_output="json:$logs/$tool-$n.json"
     done
   done
@@ -352,6 +363,10 @@ run_tune() {
     "$tuner" "$logs/params_sm90.inc"
 }
 
+for p in $programs; do  # a misspelt name would quietly select nothing
+  printf '%s\n' "${progs[@]}" | grep -q "/$p\$" ||
+    { echo "PROGRAMS names $p, which is not in the build: FAIL" >>"$summary"; status=1; }
+done
 for s in $steps; do
   case $s in
     tests) run_tests ;;
@@ -361,6 +376,11 @@ for s in $steps; do
     *) echo "unknown step '$s' (tests sanitize bench tune): FAIL" >>"$summary"; status=1 ;;
   esac
 done
+
+if [ $steps_done = 0 ]; then
+  echo "no step ran (STEPS='$steps', PROGRAMS='${PROGRAMS:-}'): FAIL" >>"$summary"
+  status=1
+fi
 
 # --- pack: one archive, every file in it capped so it stays far under 16 MiB ----------
 for f in "$logs"/*; do

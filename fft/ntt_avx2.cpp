@@ -6,9 +6,8 @@
 // that runs on older processors; ntt_avx2_supported() gates every call.
 //
 // Ranges (multiples of p, doubles): every value stored between passes lies in
-// [-2p, 2p]. The forward radix-4 step reduces x0, x1 to p/2 + 1 and
-// multiplies x2, x3 (|.| <= 2p, product <= 0.5625p); after two levels the
-// outputs are <= p/2 + 1 + 2 * 0.5625p < 2p. The inverse step reduces the
+// [-2p, 2p]. The forward radix-4 step reduces x0 to p/2 + 1 and multiplies
+// the rest (products <= 0.58p); after two levels the outputs are <= 1.65p. The inverse step reduces the
 // first level's sums (<= 4p) and multiplies its differences (< 2^52); its
 // outputs are <= 1.25p. u64 residues in [0, 2p) enter as x - p and leave
 // reduced, as r + p.
@@ -103,18 +102,19 @@ BIGMUL_AVX2 inline __m256d ld_as(const double* p, const vconst& c) {
 BIGMUL_AVX2 inline __m256d bc(const double* p) { return _mm256_broadcast_sd(p); }
 
 // Forward radix-4 step of block k: level (x0, x2), (x1, x3) with w[k], then
-// (x0, x1) with w[2k] and (x2, x3) with w[2k + 1]. In [-2p, 2p], out < 1.63p.
+// (x0, x1) with w[2k] and (x2, x3) with w[2k + 1]. In [-2p, 2p], out <= 1.65p:
+// only x0 needs reducing (to p/2 + 1); x1 +- w x3 (<= 2.57p < 2^52) is only
+// ever multiplied, giving <= 0.58p, so x0'' <= p/2 + 1 + 0.5625p + 0.58p.
 BIGMUL_AVX2 inline void fwd4(__m256d& x0, __m256d& x1, __m256d& x2, __m256d& x3, __m256d w1, __m256d w1p, __m256d w2,
                              __m256d w2p, __m256d w3, __m256d w3p, const vconst& c) {
   x0 = reduce(x0, c);
-  x1 = reduce(x1, c);
   __m256d t = mulmod_shoup(x2, w1, w1p, c);
   x2 = _mm256_sub_pd(x0, t);
   x0 = _mm256_add_pd(x0, t);
   t = mulmod_shoup(x3, w1, w1p, c);
   x3 = _mm256_sub_pd(x1, t);
   x1 = _mm256_add_pd(x1, t);
-  t = mulmod_shoup(x1, w2, w2p, c);  // |x1| <= 1.07p
+  t = mulmod_shoup(x1, w2, w2p, c);  // |x1| <= 2.57p
   x1 = _mm256_sub_pd(x0, t);
   x0 = _mm256_add_pd(x0, t);
   t = mulmod_shoup(x3, w3, w3p, c);

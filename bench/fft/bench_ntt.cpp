@@ -1,6 +1,6 @@
-// NTT throughput: forward + inverse per iteration, both engines (portable:
-// three 62-bit primes, scalar; ifma: four 50-bit primes, AVX-512 IFMA), one
-// prime, n = 2^10 .. 2^22 and 3 * 2^k, one thread and all threads.
+// NTT throughput: forward + inverse per iteration, every engine (portable:
+// three 62-bit primes, scalar; ifma: four 50-bit primes, AVX-512 IFMA; avx2:
+// the same primes, AVX2 + FMA doubles), one prime, n = 2^10 .. 2^22 and 3 * 2^k, one thread and all threads.
 // Counter ns_per_butterfly = time / (2 * (n/2) log2 n) (a radix-3 stage counts
 // as log2 3 levels), the cost one multiply pays per prime and transform.
 //   bench_ntt --benchmark_out=ntt.json --benchmark_out_format=json
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fft/ntt.hpp"
+#include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "prim/parallel.hpp"
 
@@ -29,6 +30,12 @@ void round_trip(benchmark::State& state) {
   if constexpr (std::is_same_v<Plan, ntt52_plan>) {
     if (!ntt52_supported()) {
       state.SkipWithError("no AVX-512 IFMA on this processor");
+      return;
+    }
+  }
+  if constexpr (std::is_same_v<Plan, ntt_avx2_plan>) {
+    if (!ntt_avx2_supported()) {
+      state.SkipWithError("no AVX2 and FMA on this processor");
       return;
     }
   }
@@ -57,6 +64,7 @@ void sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK_TEMPLATE(round_trip, ntt_plan)->Apply(sizes)->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(round_trip, ntt52_plan)->Apply(sizes)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(round_trip, ntt_avx2_plan)->Apply(sizes)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -2,7 +2,9 @@
 // same run, for 10^3 .. 10^7 decimal digits: every algorithm and the
 // dispatcher, 1 thread and all threads, both radices; the ratio is
 // (our time) / (GMP's time), so below 1 means faster than GMP. Also the peak
-// heap of one product relative to the operands' size. Writes JSON.
+// heap of one product relative to the operands' size. The NTT runs once per
+// engine this processor has (ifma, avx2, portable; BIGMUL_NTT_ENGINE set for
+// the row, rows named ntt:<engine>; automatic runs the default). Writes JSON.
 //
 //   bench_mul [--min-digits N] [--max-digits N] [--radix decimal|binary|both]
 //             [--algorithms a,b,...] [--json PATH]
@@ -12,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -20,6 +23,7 @@
 #include "bench_common.hpp"
 #include "bigmul/mul.hpp"
 #include "mul/fft_mul.hpp"
+#include "mul/ntt_mul.hpp"
 #include "prim/parallel.hpp"
 
 using namespace bigmul;
@@ -29,7 +33,7 @@ namespace {
 
 struct row {
   std::size_t digits;
-  std::string radix_name, algo;
+  std::string radix_name, algo, engine;
   unsigned threads;
   double ours, gmp, ratio, mdata_per_s, peak_ratio;
   std::size_t transform_length;
@@ -95,6 +99,9 @@ int main(int argc, char** argv) {
 
   std::mt19937_64 g(12345);
   std::vector<row> rows;
+  // The caller's BIGMUL_NTT_ENGINE, for the rows that run the default engine.
+  std::optional<std::string> env_engine;
+  if (const char* e = std::getenv("BIGMUL_NTT_ENGINE")) env_engine = e;
   std::printf("# bigmul bench_mul  %s  commit %s  %s  GMP %s\n", machine_description().c_str(),
               git_commit().c_str(), today().c_str(), gmp_version);
   std::printf("%10s %8s %16s %3s %11s %11s %7s %9s %6s %9s %4s %8s\n", "digits", "radix", "algorithm", "thr",
@@ -120,7 +127,22 @@ int main(int argc, char** argv) {
       for (algorithm algo : algos) {
         if (digits > digit_cap(algo)) continue;
         if (algo == algorithm::fft_complex_f32 && detail::fft_pick_digits(algo, rx, a.size(), b.size()) == 0) continue;
+        std::vector<detail::ntt_engine> engines = {detail::ntt_engine::best};
+        if (algo == algorithm::ntt) {
+          engines.clear();
+          for (auto e : {detail::ntt_engine::ifma, detail::ntt_engine::avx2, detail::ntt_engine::portable})
+            if (detail::ntt_engine_available(e)) engines.push_back(e);
+        }
+        for (detail::ntt_engine engine : engines)
         for (unsigned threads : thread_counts) {
+          if (engine != detail::ntt_engine::best)
+            setenv("BIGMUL_NTT_ENGINE", detail::ntt_engine_name(engine), 1);
+          else if (env_engine)
+            setenv("BIGMUL_NTT_ENGINE", env_engine->c_str(), 1);
+          else
+            unsetenv("BIGMUL_NTT_ENGINE");
+          const std::string name = std::string(algorithm_name(algo)) +
+                                   (engine == detail::ntt_engine::best ? "" : std::string(":") + detail::ntt_engine_name(engine));
           std::vector<limb_t> r(a.size() + b.size());
           mul_options opt;
           opt.algo = algo;
@@ -136,12 +158,13 @@ int main(int argc, char** argv) {
           mul(r.data(), a.data(), a.size(), b.data(), b.size(), rx, opt);
           const double peak = static_cast<double>(heap_peak() - before) + static_cast<double>(r.size() * 8);
           const double t = time_median([&] { mul(r.data(), a.data(), a.size(), b.data(), b.size(), rx, opt); });
-          row w{digits, rx == radix::decimal ? "decimal" : "binary", algorithm_name(algo), threads, t, t_gmp,
+          row w{digits, rx == radix::decimal ? "decimal" : "binary", name, st.ntt_engine ? st.ntt_engine : "", threads, t, t_gmp,
                 t / t_gmp, 2.0 * static_cast<double>(digits) / t / 1e6, (peak + operand_bytes) / operand_bytes,
                 st.transform_length, st.coefficient_digits, st.max_roundoff};
           rows.push_back(w);
+          const std::string used = std::string(algorithm_name(st.used)) + (st.ntt_engine ? std::string(":") + st.ntt_engine : "");
           std::printf("%10zu %8s %16s %3u %11.6f %11.6f %7.3f %9.2f %6.2f %9zu %4u %8.2e\n", w.digits,
-                      w.radix_name.c_str(), algorithm_name(st.used), threads, t, t_gmp, w.ratio, w.mdata_per_s,
+                      w.radix_name.c_str(), used.c_str(), threads, t, t_gmp, w.ratio, w.mdata_per_s,
                       w.peak_ratio, w.transform_length, w.coefficient_digits, w.max_roundoff);
           std::fflush(stdout);
         }
@@ -157,7 +180,7 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const row& w = rows[i];
     out << "    {\"digits\": " << w.digits << ", \"radix\": \"" << w.radix_name << "\", \"algorithm\": \"" << w.algo
-        << "\", \"threads\": " << w.threads << ", \"seconds\": " << w.ours << ", \"gmp_seconds\": " << w.gmp
+        << "\", \"ntt_engine\": \"" << w.engine << "\", \"threads\": " << w.threads << ", \"seconds\": " << w.ours << ", \"gmp_seconds\": " << w.gmp
         << ", \"ratio\": " << w.ratio << ", \"mdata_per_s\": " << w.mdata_per_s << ", \"peak_ratio\": "
         << w.peak_ratio << ", \"transform_length\": " << w.transform_length << ", \"coefficient_digits\": "
         << w.coefficient_digits << ", \"max_roundoff\": " << w.max_roundoff << "}" << (i + 1 < rows.size() ? "," : "")

@@ -3,11 +3,14 @@
 //   karatsuba_basecase: below it Karatsuba's recursion uses the schoolbook;
 //   karatsuba: smallest bn where Karatsuba beats the schoolbook;
 //   fft: smallest bn where fft_real beats Karatsuba (balanced operands);
-//   ntt, ntt_portable: smallest bn where the NTT (IFMA engine, portable
-//   engine) beats whichever of Karatsuba and fft_real the table picks there.
-// On a processor without AVX-512 IFMA, ntt is written as ntt_portable.
-//   gmp_crossover, gmp_crossover_portable: smallest n (binary limbs) from
-//   which bigmul::mul beats GMP's mpz_mul (all threads; the GMP bridge's switch).
+//   ntt, ntt_portable, ntt_avx2: smallest bn where the NTT (IFMA engine,
+//   portable engine, AVX2 engine) beats whichever of Karatsuba and fft_real
+//   the table picks there.
+// An engine this processor cannot run gets the next one's value (ifma ->
+// avx2 -> portable); the dispatcher never reads it here.
+//   gmp_crossover, gmp_crossover_portable, gmp_crossover_avx2: smallest n
+//   (binary limbs) from which bigmul::mul on that engine beats GMP's mpz_mul
+//   (all threads; the GMP bridge's switch).
 //   radix_to_decimal_basecase, radix_from_decimal_basecase: the longest
 //   decimal length (10^19 limbs) the radix converter leaves to its schoolbook
 //   code, one below the first length where one divide-and-conquer split over
@@ -125,17 +128,19 @@ int main(int argc, char** argv) {
       o.algo = algorithm::fft_real;
       mul(r, a, n, b, n, rx, o);
     };
-    const std::size_t ntt_portable = crossover(rx, geometric(100, 30000, 1.15), incumbent,
-                                               ntt_on(rx, detail::ntt_engine::portable), "ntt portable vs table");
-    const std::size_t ntt = detail::ntt_engine_available(detail::ntt_engine::ifma)
-                                ? crossover(rx, geometric(100, 30000, 1.15), incumbent,
-                                            ntt_on(rx, detail::ntt_engine::ifma), "ntt ifma vs table")
-                                : ntt_portable;
+    const auto ntt_vs_table = [&](detail::ntt_engine e, std::size_t fallback) {
+      if (!detail::ntt_engine_available(e)) return fallback;
+      const std::string what = std::string("ntt ") + detail::ntt_engine_name(e) + " vs table";
+      return crossover(rx, geometric(100, 30000, 1.15), incumbent, ntt_on(rx, e), what.c_str());
+    };
+    const std::size_t ntt_portable = ntt_vs_table(detail::ntt_engine::portable, 0);
+    const std::size_t ntt_avx2 = ntt_vs_table(detail::ntt_engine::avx2, ntt_portable);
+    const std::size_t ntt = ntt_vs_table(detail::ntt_engine::ifma, ntt_avx2);
     body += std::string("inline constexpr crossovers ") + (rx == radix::binary ? "binary_radix" : "decimal_radix") +
             "{" + std::to_string(kara) + ", " + std::to_string(fft) + ", " + std::to_string(cut) + ", " +
-            std::to_string(ntt) + ", " + std::to_string(ntt_portable) + "};\n";
-    std::printf("%s: karatsuba %zu, fft %zu, karatsuba_basecase %zu, ntt %zu, ntt_portable %zu\n",
-                rx == radix::binary ? "binary" : "decimal", kara, fft, cut, ntt, ntt_portable);
+            std::to_string(ntt) + ", " + std::to_string(ntt_portable) + ", " + std::to_string(ntt_avx2) + "};\n";
+    std::printf("%s: karatsuba %zu, fft %zu, karatsuba_basecase %zu, ntt %zu, ntt_portable %zu, ntt_avx2 %zu\n",
+                rx == radix::binary ? "binary" : "decimal", kara, fft, cut, ntt, ntt_portable, ntt_avx2);
   }
   // Where bigmul (all threads, as the GMP bridge calls it) beats mpz_mul.
   mpz_t z;
@@ -145,16 +150,20 @@ int main(int argc, char** argv) {
     mpz_mul(z, mpz_roinit_n(x, reinterpret_cast<const mp_limb_t*>(a), static_cast<mp_size_t>(n)),
             mpz_roinit_n(y, reinterpret_cast<const mp_limb_t*>(b), static_cast<mp_size_t>(n)));
   };
-  const std::size_t gmp_portable = crossover(radix::binary, geometric(100, 600000, 1.3), gmp,
-                                             ntt_on(radix::binary, detail::ntt_engine::portable), "ntt portable vs GMP");
-  const std::size_t gmp_ifma = detail::ntt_engine_available(detail::ntt_engine::ifma)
-                                   ? crossover(radix::binary, geometric(100, 600000, 1.3), gmp,
-                                               ntt_on(radix::binary, detail::ntt_engine::ifma), "ntt ifma vs GMP")
-                                   : gmp_portable;
+  const auto vs_gmp = [&](detail::ntt_engine e, std::size_t fallback) {
+    if (!detail::ntt_engine_available(e)) return fallback;
+    const std::string what = std::string("ntt ") + detail::ntt_engine_name(e) + " vs GMP";
+    return crossover(radix::binary, geometric(100, 600000, 1.3), gmp, ntt_on(radix::binary, e), what.c_str());
+  };
+  const std::size_t gmp_portable = vs_gmp(detail::ntt_engine::portable, 0);
+  const std::size_t gmp_avx2 = vs_gmp(detail::ntt_engine::avx2, gmp_portable);
+  const std::size_t gmp_ifma = vs_gmp(detail::ntt_engine::ifma, gmp_avx2);
   mpz_clear(z);
-  std::printf("gmp_crossover %zu, gmp_crossover_portable %zu\n", gmp_ifma, gmp_portable);
+  std::printf("gmp_crossover %zu, gmp_crossover_portable %zu, gmp_crossover_avx2 %zu\n", gmp_ifma, gmp_portable,
+              gmp_avx2);
   body += "inline constexpr std::size_t gmp_crossover = " + std::to_string(gmp_ifma) +
-          ", gmp_crossover_portable = " + std::to_string(gmp_portable) + ";\n";
+          ", gmp_crossover_portable = " + std::to_string(gmp_portable) + ", gmp_crossover_avx2 = " +
+          std::to_string(gmp_avx2) + ";\n";
 
   // Tile size of the tiled convolution: the fastest of the candidates at a
   // size where it is still used by name (quadratic, so a mid size).

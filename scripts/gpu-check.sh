@@ -273,7 +273,12 @@ plain_step() {
   fi
 }
 
-mapfile -t gpu_tests < <(printf '%s\n' "${progs[@]}" | grep '/test_[^/]*_gpu$')
+# Test programs bottom-up through the layers (a fault low down shows first;
+# the longest, test_mul_gpu, comes last), then any other.
+order="test_prim_gpu test_carry_gpu test_fft_gpu test_mul_kernels_gpu test_mul_gpu"
+mapfile -t gpu_tests < <(printf '%s\n' "${progs[@]}" | grep '/test_[^/]*_gpu$' |
+  awk -v order="$order" 'BEGIN { n = split(order, o, " "); for (i = 1; i <= n; ++i) rank[o[i]] = i }
+    { b = $0; sub(/.*\//, "", b); print (b in rank ? rank[b] : 99) "\t" $0 }' | sort -n | cut -f2)
 mapfile -t gpu_benches < <(printf '%s\n' "${progs[@]}" | grep '/bench_[^/]*_gpu$')
 tuner=$(printf '%s\n' "${progs[@]}" | grep '/tune_gpu$' | head -1)
 cli=$(printf '%s\n' "${progs[@]}" | grep '/bigmul$' | head -1)

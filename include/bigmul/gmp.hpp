@@ -1,16 +1,22 @@
 // Bridge to GMP: bigmul::integer <-> mpz_t, a zero-copy read-only mpz view
 // of an integer, and a drop-in mpz_mul that multiplies through bigmul::mul.
-// Header-only; the including program links GMP.
+// Header-only; the including program links GMP. GMP runs under a gmp_guard
+// here (bigmul/gmp_guard.hpp): running out of memory throws bigmul::error
+// kind resource instead of aborting, and an output mpz stays valid (its
+// value unspecified) after any error.
 #pragma once
 
 #include <gmp.h>
 
 #include <algorithm>
+#include <climits>
+#include <new>
 #include <cstring>
 #include <span>
 #include <vector>
 
 #include "bigmul/arith.hpp"
+#include "bigmul/gmp_guard.hpp"
 #include "bigmul/integer.hpp"
 #include "bigmul/mul.hpp"
 
@@ -18,9 +24,22 @@ static_assert(GMP_LIMB_BITS == 64, "bigmul's GMP bridge needs 64-bit GMP limbs")
 static_assert(sizeof(mp_limb_t) == sizeof(bigmul::limb_t), "bigmul's GMP bridge needs 64-bit GMP limbs");
 
 namespace bigmul {
+namespace detail {
+
+// Room for n limbs in z before anything is written: mpz_realloc2 assigns
+// z's pointer and size only after a successful reallocation, so a failure
+// leaves z as it was, and the GMP calls that follow need no allocation for z.
+inline void mpz_reserve(mpz_ptr z, std::size_t n) {
+  if (n > static_cast<std::size_t>(INT_MAX))  // GMP aborts past this ("overflow in mpz type")
+    throw error(error::kind::resource, "bigmul: " + std::to_string(n) + " limbs do not fit an mpz_t");
+  if (static_cast<std::size_t>(z->_mp_alloc) < n) mpz_realloc2(z, static_cast<mp_bitcnt_t>(n) * GMP_NUMB_BITS);
+}
+
+}  // namespace detail
 
 // out = x (a decimal-radix x is converted first).
-inline void to_mpz(mpz_ptr out, const integer& x) {
+inline void to_mpz(mpz_ptr out, const integer& x) try {
+  const gmp_guard guard;
   if (x.is_zero()) {
     mpz_set_ui(out, 0);
     return;
@@ -28,17 +47,22 @@ inline void to_mpz(mpz_ptr out, const integer& x) {
   const integer converted = x.get_radix() == radix::binary ? integer() : convert_radix(x, radix::binary);
   const integer& b = x.get_radix() == radix::binary ? x : converted;
   const auto m = b.magnitude();
+  detail::mpz_reserve(out, m.size());
   mp_limb_t* p = mpz_limbs_write(out, static_cast<mp_size_t>(m.size()));
   std::memcpy(p, m.data(), m.size() * sizeof(limb_t));
   const auto n = static_cast<mp_size_t>(m.size());
   mpz_limbs_finish(out, b.is_negative() ? -n : n);
+} catch (const std::bad_alloc&) {
+  throw error(error::kind::resource, "bigmul::to_mpz: out of memory");
 }
 
 // The value of z as a binary-radix integer (one copy of the limbs).
-inline integer from_mpz(mpz_srcptr z) {
+inline integer from_mpz(mpz_srcptr z) try {
   const std::size_t n = mpz_size(z);
   const mp_limb_t* p = mpz_limbs_read(z);
   return integer(std::span<const limb_t>(reinterpret_cast<const limb_t*>(p), n), mpz_sgn(z) < 0, radix::binary);
+} catch (const std::bad_alloc&) {
+  throw error(error::kind::resource, "bigmul::from_mpz: out of memory");
 }
 
 // A read-only mpz over an integer's limbs, without copying them (mpz_roinit_n).
@@ -74,8 +98,12 @@ inline std::size_t mpz_mul_crossover_limbs() { return gmp_crossover_limbs(); }
 // r = a * b, like ::mpz_mul (r may be a and/or b). Large products go through
 // bigmul::mul on the limbs in place (zero-copy operands); so does every
 // product when options.algo names an algorithm.
-inline void mpz_mul(mpz_ptr r, mpz_srcptr a, mpz_srcptr b, const mul_options& options = {}) {
+inline void mpz_mul(mpz_ptr r, mpz_srcptr a, mpz_srcptr b, const mul_options& options = {}) try {
+  const gmp_guard guard;
   std::size_t an = mpz_size(a), bn = mpz_size(b);
+  // r's room first (r may be a or b: growing keeps their value), so that no
+  // allocation can fail half-way through r; only then read the operands' limbs.
+  detail::mpz_reserve(r, an + bn);
   if (std::min(an, bn) == 0 ||
       (options.algo == algorithm::automatic && std::min(an, bn) < mpz_mul_crossover_limbs())) {
     ::mpz_mul(r, a, b);
@@ -102,6 +130,8 @@ inline void mpz_mul(mpz_ptr r, mpz_srcptr a, mpz_srcptr b, const mul_options& op
     if (rp[n - 1] == 0) --n;
   }
   mpz_limbs_finish(r, negative ? -static_cast<mp_size_t>(n) : static_cast<mp_size_t>(n));
+} catch (const std::bad_alloc&) {
+  throw error(error::kind::resource, "bigmul::mpz_mul: out of memory");
 }
 
 }  // namespace bigmul

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <new>
 #include <utility>
 
 #include "bigmul/arith.hpp"
@@ -185,7 +186,7 @@ bool operator==(const integer& a, const integer& b) {
   return (a <=> b) == 0;
 }
 
-void mul(integer& r, const integer& a, const integer& b, const mul_options& options) {
+void mul(integer& r, const integer& a, const integer& b, const mul_options& options) try {
   if (a.is_zero() || b.is_zero()) {
     r.limbs_.clear();
     r.negative_ = false;
@@ -211,6 +212,9 @@ void mul(integer& r, const integer& a, const integer& b, const mul_options& opti
   r.limbs_ = std::move(out);
   r.negative_ = negative;
   r.normalize();
+} catch (const std::bad_alloc&) {
+  // The product's vector (or a conversion) did not fit: bigmul's error, like the limb level's.
+  throw error(error::kind::resource, "bigmul::mul: out of memory");
 }
 
 integer operator*(const integer& a, const integer& b) {

@@ -275,7 +275,7 @@ PYBIND11_MODULE(bigmul, m) {
         "  'tiled', 'fft_complex', 'fft_real', 'fft_complex_f32', 'fft_real_f32', 'ntt'.\n"
         "threads: None or 0 for all cores, else the thread count.\n"
         "backend: 'auto' (the GPU past its crossover when one is usable), 'cpu' or 'cuda'.\n"
-        "check: also verify the product modulo 2^61-1 (raises RuntimeError/ValueError on mismatch).\n"
+        "check: also verify the product modulo 2^61-1 (RuntimeError on a mismatch; no wrong product is returned).\n"
         "Raises TypeError for a non-integer argument.",
         py::arg("a"), py::arg("b"), py::kw_only(), py::arg("algorithm") = py::none(),
         py::arg("threads") = py::none(), py::arg("backend") = "auto", py::arg("check") = false);

@@ -1,6 +1,8 @@
 """Bad arguments: TypeError for non-integers and wrong types, ValueError for
 bad options, with bigmul's message."""
 
+import os
+
 import pytest
 
 import bigmul
@@ -64,3 +66,11 @@ def test_module_surface():
     for name in ("mul", "sqr", "mul_batched", "to_decimal", "from_decimal", "to_hex", "from_hex", "Integer"):
         assert getattr(bigmul, name).__doc__, name
     bigmul.release_scratch()
+
+
+@pytest.mark.skipif("address" in os.environ.get("BIGMUL_SANITIZE", ""),
+                    reason="ASan's allocator reports an impossible allocation instead of throwing bad_alloc")
+def test_out_of_memory_is_memory_error():
+    # 2^62 bits: 512 PiB, an allocation no machine grants, refused at once.
+    with pytest.raises(MemoryError):
+        bigmul.Integer(1) << (1 << 62)

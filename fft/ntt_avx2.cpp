@@ -139,9 +139,40 @@ BIGMUL_AVX2 inline void inv4(__m256d& x0, __m256d& x1, __m256d& x2, __m256d& x3,
   x1 = s;
 }
 
+// Block 0 of a level (every transform's first step): w[0] = 1, so only
+// (x1 - x3) w[1] is a product. In [-2p, 2p] (sums < 4p < 2^52), out <= 1.13p.
+// zero_top: x2 = x3 = 0 (the upper half of a zero-padded input), in [-p, p):
+// out <= 2p without reductions.
+template <bool InU64, bool ZeroTop>
+BIGMUL_AVX2 void pass4_forward_first(double* a, std::size_t h, const tables& T, const vconst& c) {
+  const __m256d w3 = bc(T.w + 1), w3p = bc(T.wp + 1);
+  for (std::size_t j = 0; j < h; j += 4) {
+    const __m256d x0 = ld_as<InU64>(a + j, c), x1 = ld_as<InU64>(a + j + h, c);
+    __m256d y0, y1, y2, t;
+    if constexpr (ZeroTop) {
+      y0 = _mm256_add_pd(x0, x1);
+      y1 = _mm256_sub_pd(x0, x1);
+      y2 = x0;
+      t = mulmod_shoup(x1, w3, w3p, c);
+    } else {
+      const __m256d x2 = ld_as<InU64>(a + j + 2 * h, c), x3 = ld_as<InU64>(a + j + 3 * h, c);
+      const __m256d s02 = reduce(_mm256_add_pd(x0, x2), c), s13 = reduce(_mm256_add_pd(x1, x3), c);
+      y0 = _mm256_add_pd(s02, s13);
+      y1 = _mm256_sub_pd(s02, s13);
+      y2 = reduce(_mm256_sub_pd(x0, x2), c);
+      t = mulmod_shoup(_mm256_sub_pd(x1, x3), w3, w3p, c);
+    }
+    st(a + j, y0);
+    st(a + j + h, y1);
+    st(a + j + 2 * h, _mm256_add_pd(y2, t));
+    st(a + j + 3 * h, _mm256_sub_pd(y2, t));
+  }
+}
+
 // One radix-4 step over a block of 4h values (h a multiple of 4), block index k.
 template <bool InU64>
 BIGMUL_AVX2 void pass4_forward(double* a, std::size_t h, const tables& T, std::size_t k, const vconst& c) {
+  if (k == 0) return pass4_forward_first<InU64, false>(a, h, T, c);
   const __m256d w1 = bc(T.w + k), w1p = bc(T.wp + k), w2 = bc(T.w + 2 * k), w2p = bc(T.wp + 2 * k),
                 w3 = bc(T.w + 2 * k + 1), w3p = bc(T.wp + 2 * k + 1);
   for (std::size_t j = 0; j < h; j += 4) {
@@ -154,8 +185,37 @@ BIGMUL_AVX2 void pass4_forward(double* a, std::size_t h, const tables& T, std::s
     st(a + j + 3 * h, x3);
   }
 }
+// Block 0 of an inverse level pair (every transform's last step): the
+// inverse twiddles w[0]^-1 = 1 leave one product, (x2 - x3) w[1]^-1. In
+// [-2p, 2p], out <= 1.13p, or reduced as u64.
+template <bool OutU64>
+BIGMUL_AVX2 void pass4_inverse_first(double* a, std::size_t h, const tables& T, const vconst& c) {
+  const __m256d w3 = bc(T.w + 1), w3p = bc(T.wp + 1);
+  for (std::size_t j = 0; j < h; j += 4) {
+    const __m256d x0 = ld(a + j), x1 = ld(a + j + h), x2 = ld(a + j + 2 * h), x3 = ld(a + j + 3 * h);
+    const __m256d s01 = reduce(_mm256_add_pd(x0, x1), c), s23 = reduce(_mm256_add_pd(x2, x3), c);
+    const __m256d d01 = reduce(_mm256_sub_pd(x0, x1), c);
+    const __m256d t = mulmod_shoup(_mm256_sub_pd(x2, x3), w3, w3p, c);
+    const __m256d y0 = _mm256_add_pd(s01, s23), y1 = _mm256_add_pd(d01, t), y2 = _mm256_sub_pd(s01, s23),
+                  y3 = _mm256_sub_pd(d01, t);
+    if constexpr (OutU64) {
+      u64* b = reinterpret_cast<u64*>(a);
+      store_u64(b + j, reduce(y0, c), c);
+      store_u64(b + j + h, reduce(y1, c), c);
+      store_u64(b + j + 2 * h, reduce(y2, c), c);
+      store_u64(b + j + 3 * h, reduce(y3, c), c);
+    } else {
+      st(a + j, y0);
+      st(a + j + h, y1);
+      st(a + j + 2 * h, y2);
+      st(a + j + 3 * h, y3);
+    }
+  }
+}
+
 template <bool OutU64>
 BIGMUL_AVX2 void pass4_inverse(double* a, std::size_t h, const tables& T, std::size_t k, const vconst& c) {
+  if (k == 0) return pass4_inverse_first<OutU64>(a, h, T, c);
   const __m256d w1 = bc(T.w + k), w1p = bc(T.wp + k), w2 = bc(T.w + 2 * k), w2p = bc(T.wp + 2 * k),
                 w3 = bc(T.w + 2 * k + 1), w3p = bc(T.wp + 2 * k + 1);
   for (std::size_t j = 0; j < h; j += 4) {
@@ -270,10 +330,13 @@ BIGMUL_AVX2 void first_levels_inverse(double* a, std::size_t size, const tables&
 // A whole in-cache block of `size` values (16 <= size <= leaf_size), block
 // index kb at its level: radix-4 passes while blocks hold >= 16 values, one
 // radix-2 level when log2(size) is odd, then the last two levels in registers.
-template <bool InU64>
+template <bool InU64, bool ZeroTop = false>
 BIGMUL_AVX2 void leaf_forward(double* a, std::size_t size, std::size_t kb, const tables& T, u64 p) {
   const vconst c = make_vconst(p);
-  pass4_forward<InU64>(a, size / 4, T, kb, c);
+  if constexpr (ZeroTop)
+    pass4_forward_first<InU64, true>(a, size / 4, T, c);
+  else
+    pass4_forward<InU64>(a, size / 4, T, kb, c);
   std::size_t s = size / 4;
   for (; s >= 16; s /= 4)
     for (std::size_t b = 0; b < size / s; ++b) pass4_forward<false>(a + b * s, s / 4, T, kb * (size / s) + b, c);
@@ -325,6 +388,12 @@ void rec_forward(double* a, std::size_t size, std::size_t k, const tables& T, u6
   if (size <= leaf_size) return leaf_forward<InU64>(a, size, k, T, p);
   pass4_forward_p<InU64>(a, size / 4, T, k, p);
   for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, 4 * k + q, T, p);
+}
+// The whole transform, the upper half of its u64 input zero (a zero-padded operand).
+BIGMUL_AVX2 void forward_zero_top(double* a, std::size_t size, const tables& T, u64 p) {
+  if (size <= leaf_size) return leaf_forward<true, true>(a, size, 0, T, p);
+  pass4_forward_first<true, true>(a, size / 4, T, make_vconst(p));
+  for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, q, T, p);
 }
 template <bool OutU64>
 void rec_inverse(double* a, std::size_t size, std::size_t k, const tables& T, u64 p) {
@@ -559,12 +628,14 @@ std::shared_ptr<const ntt_avx2_plan> ntt_avx2_plan::get(unsigned prime, std::siz
 
 // With several threads: whole-array radix-2 levels until there are enough
 // independent sub-transforms to share out, then one task per sub-transform.
-void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64) const {
+void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, bool zero_top) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(a);
   const tables T{fw_.data(), fw_p_.data()};
-  if (threads <= 1 || m_ <= leaf_size)
+  if (threads <= 1 || m_ <= leaf_size) {
+    if (zero_top && in_u64) return forward_zero_top(d, m_, T, p_);
     return in_u64 ? rec_forward<true>(d, m_, 0, T, p_) : rec_forward<false>(d, m_, 0, T, p_);
+  }
   const std::size_t size = ntt_task_size(m_, leaf_size, threads);
   for (std::size_t s = m_; s > size; s /= 2) {
     const std::size_t t = s / 2;
@@ -576,7 +647,7 @@ void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64) const {
   }
   prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_forward<false>(d + b * size, size, b, T, p_); });
 #else
-  (void)a, (void)threads, (void)in_u64;
+  (void)a, (void)threads, (void)in_u64, (void)zero_top;
 #endif
 }
 
@@ -616,7 +687,9 @@ void ntt_avx2_plan::radix3_vector(u64* a, unsigned threads, bool inverse) const 
 #endif
 }
 
-void ntt_avx2_plan::forward(u64* a, unsigned threads) const {
+void ntt_avx2_plan::forward(u64* a, unsigned threads) const { forward(a, threads, n_); }
+
+void ntt_avx2_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const {
   if (!ntt_avx2_supported()) throw std::logic_error("ntt_avx2_plan: this processor has no AVX2 and FMA");
   threads = prim::resolve_threads(threads);
   if (m_ < 16) {
@@ -624,9 +697,9 @@ void ntt_avx2_plan::forward(u64* a, unsigned threads) const {
     for (std::size_t r = 0; r < n_ / m_; ++r) scalar_forward(a + r * m_, m_, p_, sfw_.data(), sfw_shoup_.data());
     return;
   }
-  if (n_ == m_) return pow2_forward(a, threads, true);
+  if (n_ == m_) return pow2_forward(a, threads, true, nonzero <= m_ / 2);
   radix3_vector(a, threads, false);
-  for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads, false);
+  for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads, false, false);
 }
 
 void ntt_avx2_plan::inverse(u64* a, unsigned threads) const {

@@ -53,6 +53,9 @@ class ntt_avx2_plan {
   // As ntt_plan: [0, 2p) in and out; forward natural -> bit-reversed,
   // inverse bit-reversed -> natural, times n.
   void forward(u64* a, unsigned threads) const;
+  // The same when a[nonzero ..) is known to be zero (a zero-padded operand):
+  // a power-of-two transform skips the products of its zero upper half.
+  void forward(u64* a, unsigned threads, std::size_t nonzero) const;
   void inverse(u64* a, unsigned threads) const;
   void pointwise(u64* x, const u64* y, unsigned threads) const;  // x = x y / n, as ntt_plan
 
@@ -67,7 +70,7 @@ class ntt_avx2_plan {
   };
 
  private:
-  void pow2_forward(u64* a, unsigned threads, bool in_u64) const;
+  void pow2_forward(u64* a, unsigned threads, bool in_u64, bool zero_top) const;
   void pow2_inverse(u64* a, unsigned threads, bool out_u64) const;
   void radix3_vector(u64* a, unsigned threads, bool inverse) const;
 

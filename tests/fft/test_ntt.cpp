@@ -1,6 +1,7 @@
 // The three-prime NTT engine against O(n^2) modular DFTs and convolutions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -326,6 +327,28 @@ TEST_F(NttAvx2, ConvolutionMatchesNaiveEveryPrimeSmallLengths) {
 }
 TEST_F(NttAvx2, ForwardIsTheDftInBitReversedOrder) { forward_is_dft<ntt_avx2_plan>(ntt52_primes[1]); }
 TEST_F(NttAvx2, LargeLengthsRoundTripAndThreads) { large_lengths<ntt_avx2_plan>(ntt52_prime_count); }
+
+// forward(a, threads, nonzero): a zero upper half skips its products, same result.
+TEST_F(NttAvx2, ZeroPaddedForwardMatches) {
+  auto g = bigmul::test::rng(7005);
+  for (std::size_t n : {std::size_t{16}, std::size_t{64}, std::size_t{2048}, std::size_t{4096}, std::size_t{1} << 15,
+                        std::size_t{48}, std::size_t{3} << 12})
+    for (std::size_t nonzero : {n / 2, n / 2 - 1, std::size_t{1}, n / 2 + 1, n})
+      for (unsigned threads : {1u, 2u}) {
+        const auto plan = ntt_avx2_plan::get(2, n);
+        const u64 p = plan->modulus();
+        auto a = random_residues(n, p, g, true);
+        std::fill(a.begin() + static_cast<std::ptrdiff_t>(nonzero), a.end(), 0);
+        a[nonzero - 1] = 2 * p - 1;
+        auto x = a, y = a;
+        plan->forward(x.data(), threads);
+        plan->forward(y.data(), threads, nonzero);
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_LT(y[i], 2 * p);
+          ASSERT_EQ(x[i] % p, y[i] % p) << "n=" << n << " nonzero=" << nonzero << " i=" << i;
+        }
+      }
+}
 
 class NttIfma : public ::testing::Test {
  protected:

@@ -22,8 +22,12 @@ def runs_without_gil(call):
     state = {"done": False}
 
     def work():
-        state["result"] = call()
-        state["done"] = True
+        try:
+            call()
+        except BaseException as e:  # reported below, not mistaken for a released GIL
+            state["error"] = e
+        finally:
+            state["done"] = True
 
     old = sys.getswitchinterval()
     sys.setswitchinterval(1000.0)
@@ -34,6 +38,8 @@ def runs_without_gil(call):
         t.join()
     finally:
         sys.setswitchinterval(old)
+    if "error" in state:
+        raise state["error"]
     return in_progress
 
 

@@ -4,5 +4,6 @@
 #include "bigmul/config.hpp"
 #include "bigmul/error.hpp"
 #include "bigmul/integer.hpp"
+#include "bigmul/modular.hpp"
 #include "bigmul/mul.hpp"
 #include "bigmul/version.hpp"

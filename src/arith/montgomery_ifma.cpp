@@ -1,0 +1,293 @@
+// Montgomery arithmetic in AVX-512 IFMA lanes: see src/arith/montgomery.hpp.
+//
+// Eight jobs per vector, lane l = job l, each with its own modulus; a group
+// runs with D 52-bit digits, D the largest ceil((bits(m) + 2) / 52) of its
+// moduli, so R = 2^(52 D) >= 4m for every lane. The product is Gueron and
+// Krasnov's "almost Montgomery multiplication" (AMM): a, b < 2m gives
+// a b R^-1 mod m + (0 or m) < 2m, no final subtraction inside exponentiation.
+// Word-by-word (CIOS) order: row i adds a_i b and u_i m (u_i = t_i k0 mod
+// 2^52) into a window of 64-bit digit accumulators t[i .. i + D], the low
+// digit's carry moves up; accumulators stay below 2^61 for D <= 300 (at most
+// four 52-bit terms a row and D + 1 rows). Every digit vector is normalized
+// (< 2^52) after each product, since vpmadd52 reads only 52 bits.
+//
+// The vector code lives in functions with a target attribute (as in
+// fft/ntt_ifma.cpp); lanes_supported() gates every call.
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "bigmul/arith.hpp"
+#include "bigmul/error.hpp"
+#include "mul/batched_ifma.hpp"
+#include "src/arith/montgomery.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define BIGMUL_HAVE_IFMA_CODE 1
+#include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC 12's AVX-512 intrinsics start from _mm512_undefined_epi32(), which
+// -Wmaybe-uninitialized reports at every use.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#define BIGMUL_IFMA __attribute__((target("avx512f,avx512ifma")))
+#endif
+
+namespace bigmul::detail {
+namespace {
+
+using u64 = std::uint64_t;
+constexpr u64 mask52 = (u64{1} << 52) - 1;
+
+std::size_t bit_length(const limb_t* x, std::size_t n) {
+  while (n > 0 && x[n - 1] == 0) --n;
+  return n == 0 ? 0 : 64 * n - static_cast<std::size_t>(__builtin_clzll(x[n - 1]));
+}
+
+// Lane l of digit columns D[j * 8 + l] (j < d) from x[0..n) (scalar, bits
+// past n limbs are zero).
+void put_lane(u64* D, std::size_t l, std::size_t d, const limb_t* x, std::size_t n) {
+  for (std::size_t j = 0; j < d; ++j) {
+    const std::size_t bit = 52 * j, q = bit / 64, s = bit % 64;
+    u64 v = q < n ? x[q] >> s : 0;
+    if (s > 12 && q + 1 < n) v |= x[q + 1] << (64 - s);
+    D[j * 8 + l] = v & mask52;
+  }
+}
+
+// x[0..n) from lane l of normalized digit columns D (j < d).
+void get_lane(limb_t* x, std::size_t n, const u64* D, std::size_t l, std::size_t d) {
+  for (std::size_t q = 0; q < n; ++q) {
+    const std::size_t bit = 64 * q, j = bit / 52, s = bit % 52;
+    u64 v = j < d ? D[j * 8 + l] >> s : 0;
+    if (j + 1 < d) v |= D[(j + 1) * 8 + l] << (52 - s);
+    if (s > 40 && j + 2 < d) v |= D[(j + 2) * 8 + l] << (104 - s);
+    x[q] = v;
+  }
+}
+
+struct aligned_u64 {
+  u64* p = nullptr;
+  explicit aligned_u64(std::size_t count)
+      : p(static_cast<u64*>(::operator new[](count * sizeof(u64), std::align_val_t{64}))) {
+    std::memset(p, 0, count * sizeof(u64));
+  }
+  ~aligned_u64() { ::operator delete[](p, std::align_val_t{64}); }
+  aligned_u64(const aligned_u64&) = delete;
+  aligned_u64& operator=(const aligned_u64&) = delete;
+};
+
+// A group's moduli in lanes: digits, k0 = -m^-1 mod 2^52, R^2 mod m.
+struct lane_moduli {
+  std::size_t d = 0;
+  aligned_u64 M, R2, K0;
+  explicit lane_moduli(std::size_t digits) : d(digits), M(8 * digits), R2(8 * digits), K0(8) {}
+};
+
+std::size_t digits_for(const lane_job& j) { return (bit_length(j.m, j.mn) + 2 + 51) / 52; }
+
+void fill_moduli(lane_moduli& L, const lane_job* jobs, std::size_t count) {
+  const std::size_t d = L.d;
+  // 2^(104 d) mod m: the moduli are public; lanes sharing a modulus share the division.
+  const std::size_t num_n = 104 * d / 64 + 1;
+  std::vector<limb_t> num(num_n, 0), r2, q;
+  num[num_n - 1] = limb_t{1} << (104 * d % 64);
+  const limb_t* last_m = nullptr;
+  for (std::size_t l = 0; l < 8; ++l) {
+    const lane_job& j = jobs[l < count ? l : 0];  // idle lanes repeat job 0's modulus
+    std::size_t mn = j.mn;
+    while (mn > 1 && j.m[mn - 1] == 0) --mn;
+    put_lane(L.M.p, l, d, j.m, mn);
+    L.K0.p[l] = neg_inverse_limb(j.m[0]) & mask52;
+    if (j.m != last_m) {
+      r2.assign(mn, 0);
+      q.assign(num_n - mn + 1, 0);
+      div_qr(q.data(), r2.data(), num.data(), num_n, j.m, mn);
+      last_m = j.m;
+    }
+    put_lane(L.R2.p, l, d, r2.data(), mn);
+  }
+}
+
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+
+BIGMUL_IFMA inline __m512i load(const u64* p) { return _mm512_load_si512(p); }
+BIGMUL_IFMA inline void store(u64* p, __m512i v) { _mm512_store_si512(p, v); }
+
+// out = a b R^-1 (+ m) < 2m, digits normalized; t: 2D + 1 vectors of
+// scratch. out may alias a or b. DC: the digit count when known at compile
+// time (the loops unroll), 0 for d.
+template <std::size_t DC>
+BIGMUL_IFMA void amm(u64* out, const u64* A, const u64* B, const lane_moduli& L, u64* t) {
+  const std::size_t d = DC ? DC : L.d;
+  const u64* M = L.M.p;
+  const __m512i zero = _mm512_setzero_si512(), k0 = load(L.K0.p), mask = _mm512_set1_epi64(static_cast<long long>(mask52));
+  for (std::size_t j = 0; j <= 2 * d; ++j) store(t + 8 * j, zero);
+  for (std::size_t i = 0; i < d; ++i) {
+    u64* ti = t + 8 * i;
+    const __m512i a = load(A + 8 * i);
+    __m512i x = _mm512_madd52lo_epu64(load(ti), a, load(B));
+    const __m512i u = _mm512_madd52lo_epu64(zero, x, k0);
+    x = _mm512_madd52lo_epu64(x, u, load(M));
+    __m512i next = _mm512_add_epi64(_mm512_add_epi64(load(ti + 8), _mm512_srli_epi64(x, 52)),
+                                    _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, a, load(B)), u, load(M)));
+    for (std::size_t j = 1; j < d; ++j) {
+      const __m512i bj = load(B + 8 * j), mj = load(M + 8 * j);
+      x = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(next, a, bj), u, mj);
+      const __m512i h = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(load(ti + 8 * (j + 1)), a, bj), u, mj);
+      store(ti + 8 * j, x);
+      next = h;
+    }
+    store(ti + 8 * d, next);
+  }
+  // out = t[d .. 2d), carried into 52-bit digits (the value is < 2m < 2^(52 d)).
+  __m512i c = zero;
+  for (std::size_t j = 0; j < d; ++j) {
+    const __m512i v = _mm512_add_epi64(load(t + 8 * (d + j)), c);
+    store(out + 8 * j, _mm512_and_si512(v, mask));
+    c = _mm512_srli_epi64(v, 52);
+  }
+}
+
+using amm_fn = void (*)(u64*, const u64*, const u64*, const lane_moduli&, u64*);
+
+// Unrolled instances for the usual sizes (1024, 2048, 3072, 4096 bits).
+amm_fn pick_amm(std::size_t d) {
+  switch (d) {
+    case 20: return amm<20>;
+    case 40: return amm<40>;
+    case 60: return amm<60>;
+    case 79: return amm<79>;
+    default: return amm<0>;
+  }
+}
+
+// a - m if a >= m else a, lane by lane without a branch (a < 2m, digits normalized).
+BIGMUL_IFMA void reduce_once(u64* a, const lane_moduli& L) {
+  const __m512i mask = _mm512_set1_epi64(static_cast<long long>(mask52)), one = _mm512_set1_epi64(1);
+  __m512i borrow = _mm512_setzero_si512();
+  for (std::size_t j = 0; j < L.d; ++j) {
+    const __m512i diff = _mm512_sub_epi64(_mm512_sub_epi64(load(a + 8 * j), load(L.M.p + 8 * j)), borrow);
+    borrow = _mm512_and_si512(_mm512_srli_epi64(diff, 63), one);
+    store(a + 8 * j, _mm512_and_si512(diff, mask));  // lanes that keep a are restored below
+  }
+  // A lane with a final borrow had a < m: its digits are a's again (diff + m).
+  const __mmask8 keep = _mm512_cmpeq_epi64_mask(borrow, one);
+  __m512i carry = _mm512_setzero_si512();
+  for (std::size_t j = 0; j < L.d; ++j) {
+    const __m512i s = _mm512_add_epi64(_mm512_add_epi64(load(a + 8 * j), load(L.M.p + 8 * j)), carry);
+    carry = _mm512_srli_epi64(s, 52);
+    store(a + 8 * j, _mm512_mask_mov_epi64(load(a + 8 * j), keep, _mm512_and_si512(s, mask)));
+  }
+}
+
+// out = table[idx[l]] lane by lane, reading every entry (constant time).
+BIGMUL_IFMA void select_entry(u64* out, const u64* table, std::size_t entries, const u64* idx, std::size_t d) {
+  const __m512i want = load(idx);
+  for (std::size_t j = 0; j < d; ++j) store(out + 8 * j, _mm512_setzero_si512());
+  for (std::size_t k = 0; k < entries; ++k) {
+    const __mmask8 hit = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(static_cast<long long>(k)));
+    const u64* te = table + k * 8 * d;
+    for (std::size_t j = 0; j < d; ++j)
+      store(out + 8 * j, _mm512_mask_mov_epi64(load(out + 8 * j), hit, load(te + 8 * j)));
+  }
+}
+
+// Bits [pos, pos + w) of each lane's exponent (limbs read depend on pos only).
+void windows_at(u64* idx, const lane_job* jobs, std::size_t count, std::size_t pos, unsigned w) {
+  for (std::size_t l = 0; l < 8; ++l) {
+    if (l >= count) {
+      idx[l] = 0;
+      continue;
+    }
+    const limb_t* e = jobs[l].y;
+    const std::size_t en = jobs[l].yn, q = pos / 64, s = pos % 64;
+    u64 v = q < en ? e[q] >> s : 0;
+    if (s + w > 64 && q + 1 < en) v |= e[q + 1] << (64 - s);
+    idx[l] = v & ((u64{1} << w) - 1);
+  }
+}
+
+BIGMUL_IFMA void pow_sec_impl(const lane_job* jobs, std::size_t count, std::size_t exp_bits) {
+  std::size_t d = 1;
+  for (std::size_t l = 0; l < count; ++l) d = std::max(d, digits_for(jobs[l]));
+  lane_moduli L(d);
+  fill_moduli(L, jobs, count);
+  const amm_fn mul = pick_amm(d);
+  const unsigned w = exp_bits <= 32 ? 2 : exp_bits <= 256 ? 4 : 5;
+  const std::size_t entries = std::size_t{1} << w, windows = std::max<std::size_t>(1, (exp_bits + w - 1) / w);
+  const std::size_t V = 8 * d;  // u64s per digit-vector number
+  aligned_u64 X(V), unit(V), table(entries * V), acc(V), sel(V), t(8 * (2 * d + 1)), idx(8);
+  for (std::size_t l = 0; l < 8; ++l) {
+    const lane_job& j = jobs[l < count ? l : 0];
+    put_lane(X.p, l, d, j.x, j.xn);
+    unit.p[l] = 1;
+  }
+  mul(table.p, L.R2.p, unit.p, L, t.p);  // R mod m (+ m): 1 in Montgomery form
+  mul(table.p + V, X.p, L.R2.p, L, t.p);  // x R
+  for (std::size_t k = 2; k < entries; ++k) mul(table.p + k * V, table.p + (k - 1) * V, table.p + V, L, t.p);
+  windows_at(idx.p, jobs, count, (windows - 1) * w, w);
+  select_entry(acc.p, table.p, entries, idx.p, d);
+  for (std::size_t win = windows - 1; win-- > 0;) {
+    for (unsigned k = 0; k < w; ++k) mul(acc.p, acc.p, acc.p, L, t.p);
+    windows_at(idx.p, jobs, count, win * w, w);
+    select_entry(sel.p, table.p, entries, idx.p, d);
+    mul(acc.p, acc.p, sel.p, L, t.p);
+  }
+  mul(acc.p, acc.p, unit.p, L, t.p);  // out of Montgomery form: <= m
+  reduce_once(acc.p, L);
+  for (std::size_t l = 0; l < count; ++l) get_lane(jobs[l].r, jobs[l].mn, acc.p, l, d);
+}
+
+BIGMUL_IFMA void mul_impl(const lane_job* jobs, std::size_t count) {
+  std::size_t d = 1;
+  for (std::size_t l = 0; l < count; ++l) d = std::max(d, digits_for(jobs[l]));
+  lane_moduli L(d);
+  fill_moduli(L, jobs, count);
+  const amm_fn mul = pick_amm(d);
+  const std::size_t V = 8 * d;
+  aligned_u64 X(V), Y(V), P(V), t(8 * (2 * d + 1));
+  for (std::size_t l = 0; l < 8; ++l) {
+    const lane_job& j = jobs[l < count ? l : 0];
+    put_lane(X.p, l, d, j.x, j.xn);
+    put_lane(Y.p, l, d, j.y, j.yn);
+  }
+  mul(P.p, X.p, Y.p, L, t.p);     // x y R^-1 (+ m)
+  mul(P.p, P.p, L.R2.p, L, t.p);  // x y (+ m)
+  reduce_once(P.p, L);
+  for (std::size_t l = 0; l < count; ++l) get_lane(jobs[l].r, jobs[l].mn, P.p, l, d);
+}
+
+#endif  // BIGMUL_HAVE_IFMA_CODE
+
+[[noreturn]] void no_lanes() {
+  throw error(error::kind::internal, "bigmul: the IFMA lane engine is not available in this build or on this processor");
+}
+
+}  // namespace
+
+bool lanes_supported() { return batched_ifma_supported(); }
+
+void lanes_pow_sec(const lane_job* jobs, std::size_t count, std::size_t exp_bits) {
+  if (count == 0) return;
+  if (count > 8) throw error(error::kind::internal, "bigmul: lanes_pow_sec takes at most 8 jobs");
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  if (lanes_supported()) return pow_sec_impl(jobs, count, exp_bits);
+#endif
+  (void)exp_bits;
+  no_lanes();
+}
+
+void lanes_mul(const lane_job* jobs, std::size_t count) {
+  if (count == 0) return;
+  if (count > 8) throw error(error::kind::internal, "bigmul: lanes_mul takes at most 8 jobs");
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  if (lanes_supported()) return mul_impl(jobs, count);
+#endif
+  no_lanes();
+}
+
+}  // namespace bigmul::detail

@@ -503,7 +503,7 @@ ntt52_plan::ntt52_plan(unsigned prime, std::size_t length) : prime_(prime), n_(l
 }
 
 std::shared_ptr<const ntt52_plan> ntt52_plan::get(unsigned prime, std::size_t length) {
-  return cached_ntt_plan<ntt52_plan>(prime, length, 4 * 6);
+  return cached_ntt_plan<ntt52_plan>(prime, length, 4 * 24);  // radix conversion trees use one or two lengths a level
 }
 
 #if defined(BIGMUL_HAVE_IFMA_CODE)

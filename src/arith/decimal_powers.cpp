@@ -54,4 +54,27 @@ const decimal_power& decimal_power_at(std::size_t k) {
   return t[k];
 }
 
+const wide_reciprocal& decimal_power_wide_reciprocal(std::size_t k) {
+  static std::mutex m;
+  static std::deque<wide_reciprocal> cache;  // index k; empty r: not built yet
+  const decimal_power& p = decimal_power_at(k);
+  std::lock_guard<std::mutex> lock(m);
+  while (cache.size() <= k) cache.emplace_back();
+  wide_reciprocal& w = cache[k];
+  if (w.r.empty()) {
+    // Significant limbs: the fraction x / 10^m needs 19 2^k log_B(10) + 2
+    // limbs; one more for the truncations.
+    const std::size_t sig = static_cast<std::size_t>(static_cast<double>(p.m) * 0.051905126482615034) + 4;
+    const std::size_t e = p.five.size() + sig;
+    std::vector<limb_t> num(e + 1, 0);
+    num[e] = 1;
+    std::vector<limb_t> q(num.size() - p.five.size() + 1), r(p.five.size());
+    div_qr(q.data(), r.data(), num.data(), num.size(), p.five.data(), p.five.size());
+    trim(q);
+    w.exponent_limbs = e;
+    w.r = std::move(q);
+  }
+  return w;
+}
+
 }  // namespace bigmul::detail

@@ -21,4 +21,14 @@ struct decimal_power {
 // Entry k of the table, built on first use (thread-safe; references stay valid).
 const decimal_power& decimal_power_at(std::size_t k);
 
+// floor(B^exponent_limbs / 5^m) for entry k (B = 2^64), with about
+// 19 2^k log_B(10) + 3 significant limbs: the root of binary -> decimal
+// multiplies by it instead of dividing. Built on first use, cached with the
+// table (thread-safe; references stay valid).
+struct wide_reciprocal {
+  std::size_t exponent_limbs = 0;
+  std::vector<limb_t> r;
+};
+const wide_reciprocal& decimal_power_wide_reciprocal(std::size_t k);
+
 }  // namespace bigmul::detail

@@ -1,14 +1,17 @@
 // Binary <-> decimal (10^19 limbs) conversion by divide and conquer over
-// the cached powers 10^(19 * 2^k): binary -> decimal divides by the power
-// nearest half the length and converts quotient and remainder; decimal ->
-// binary converts both halves and recombines with one multiplication. Below
-// a tuned length (mul/params_cpu.inc, measured by bench/mul/tune_cpu) the
-// schoolbook conversions run. This is the library's only radix converter.
+// the cached powers 10^(19 * 2^k): binary -> decimal is a scaled remainder
+// tree (one product by a cached reciprocal at the root, then one product per
+// node, no division; see below); decimal -> binary converts both halves and
+// recombines with one multiplication. Below a tuned length
+// (mul/params_cpu.inc, measured by bench/mul/tune_cpu) the schoolbook
+// conversions run; the same length is the tree's leaf size. This is the
+// library's only radix converter.
 #include "src/arith/radix_convert.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "bigmul/arith.hpp"
@@ -16,8 +19,6 @@
 #include "mul/params_cpu.hpp"
 #include "prim/parallel.hpp"
 #include "src/arith/decimal_powers.hpp"
-#include "src/arith/div_basecase.hpp"
-#include "src/arith/div_newton.hpp"
 #include "src/arith/mul_helpers.hpp"
 
 namespace bigmul {
@@ -58,67 +59,162 @@ void to_decimal_basecase(const limb_t* x, std::size_t n, limb_t* out, std::size_
   }
 }
 
-// q = x / five, r = x mod five for the power p (five = 5^m). x has nh
-// limbs, no high zeros, and x >= five. q gets nh - dn + 1 limbs, r dn limbs.
-void divide_by_power(const detail::decimal_power& p, const limb_t* x, std::size_t nh, std::vector<limb_t>& q,
-                     std::vector<limb_t>& r) {
-  const std::size_t dn = p.five.size();
-  if (dn == 1) {
-    q.resize(nh);
-    r.assign(1, divrem_1(q.data(), x, nh, p.five[0]));
+// ---------------------------------------------------------------------------
+// Binary -> decimal by a scaled remainder tree (Bernstein): no division below
+// the root. A node covering decimal limbs [p, p + len) of x holds the binary
+// fraction phi = frac(x / D^(p + len)) (D = 10^19) to P = frac_limbs(len)
+// limbs. Its high part [p + lo, p + len) has the same fraction (truncated to
+// its own precision: a pointer, no copy), its low part [p, p + lo) the
+// fraction frac(phi * D^hi): one product by 5^(19 hi) (cached) and a shift,
+// of which only a window is kept. Leaves multiply their fraction by D once a
+// limb. Every fraction is off by less than B^-1 of its node's last decimal
+// limb (each truncation error is < B^-P <= B^-1 D^-len, at most one per level),
+// so a leaf's block of digits is right or off by one exactly when the digits
+// below it are ~00.. or ~99..; one pass from the lowest leaf up settles that
+// from each leaf's leftover fraction and the (already settled) block below.
+
+constexpr double limbs_per_decimal_limb = 0.98621539261553175;  // 19 log2(10) / 64
+
+// Fraction limbs for a node of len decimal limbs: B^P >= B^2 D^len.
+std::size_t frac_limbs(std::size_t len) {
+  return static_cast<std::size_t>(static_cast<double>(len) * limbs_per_decimal_limb) + 2;
+}
+
+struct tree {
+  limb_t* out;                       // L decimal limbs
+  std::vector<limb_t> leftover;      // per leaf start: the top limb of the fraction left after its digits
+  std::vector<std::uint32_t> width;  // per leaf start: the leaf's decimal limbs (0: no leaf starts here)
+  std::size_t leaf;
+  std::size_t L;  // limbs of out: positions from L up are zero and not visited
+};
+
+// Digits of a leaf: c times fraction * D, the carry out is the next digit limb;
+// limbs no longer needed for the remaining digits' precision are dropped.
+void leaf_digits(tree& t, const limb_t* frac, std::size_t pn, std::size_t p, std::size_t c) {
+  limb_t buf[128];
+  std::vector<limb_t> big;
+  limb_t* f = buf;
+  if (pn > 128) {
+    big.resize(pn);
+    f = big.data();
+  }
+  std::copy(frac, frac + pn, f);
+  for (std::size_t i = c; i-- > 0;) {
+    const std::size_t keep = frac_limbs(i + 1);
+    if (keep < pn) {
+      f += pn - keep;
+      pn = keep;
+    }
+    limb_t carry = 0;
+    for (std::size_t j = 0; j < pn; ++j) {
+      const detail::u128 v = static_cast<detail::u128>(f[j]) * decimal_limb_base + carry;
+      f[j] = static_cast<limb_t>(v);
+      carry = static_cast<limb_t>(v >> 64);
+    }
+    if (p + i < t.L) t.out[p + i] = carry;  // digits from L up are zero
+  }
+  t.leftover[p] = f[pn - 1];
+  t.width[p] = static_cast<std::uint32_t>(std::min(c, t.L - p));
+}
+
+void node(tree& t, const limb_t* frac, std::size_t p, std::size_t len) {
+  if (p >= t.L) return;
+  const std::size_t P = frac_limbs(len);
+  if (len <= t.leaf) {
+    leaf_digits(t, frac, P, p, len);
     return;
   }
-  std::vector<limb_t> u(nh + 1);
-  u[nh] = lshift(u.data(), x, nh, p.shift);
-  const std::size_t qn = nh + 1 - dn;
-  q.resize(qn);
-  if (dn >= detail::newton_divisor_limbs && qn >= detail::newton_quotient_limbs / 4) {
-    detail::div_newton(q.data(), u.data(), u.size(), p.normalized.data(), dn, p.reciprocal.data(), dn);
-  } else {
-    detail::div_schoolbook(q.data(), u.data(), u.size(), p.normalized.data(), dn);
+  const std::size_t hi = std::bit_floor(len - 1), lo = len - hi;  // hi: a cached power, lo <= hi
+  const std::size_t P_hi = frac_limbs(hi), P_lo = frac_limbs(lo);
+  const detail::decimal_power& pw = detail::decimal_power_at(static_cast<std::size_t>(std::countr_zero(hi)));
+  // frac(F D^hi / B^P) with D^hi = 5^m 2^m: F's top m/64 limbs only add
+  // integers; limbs below lo_cut add less than B^-(P_lo + 2).
+  const std::size_t mw = pw.m / 64;
+  const unsigned mb = static_cast<unsigned>(pw.m % 64);
+  const std::size_t need = P_lo + static_cast<std::size_t>(static_cast<double>(hi) * limbs_per_decimal_limb) + 3;
+  const std::size_t lo_cut = P > need ? P - need : 0;
+  const std::size_t w = P - mw - lo_cut;  // window limbs, all below the binary point after the shift
+  std::vector<limb_t> low_frac(P_lo);
+  both(
+      len, [&] { node(t, frac + (P - P_hi), p + lo, hi); },
+      [&] {
+        std::vector<limb_t> q(w + pw.five.size(), 0);
+        // Above L the fraction's top limbs are zero: multiply only the rest.
+        const std::size_t wn = detail::trimmed(frac + lo_cut, w);
+        detail::mul_any(q.data(), frac + lo_cut, wn, pw.five.data(), pw.five.size());
+        // low_frac = limbs [w - P_lo, w) of q << mb.
+        for (std::size_t i = 0; i < P_lo; ++i) {
+          const std::ptrdiff_t j = static_cast<std::ptrdiff_t>(w) - static_cast<std::ptrdiff_t>(P_lo + 0) +
+                                   static_cast<std::ptrdiff_t>(i);
+          const limb_t cur = j >= 0 ? q[static_cast<std::size_t>(j)] : 0;
+          const limb_t below = j >= 1 ? q[static_cast<std::size_t>(j - 1)] : 0;
+          low_frac[i] = mb ? (cur << mb) | (below >> (64 - mb)) : cur;
+        }
+        q = {};
+        node(t, low_frac.data(), p, lo);
+      });
+}
+
+// Settles each leaf's block (off by at most one, modulo D^c) from the lowest up.
+void settle(tree& t, std::size_t L) {
+  constexpr double two64 = 18446744073709551616.0;
+  for (std::size_t p = 0; p < L;) {
+    const std::size_t c = t.width[p];
+    // Block + (x mod D^p) / D^p == digits + leftover, up to B^-1: the
+    // difference between the two fractions is the block's error.
+    const double below = p == 0 ? 0.0 : static_cast<double>(t.out[p - 1]) / 1e19;
+    const double left = static_cast<double>(t.leftover[p]) / two64;
+    const double k = left - below;
+    limb_t* b = t.out + p;
+    if (k > 0.5) {  // one more, modulo D^c
+      for (std::size_t i = 0; i < c; ++i) {
+        if (++b[i] < decimal_limb_base) break;
+        b[i] = 0;
+      }
+    } else if (k < -0.5) {  // one less, modulo D^c
+      for (std::size_t i = 0; i < c; ++i) {
+        if (b[i]-- != 0) break;
+        b[i] = decimal_limb_base - 1;
+      }
+    }
+    p += c;
   }
-  r.resize(dn);
-  rshift(r.data(), u.data(), dn, p.shift);
 }
 
 void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L, std::size_t basecase) {
-  n = detail::trimmed(x, n);
-  if (n == 0) {
-    std::fill(out, out + L, limb_t{0});
-    return;
-  }
   if (L <= basecase) {
     to_decimal_basecase(x, n, out, L);
     return;
   }
-  const std::size_t s = std::bit_floor(L - 1);  // the low part gets s limbs, s < L <= 2 s
-  const detail::decimal_power& p = detail::decimal_power_at(static_cast<std::size_t>(std::countr_zero(s)));
-  const std::size_t mw = p.m / 64;
-  const unsigned mb = static_cast<unsigned>(p.m % 64);
-  // x = x_hi * 2^m + x_lo; x / 10^m = x_hi / 5^m.
-  std::vector<limb_t> xh;
-  if (n > mw) {
-    xh.resize(n - mw);
-    rshift(xh.data(), x + mw, n - mw, mb);
-    detail::trim(xh);
+  // The tree spans a power of two, Lt >= L, so that the root divides by a
+  // cached power through its cached reciprocal: one product. Nodes at or
+  // above L are zeros (x < D^L) and are not visited.
+  const std::size_t Lt = std::bit_ceil(L);
+  const std::size_t k = static_cast<std::size_t>(std::countr_zero(Lt));
+  const detail::decimal_power& pw = detail::decimal_power_at(k);
+  const detail::wide_reciprocal& R = detail::decimal_power_wide_reciprocal(k);
+  // Root fraction F = x B^P / D^Lt = x 2^(64 P - m) / 5^m ~ x R 2^(64 (P - e) - m),
+  // R = B^e / 5^m; R's top n + 3 limbs carry all the precision x needs
+  // (F < B^(P - 2 - n) x, so a relative error of B^-(n+2) is below one unit of F).
+  const std::size_t P = frac_limbs(Lt);
+  const std::size_t rt = std::min(R.r.size(), n + 3), drop = R.r.size() - rt;
+  std::vector<limb_t> prod(n + rt);
+  detail::mul_any(prod.data(), x, n, R.r.data() + drop, rt);
+  const std::size_t S = 64 * (R.exponent_limbs - P - drop) + pw.m;  // right shift of prod, in bits
+  std::vector<limb_t> frac(P, 0);
+  {
+    const std::size_t sw = S / 64;
+    const unsigned sb = static_cast<unsigned>(S % 64);
+    for (std::size_t i = 0; i < P && sw + i < prod.size(); ++i) {
+      const limb_t cur = prod[sw + i];
+      const limb_t above = sw + i + 1 < prod.size() ? prod[sw + i + 1] : 0;
+      frac[i] = sb ? (cur >> sb) | (above << (64 - sb)) : cur;
+    }
   }
-  if (compare(xh.data(), xh.size(), p.five.data(), p.five.size()) < 0) {  // x < 10^m
-    to_decimal(x, n, out, s, basecase);
-    std::fill(out + s, out + L, limb_t{0});
-    return;
-  }
-  std::vector<limb_t> q, r5;
-  divide_by_power(p, xh.data(), xh.size(), q, r5);
-  xh = {};
-  // Remainder: (x mod 5^m... ) = r5 * 2^m + x_lo.
-  std::vector<limb_t> rem(mw + r5.size() + 1, 0);
-  std::copy(x, x + mw, rem.begin());
-  rem[mw + r5.size()] = lshift(rem.data() + mw, r5.data(), r5.size(), mb);
-  if (mb) rem[mw] |= x[mw] & ((limb_t{1} << mb) - 1);
-  r5 = {};
-  both(
-      L, [&] { to_decimal(rem.data(), rem.size(), out, s, basecase); },
-      [&] { to_decimal(q.data(), q.size(), out + s, L - s, basecase); });
+  prod = {};
+  tree t{out, std::vector<limb_t>(L), std::vector<std::uint32_t>(L), basecase, L};
+  node(t, frac.data(), 0, Lt);
+  settle(t, L);
 }
 
 std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L, std::size_t basecase) {

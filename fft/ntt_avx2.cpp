@@ -623,7 +623,7 @@ ntt_avx2_plan::ntt_avx2_plan(unsigned prime, std::size_t length) : prime_(prime)
 }
 
 std::shared_ptr<const ntt_avx2_plan> ntt_avx2_plan::get(unsigned prime, std::size_t length) {
-  return cached_ntt_plan<ntt_avx2_plan>(prime, length, 4 * 6);
+  return cached_ntt_plan<ntt_avx2_plan>(prime, length, 4 * 24);  // radix conversion trees use one or two lengths a level
 }
 
 // With several threads: whole-array radix-2 levels until there are enough

@@ -65,36 +65,47 @@ mont_ctx mont_setup(const limb_t* m, std::size_t n) {
   return c;
 }
 
+// Product scanning with the reduction folded in (Koc et al.'s FIPS): column k
+// sums a_i b_(k-i) and u_i m_(k-i) in a 192-bit accumulator (as the Comba
+// basecase does), and the columns below n choose u_k so that their low limb
+// vanishes. 2n^2 multiplications, each output limb stored once.
 void mont_mul(limb_t* r, const limb_t* a, const limb_t* b, const mont_ctx& c, limb_t* t) {
   const std::size_t n = c.n;
   const limb_t* m = c.m.data();
-  std::fill(t, t + n + 2, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    // t += a_i b
-    const limb_t ai = a[i];
-    limb_t carry = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      const u128 p = static_cast<u128>(ai) * b[j] + t[j] + carry;
-      t[j] = static_cast<limb_t>(p);
-      carry = static_cast<limb_t>(p >> 64);
+  limb_t* u = t;  // u[0 .. n): the reduction multipliers
+  u128 low = 0;   // the column sum is high 2^128 + low
+  limb_t high = 0;
+  const auto add = [&](limb_t x, limb_t y) {
+    const u128 p = static_cast<u128>(x) * y;
+    low += p;
+    high += low < p;
+  };
+  const auto shift = [&] {
+    low = (static_cast<u128>(high) << 64) | static_cast<limb_t>(low >> 64);
+    high = 0;
+  };
+  for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t i = 0; i < k; ++i) {
+      add(a[i], b[k - i]);
+      add(u[i], m[k - i]);
     }
-    u128 s = static_cast<u128>(t[n]) + carry;
-    t[n] = static_cast<limb_t>(s);
-    t[n + 1] = static_cast<limb_t>(s >> 64);
-    // t = (t + u m) / 2^64 with u = t_0 (-m^-1) mod 2^64: the low limb vanishes.
-    const limb_t u = t[0] * c.ninv;
-    u128 p = static_cast<u128>(u) * m[0] + t[0];
-    carry = static_cast<limb_t>(p >> 64);
-    for (std::size_t j = 1; j < n; ++j) {
-      p = static_cast<u128>(u) * m[j] + t[j] + carry;
-      t[j - 1] = static_cast<limb_t>(p);
-      carry = static_cast<limb_t>(p >> 64);
-    }
-    s = static_cast<u128>(t[n]) + carry;
-    t[n - 1] = static_cast<limb_t>(s);
-    t[n] = t[n + 1] + static_cast<limb_t>(s >> 64);
+    add(a[k], b[0]);
+    u[k] = static_cast<limb_t>(low) * c.ninv;
+    add(u[k], m[0]);  // the low limb is now zero
+    shift();
   }
-  final_subtract(r, t, m, n);  // t < 2m for a, b < m
+  limb_t* out = t + n;  // out[0 .. n], then the final subtraction into r
+  for (std::size_t k = n; k + 1 < 2 * n; ++k) {
+    for (std::size_t i = k + 1 - n; i < n; ++i) {
+      add(a[i], b[k - i]);
+      add(u[i], m[k - i]);
+    }
+    out[k - n] = static_cast<limb_t>(low);
+    shift();
+  }
+  out[n - 1] = static_cast<limb_t>(low);
+  out[n] = static_cast<limb_t>(low >> 64);  // < 2m for a, b < m: 0 or 1
+  final_subtract(r, out, m, n);
 }
 
 void to_mont(limb_t* r, const limb_t* a, const mont_ctx& c, limb_t* t) { mont_mul(r, a, c.r2.data(), c, t); }

@@ -2,8 +2,9 @@
 // n limbs: R = 2^(64 n), values in Montgomery form are x R mod m.
 //
 // Two engines:
-//   * scalar (montgomery.cpp): one modulus, 64-bit limbs, CIOS (Koc, Acar,
-//     Kaliski 1996) with unsigned __int128, a final subtraction by mask;
+//   * scalar (montgomery.cpp): one modulus, 64-bit limbs, product scanning
+//     with the reduction folded in (FIPS: Koc, Acar, Kaliski 1996) with
+//     unsigned __int128, a final subtraction by mask;
 //   * lanes (montgomery_ifma.cpp): eight independent operations per AVX-512
 //     IFMA vector, one per 64-bit lane, each lane with its own modulus, base
 //     and exponent, in 52-bit digits with Gueron and Krasnov's "almost
@@ -46,7 +47,7 @@ limb_t neg_inverse_limb(limb_t m0);
 mont_ctx mont_setup(const limb_t* m, std::size_t n);
 
 // Scratch limbs the scalar operations below need (t).
-inline std::size_t mont_scratch_limbs(std::size_t n) { return n + 2; }
+inline std::size_t mont_scratch_limbs(std::size_t n) { return 2 * n + 1; }
 
 // r = a b R^-1 mod m, a, b < m (a, b, r: n limbs; r may alias a or b).
 void mont_mul(limb_t* r, const limb_t* a, const limb_t* b, const mont_ctx& c, limb_t* t);

@@ -110,3 +110,42 @@ TEST(RadixConversion, EveryThresholdAgainstGmp) {
     }
   }
 }
+
+// The scaled remainder tree (binary -> decimal): decimal lengths at every
+// power-of-two span +-1 with small and large leaves, and values whose digits
+// below a block boundary are all zeros or all nines (a * 10^(19 p) + r for
+// r in {-2 .. 2}): there the truncated fractions put a block off by one, and
+// the settling pass must restore it. Also 10^(19 L) - 1 for every L (all
+// digits 9) and all-max binary limbs.
+TEST(RadixConversion, ScaledTreeBoundariesAndSettling) {
+  auto g = test::rng(311);
+  const auto check = [](const mpz_class& v, std::size_t t, const std::string& label) {
+    const std::vector<limb_t> bin = limbs_of(v);
+    const std::vector<limb_t> dec = detail::binary_to_decimal(bin.data(), bin.size(), t);
+    ASSERT_EQ(digits_of(dec), v.get_str(10)) << label << " t=" << t;
+    for (limb_t d : dec) ASSERT_LT(d, decimal_limb_base) << label << " t=" << t;
+  };
+  const auto pow10 = [](unsigned long e) {
+    mpz_class r;
+    mpz_ui_pow_ui(r.get_mpz_t(), 10, e);
+    return r;
+  };
+  for (std::size_t t : {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{38}}) {
+    for (std::size_t L : {2u, 3u, 4u, 5u, 7u, 8u, 9u, 15u, 16u, 17u, 31u, 33u, 63u, 64u, 65u, 127u, 129u, 257u}) {
+      // Random L-limb decimal values, and all nines.
+      const std::vector<limb_t> r = test::operand(operand_kind::random, L, g);
+      check(test::limbs_to_mpz(r) % pow10(19 * L), t, "random L=" + std::to_string(L));
+      check(pow10(19 * L) - 1, t, "nines L=" + std::to_string(L));
+      // Zeros or nines below every block boundary p.
+      const mpz_class a = test::limbs_to_mpz(test::operand(operand_kind::random, 2, g));
+      for (std::size_t p = 1; p < L; p += (p < 40 ? 1 : 17)) {
+        for (long d = -2; d <= 2; ++d) {
+          const mpz_class v = a * pow10(19 * p) + d;
+          check(v, t, "boundary L=" + std::to_string(L) + " p=" + std::to_string(p) + " d=" + std::to_string(d));
+        }
+      }
+    }
+  }
+  for (std::size_t n : {1u, 2u, 31u, 32u, 33u, 64u, 65u, 1000u, 1025u})
+    check(test::limbs_to_mpz(std::vector<limb_t>(n, ~limb_t{0})), 3, "all_max n=" + std::to_string(n));
+}

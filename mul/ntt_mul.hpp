@@ -22,7 +22,8 @@ namespace bigmul::detail {
 // 64-bit arithmetic (fft/ntt.hpp). `best` is ntt_resolve_engine's choice.
 // The vector engines use three of their primes while min(an, bn) (B - 1)^2
 // stays below their product (about 2^22 binary limbs), four beyond;
-// force_primes (tests) raises the count. stats.ntt_engine names the engine.
+// force_primes (tests) raises the count. stats.ntt_engine names the engine;
+// its phase times are measured only when options.stats is set.
 enum class ntt_engine { best, portable, ifma, avx2 };
 void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
              const mul_options& options, mul_stats& stats, ntt_engine engine = ntt_engine::best,

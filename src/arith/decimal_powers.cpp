@@ -54,26 +54,30 @@ const decimal_power& decimal_power_at(std::size_t k) {
   return t[k];
 }
 
-const wide_reciprocal& decimal_power_wide_reciprocal(std::size_t k) {
+std::shared_ptr<const wide_reciprocal> decimal_power_wide_reciprocal(std::size_t k, std::size_t min_limbs) {
   static std::mutex m;
-  static std::deque<wide_reciprocal> cache;  // index k; empty r: not built yet
+  static std::deque<std::shared_ptr<const wide_reciprocal>> cache;  // index k
   const decimal_power& p = decimal_power_at(k);
+  const std::size_t dn = p.five.size();
+  {
+    std::lock_guard<std::mutex> lock(m);
+    if (cache.size() > k && cache[k] && cache[k]->r.size() >= min_limbs + 1) return cache[k];
+  }
+  auto w = std::make_shared<wide_reciprocal>();
+  // approx_reciprocal(a) ~ B^(2 n) / a for a = 5^m 2^shift B^z (n = dn + z limbs).
+  const std::size_t z = min_limbs > dn ? min_limbs - dn : 0;
+  if (z == 0) {
+    w->r = p.reciprocal;
+  } else {
+    std::vector<limb_t> a(dn + z, 0);
+    std::copy(p.normalized.begin(), p.normalized.end(), a.begin() + static_cast<std::ptrdiff_t>(z));
+    w->r.resize(dn + z + 1);
+    approx_reciprocal(w->r.data(), a.data(), a.size());
+  }
+  w->exponent_bits = 64 * (2 * dn + z) - p.shift;
   std::lock_guard<std::mutex> lock(m);
   while (cache.size() <= k) cache.emplace_back();
-  wide_reciprocal& w = cache[k];
-  if (w.r.empty()) {
-    // Significant limbs: the fraction x / 10^m needs 19 2^k log_B(10) + 2
-    // limbs; one more for the truncations.
-    const std::size_t sig = static_cast<std::size_t>(static_cast<double>(p.m) * 0.051905126482615034) + 4;
-    const std::size_t e = p.five.size() + sig;
-    std::vector<limb_t> num(e + 1, 0);
-    num[e] = 1;
-    std::vector<limb_t> q(num.size() - p.five.size() + 1), r(p.five.size());
-    div_qr(q.data(), r.data(), num.data(), num.size(), p.five.data(), p.five.size());
-    trim(q);
-    w.exponent_limbs = e;
-    w.r = std::move(q);
-  }
+  if (!cache[k] || cache[k]->r.size() < w->r.size()) cache[k] = w;
   return w;
 }
 

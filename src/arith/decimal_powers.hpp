@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "bigmul/config.hpp"
@@ -21,14 +22,15 @@ struct decimal_power {
 // Entry k of the table, built on first use (thread-safe; references stay valid).
 const decimal_power& decimal_power_at(std::size_t k);
 
-// floor(B^exponent_limbs / 5^m) for entry k (B = 2^64), with about
-// 19 2^k log_B(10) + 3 significant limbs: the root of binary -> decimal
-// multiplies by it instead of dividing. Built on first use, cached with the
-// table (thread-safe; references stay valid).
+// r ~ 2^exponent_bits / 5^m (within 2 units) for entry k, with at least
+// min_limbs + 1 limbs: the root of binary -> decimal multiplies by it instead
+// of dividing. Up to the entry's own length it is the cached `reciprocal`;
+// wider ones come from the same Newton iteration on 5^m padded with zero
+// limbs, cached (the widest so far) per entry. Thread-safe.
 struct wide_reciprocal {
-  std::size_t exponent_limbs = 0;
+  std::size_t exponent_bits = 0;
   std::vector<limb_t> r;
 };
-const wide_reciprocal& decimal_power_wide_reciprocal(std::size_t k);
+std::shared_ptr<const wide_reciprocal> decimal_power_wide_reciprocal(std::size_t k, std::size_t min_limbs);
 
 }  // namespace bigmul::detail

@@ -192,15 +192,16 @@ void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L, std:
   const std::size_t Lt = std::bit_ceil(L);
   const std::size_t k = static_cast<std::size_t>(std::countr_zero(Lt));
   const detail::decimal_power& pw = detail::decimal_power_at(k);
-  const detail::wide_reciprocal& R = detail::decimal_power_wide_reciprocal(k);
-  // Root fraction F = x B^P / D^Lt = x 2^(64 P - m) / 5^m ~ x R 2^(64 (P - e) - m),
-  // R = B^e / 5^m; R's top n + 3 limbs carry all the precision x needs
+  const std::shared_ptr<const detail::wide_reciprocal> Rp = detail::decimal_power_wide_reciprocal(k, n + 3);
+  const detail::wide_reciprocal& R = *Rp;
+  // Root fraction F = x B^P / D^Lt = x 2^(64 P - m) / 5^m ~ x R 2^(64 P - m - E),
+  // R ~ 2^E / 5^m; R's top n + 3 limbs carry all the precision x needs
   // (F < B^(P - 2 - n) x, so a relative error of B^-(n+2) is below one unit of F).
   const std::size_t P = frac_limbs(Lt);
   const std::size_t rt = std::min(R.r.size(), n + 3), drop = R.r.size() - rt;
   std::vector<limb_t> prod(n + rt);
   detail::mul_any(prod.data(), x, n, R.r.data() + drop, rt);
-  const std::size_t S = 64 * (R.exponent_limbs - P - drop) + pw.m;  // right shift of prod, in bits
+  const std::size_t S = R.exponent_bits + pw.m - 64 * (P + drop);  // right shift of prod, in bits
   std::vector<limb_t> frac(P, 0);
   {
     const std::size_t sw = S / 64;

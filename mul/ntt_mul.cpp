@@ -191,6 +191,28 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
       u64 pend[3] = {0, 0, 0};
       for (std::size_t g0 = lo; g0 < hi; g0 += group) {
         const std::size_t len = std::min(group, hi - g0);
+        if (used == 3) {
+          // Three primes (the common case), Horner and the carry fused, no
+          // limb array: x = v0 + p0 (v1 + p1 v2) < 2^163 straight into pend
+          // (pend[2] is zero at each step, pend[1] + x2 + carry < 2^64).
+          mixed_radix(residues, g0, len, digits, used);
+          const u64 *v0 = digits, *v1 = digits + len, *v2 = digits + 2 * len;
+          const u64 P0 = primes[0].p, P1 = primes[1].p;
+          u64 c0 = pend[0], c1 = pend[1];
+          for (std::size_t q = 0; q < len; ++q) {
+            const fft::u128 y = static_cast<fft::u128>(v2[q]) * P1 + v1[q];
+            const fft::u128 l = static_cast<fft::u128>(static_cast<u64>(y)) * P0 + v0[q];
+            const fft::u128 h = static_cast<fft::u128>(static_cast<u64>(y >> 64)) * P0 + static_cast<u64>(l >> 64);
+            const fft::u128 s0 = static_cast<fft::u128>(c0) + static_cast<u64>(l);
+            const fft::u128 s1 = static_cast<fft::u128>(c1) + static_cast<u64>(h) + static_cast<u64>(s0 >> 64);
+            r[g0 + q] = static_cast<u64>(s0);
+            c0 = static_cast<u64>(s1);
+            c1 = static_cast<u64>(h >> 64) + static_cast<u64>(s1 >> 64);
+          }
+          pend[0] = c0;
+          pend[1] = c1;
+          continue;
+        }
         ok &= coefficients(g0, len, digits, x);
         for (std::size_t q = 0; q < len; ++q) {
           limb_t carry = 0;

@@ -41,7 +41,10 @@ algorithm choose(std::size_t an, std::size_t bn, radix rx) {
   const auto& x = rx == radix::binary ? detail::params_cpu::binary_radix : detail::params_cpu::decimal_radix;
   (void)an;
   if (bn < x.karatsuba) return algorithm::basecase;
-  if (bn >= detail::params_cpu::ntt_crossover(x, detail::ntt_default_engine())) return algorithm::ntt;
+  // The engine (BIGMUL_NTT_ENGINE, a getenv) only where some engine's crossover is reached.
+  if (bn >= std::min({x.ntt, x.ntt_avx2, x.ntt_portable}) &&
+      bn >= detail::params_cpu::ntt_crossover(x, detail::ntt_default_engine()))
+    return algorithm::ntt;
   if (bn < x.fft) return algorithm::karatsuba;
   return algorithm::fft_real;
 }

@@ -14,8 +14,9 @@ cd "$(dirname "$0")/.."
 build=${1:-build/gpu}
 out=${2:-build/gpu-bundle.tar.xz}
 [ -d "$build" ] || { echo "gpu-bundle: no build folder $build (cmake --preset gpu && cmake --build --preset gpu)" >&2; exit 1; }
-mapfile -t progs < <(cd "$build" && find . -type f -perm -u+x \( -name 'test_*_gpu' -o -name 'bench_*_gpu' \
-  -o -name 'tune_gpu' -o -name bigmul -o -name gpu_preflight \) | sort)
+# (install_test: the install ctest's prefix holds a second bigmul; not ours to carry)
+mapfile -t progs < <(cd "$build" && find . -path ./tests/install -prune -o -type f -perm -u+x \( -name 'test_*_gpu' \
+  -o -name 'bench_*_gpu' -o -name 'tune_gpu' -o -name bigmul -o -name gpu_preflight \) -print | sort)
 [ ${#progs[@]} -gt 0 ] || { echo "gpu-bundle: no GPU programs in $build (was it configured with CUDA?)" >&2; exit 1; }
 printf '%s\n' "${progs[@]}" | grep -q '/gpu_preflight$' ||
   { echo "gpu-bundle: no gpu_preflight in $build (cmake --build --preset gpu builds it)" >&2; exit 1; }

@@ -11,9 +11,13 @@
 // Constant time (mod_pow_sec): no branch and no memory address depends on the
 // base's or the exponent's value, nor on the result; the fixed window reads
 // every table entry and selects by mask. Run time depends on public sizes
-// only: the modulus's limb count (batched: the largest in each group of eight)
-// and the exponent's limb count (64 bits processed per limb; batched: the
-// largest in each group of eight), as in OpenSSL's BN_mod_exp_mont_consttime.
+// only: the modulus's limb count (batched: the largest in each group of eight),
+// the exponent's limb count (64 bits processed per limb; batched: the largest
+// in each group of eight), as in OpenSSL's BN_mod_exp_mont_consttime, and the
+// base's limb count (copied in). bigmul::integer drops high zero limbs, so
+// these limb counts are the values' sizes rounded up to 64 bits: pass
+// exponents of a fixed public size (e.g. a private exponent below m) if even
+// that must not show.
 // Not constant time: the argument checks (they compare with the modulus and
 // throw), conversions from decimal radix, memory allocation, and mod_pow,
 // mod_mul and mod_sqr of a lone operation (sliding window / data-dependent

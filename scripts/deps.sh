@@ -3,7 +3,7 @@
 # Sourced by quickstart.sh and test.sh; safe to run again.
 set -euo pipefail
 pkgs=(cmake ninja-build g++ pkg-config libgmp-dev googletest libgtest-dev libbenchmark-dev libboost-dev
-      python3-dev pybind11-dev python3-pytest python3-gmpy2)
+      python3-dev pybind11-dev python3-pytest python3-gmpy2 xz-utils)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,7 +3,8 @@
 # Sourced by quickstart.sh and test.sh; safe to run again.
 set -euo pipefail
 pkgs=(cmake ninja-build g++ pkg-config libgmp-dev googletest libgtest-dev libbenchmark-dev libboost-dev
-      python3-dev pybind11-dev python3-pytest python3-gmpy2 xz-utils)
+      python3-dev pybind11-dev python3-pytest python3-gmpy2 xz-utils
+      clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

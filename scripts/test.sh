@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs bigmul's test suite: the fast tests of the release build, then the
-# fast tests again under ASan + UBSan. BIGMUL_TEST_HEAVY=1 adds the long sweeps
-# (not in CI); SKIP_SANITIZE=1 skips the sanitizer pass.
+# Runs bigmul's test suite: the fast tests of the release build, the fast
+# tests again under ASan + UBSan, then each libFuzzer target for 30 s from the
+# committed corpus (FUZZ_SECONDS). BIGMUL_TEST_HEAVY=1 adds the long sweeps
+# (not in CI); SKIP_SANITIZE=1 skips the sanitizer pass, SKIP_FUZZ=1 the fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -17,4 +18,7 @@ if [ "${SKIP_SANITIZE:-0}" = 0 ]; then
   cmake --preset sanitize >/dev/null
   cmake --build --preset sanitize -j "$jobs"
   ctest --preset sanitize -j "$jobs"
+fi
+if [ "${SKIP_FUZZ:-0}" = 0 ]; then
+  bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
 fi

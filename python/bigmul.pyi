@@ -59,6 +59,26 @@ def mul_batched(
 ) -> list[int]:
     """[a * b for a, b in zip(list_a, list_b)] as one batch (crypto sizes); equal lengths required."""
 
+def powmod(base: _IntLike, exp: _IntLike, mod: _IntLike, *, constant_time: bool = False) -> int:
+    """pow(base, exp, mod) for an odd modulus (Montgomery arithmetic); the result in [0, mod).
+
+    A base outside [0, mod) is reduced first. constant_time: a fixed window with no
+    branch or memory address depending on the base's or the exponent's value (for
+    secret exponents). ValueError for an even modulus (only odd moduli are supported),
+    mod <= 0 or a negative exponent.
+    """
+
+def powmod_batched(
+    bases: Sequence[_IntLike],
+    exps: Sequence[_IntLike],
+    mod_or_mods: _IntLike | Sequence[_IntLike],
+    *,
+    constant_time: bool = False,
+    threads: int | None = None,
+) -> list[int]:
+    """[powmod(b, e, m) ...] as one batch: one odd modulus for all (an int) or one per item
+    (a sequence as long as bases). Errors as for powmod(); ValueError for unequal lengths."""
+
 def to_decimal(n: _IntLike) -> str:
     """str(n), subquadratic, without Python's digit limit."""
 
@@ -110,7 +130,9 @@ class Integer:
     def __rmod__(self, other: _Operand) -> Integer: ...
     def __divmod__(self, other: _Operand) -> tuple[Integer, Integer]: ...
     def __rdivmod__(self, other: _Operand) -> tuple[Integer, Integer]: ...
-    def __pow__(self, exponent: _Operand, modulus: None = None) -> Integer: ...
+    def __pow__(self, exponent: _Operand, modulus: _Operand | None = None) -> Integer:
+        """self ** exponent; with a modulus (odd, > 0; exponent >= 0) pow(self, exponent, modulus)
+        in [0, modulus) by Montgomery arithmetic, in self's radix."""
     def __rpow__(self, base: _Operand) -> Integer: ...
     def __lshift__(self, n: int) -> Integer: ...
     def __rshift__(self, n: int) -> Integer: ...

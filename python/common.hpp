@@ -4,6 +4,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -46,5 +47,16 @@ py::str print_str(const integer& x, int base, bool prefix);
 
 // bigmul.Integer.
 void bind_integer(py::module_& m);
+
+// Modular powers (python/modular.cpp). ValueError naming `fn` (and item
+// `index` when >= 0) for m <= 0, an even m or a negative exponent.
+void check_powmod_arguments(const integer& exponent, const integer& modulus, const std::string& fn,
+                            std::ptrdiff_t index);
+// base mod m in [0, m) (floor division, as Python's %).
+integer reduce_base(const integer& base, const integer& modulus);
+// pow(base, exponent, modulus) for checked arguments; the result in the modulus's radix.
+integer powmod_integer(const integer& base, const integer& exponent, const integer& modulus, bool constant_time);
+// bigmul.powmod and bigmul.powmod_batched.
+void bind_modular(py::module_& m);
 
 }  // namespace bigmul::python

@@ -112,6 +112,21 @@ integer power(const integer& a, const magnitude& k) {
   return r;
 }
 
+// pow(a, e, m) for an odd m > 0 and e >= 0 by Montgomery arithmetic, the
+// result in [0, m) and in a's radix (like a's other results).
+py::object modular_power(const integer& a, py::handle e, py::handle m) {
+  operand k, mod;
+  if (!load(e, k) || !load(m, mod)) return not_implemented();
+  check_powmod_arguments(k.get(), mod.get(), "pow(bigmul.Integer, exp, mod)", -1);
+  integer r;
+  {
+    py::gil_scoped_release nogil;
+    r = powmod_integer(a, k.get(), mod.get(), false);
+    if (r.get_radix() != a.get_radix()) r = r.to_radix(a.get_radix());
+  }
+  return py::cast(std::move(r));
+}
+
 std::size_t shift_count(py::handle n) {
   const magnitude m = read_int(n, "bigmul.Integer shift count");
   if (m.negative) throw py::value_error("negative shift count");
@@ -205,7 +220,7 @@ void bind_integer(py::module_& m) {
                         "0x hex, optional sign) or an Integer. radix: 'binary' (base 2^64 limbs) or 'decimal'\n"
                         "(base 10^19 limbs: printing is linear); None keeps the value's own (decimal literals\n"
                         "are decimal, ints and hex literals binary). Supports * + - // % divmod ** << >> & | ^ ~,\n"
-                        "comparisons, int(), str() and hash() (equal to the int's), with Integers and ints.\n"
+                        "pow(x, e, m) for an odd m > 0 (Montgomery arithmetic, in x's radix), comparisons, int(), str() and hash() (equal to the int's), with Integers and ints.\n"
                         "Mixed radices: the smaller operand is converted to the larger one's radix.");
   c.def(py::init(&construct), py::arg("value") = 0, py::kw_only(), py::arg("radix") = py::none());
 
@@ -293,7 +308,7 @@ void bind_integer(py::module_& m) {
   c.def(
       "__pow__",
       [](const integer& a, py::handle e, py::handle mod) -> py::object {
-        if (!mod.is_none()) throw py::type_error("bigmul.Integer: pow() with a modulus is not supported");
+        if (!mod.is_none()) return modular_power(a, e, mod);
         if (!is_int_like(e)) return not_implemented();
         return py::cast(power(a, read_int(e, "bigmul.Integer exponent")));
       },

@@ -264,7 +264,8 @@ PYBIND11_MODULE(bigmul, m) {
       "bigmul.mul(a, b) multiplies Python ints (an NTT past ~10^4 digits, all cores);\n"
       "bigmul.to_decimal / from_decimal convert to and from decimal strings in subquadratic\n"
       "time with no digit limit; bigmul.Integer keeps a number in bigmul's own form\n"
-      "(binary or decimal radix) between operations. The GIL is released while bigmul works.";
+      "(binary or decimal radix) between operations; bigmul.powmod computes pow(b, e, m) for an\n"
+      "odd modulus by Montgomery arithmetic. The GIL is released while bigmul works.";
   m.attr("__version__") = BIGMUL_VERSION_STRING;
   register_errors(m);
 
@@ -325,5 +326,6 @@ PYBIND11_MODULE(bigmul, m) {
       "release_scratch", [] { bigmul::release_scratch(); },
       "release_scratch() -> None\n\n"
       "Frees the transform buffers the calling thread keeps between large products.");
+  bind_modular(m);
   bind_integer(m);
 }

@@ -102,8 +102,9 @@ def test_shifts_and_pow():
         Integer(3) ** -1
     with pytest.raises(ValueError):
         Integer(3) << -1
+    assert pow(Integer(3), 4, 5) == 1 and isinstance(pow(Integer(3), 4, 5), Integer)
     with pytest.raises(TypeError):
-        pow(Integer(3), 4, 5)
+        pow(Integer(3), 4, 5.0)
 
 
 def test_division_by_zero():

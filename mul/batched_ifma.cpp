@@ -77,41 +77,80 @@ BIGMUL_IFMA void limbs_to_digits(u64* D, const u64* T, std::size_t n, std::size_
   }
 }
 
-// Transposes lanes [0, L) of x (lane l at x + l * n) into T[q * 8 + l];
-// missing lanes are zero.
-void transpose_in(u64* T, const u64* x, std::size_t n, std::size_t L) {
-  if (L < 8) std::memset(T, 0, n * 8 * sizeof(u64));
-  for (std::size_t l = 0; l < L; ++l) {
-    const u64* xl = x + l * n;
-    for (std::size_t q = 0; q < n; ++q) T[q * 8 + l] = xl[q];
+// 8 x 8 transpose of 64-bit elements: r[i][j] <- r[j][i] (unpack pairs, then
+// 128-bit and 256-bit blocks by two-source permutes: 24 shuffles).
+BIGMUL_IFMA inline void transpose8(__m512i r[8]) {
+  __m512i t[8];
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = _mm512_unpacklo_epi64(r[2 * i], r[2 * i + 1]);      // r0[0] r1[0] r0[2] r1[2] ...
+    t[2 * i + 1] = _mm512_unpackhi_epi64(r[2 * i], r[2 * i + 1]);  // r0[1] r1[1] r0[3] r1[3] ...
+  }
+  const __m512i even128 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), odd128 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+  __m512i u[8];  // u[0] = r0[0] r1[0] r2[0] r3[0] r0[4] r1[4] r2[4] r3[4], ...
+  for (int h = 0; h < 2; ++h)
+    for (int p = 0; p < 2; ++p) {
+      const __m512i x = t[4 * h + p], y = t[4 * h + 2 + p];
+      u[4 * h + p] = _mm512_permutex2var_epi64(x, even128, y);      // elements p, p + 4
+      u[4 * h + 2 + p] = _mm512_permutex2var_epi64(x, odd128, y);   // elements p + 2, p + 6
+    }
+  const __m512i low256 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), high256 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
+  for (int e = 0; e < 4; ++e) {
+    r[e] = _mm512_permutex2var_epi64(u[e], low256, u[4 + e]);
+    r[e + 4] = _mm512_permutex2var_epi64(u[e], high256, u[4 + e]);
   }
 }
 
-// C[0 .. 2m) = columns of A * B (digit vectors), not carried.
+// Transposes lanes [0, L) of x (lane l at x + l * n) into T[q * 8 + l];
+// missing lanes are zero.
+BIGMUL_IFMA void transpose_in(u64* T, const u64* x, std::size_t n, std::size_t L) {
+  for (std::size_t q0 = 0; q0 < n; q0 += 8) {
+    const std::size_t w = std::min<std::size_t>(8, n - q0);
+    const __mmask8 mask = static_cast<__mmask8>((1u << w) - 1);
+    __m512i r[8];
+    for (std::size_t l = 0; l < 8; ++l)
+      r[l] = l < L ? _mm512_maskz_loadu_epi64(mask, x + l * n + q0) : _mm512_setzero_si512();
+    transpose8(r);
+    for (std::size_t j = 0; j < w; ++j) store(T + 8 * (q0 + j), r[j]);
+  }
+}
+
+// C[0 .. 2m) = columns of A * B (digit vectors), not carried. Two columns
+// at a time: column k + 1 at row i uses the B digit that column k used at
+// row i - 1, so a row costs two loads for four multiply-adds, and the four
+// accumulators (low and high halves of both columns) are independent chains.
 BIGMUL_IFMA void product_columns(u64* C, const u64* A, const u64* B, std::size_t m) {
   const __m512i zero = _mm512_setzero_si512();
   __m512i carry_hi = zero;  // the high halves of column k - 1's products
-  for (std::size_t k = 0; k + 1 < 2 * m; ++k) {
-    const std::size_t i0 = k + 1 > m ? k + 1 - m : 0, i1 = std::min(k, m - 1);
-    __m512i l0 = zero, l1 = zero, h0 = zero, h1 = zero;
-    std::size_t i = i0;
-    for (; i + 1 <= i1; i += 2) {
-      const __m512i a0 = load(A + 8 * i), b0 = load(B + 8 * (k - i));
-      const __m512i a1 = load(A + 8 * (i + 1)), b1 = load(B + 8 * (k - i - 1));
-      l0 = _mm512_madd52lo_epu64(l0, a0, b0);
-      h0 = _mm512_madd52hi_epu64(h0, a0, b0);
-      l1 = _mm512_madd52lo_epu64(l1, a1, b1);
-      h1 = _mm512_madd52hi_epu64(h1, a1, b1);
+  for (std::size_t k = 0; k + 1 < 2 * m; k += 2) {
+    // Rows of column k: [lo0, hi0]; of column k + 1: [lo1, hi1] (empty past the last column).
+    const std::size_t lo0 = k + 1 > m ? k + 1 - m : 0, hi0 = std::min(k, m - 1);
+    const std::size_t lo1 = k + 2 > m ? k + 2 - m : 0, hi1 = std::min(k + 1, m - 1);
+    __m512i l0 = zero, h0 = zero, l1 = zero, h1 = zero;
+    std::size_t i = lo0;
+    if (lo0 < lo1) {  // column k's first row has no partner in column k + 1
+      const __m512i a = load(A + 8 * i), b = load(B + 8 * (k - i));
+      l0 = _mm512_madd52lo_epu64(l0, a, b);
+      h0 = _mm512_madd52hi_epu64(h0, a, b);
+      ++i;
     }
-    if (i <= i1) {
-      const __m512i a0 = load(A + 8 * i), b0 = load(B + 8 * (k - i));
-      l0 = _mm512_madd52lo_epu64(l0, a0, b0);
-      h0 = _mm512_madd52hi_epu64(h0, a0, b0);
+    __m512i b1 = load(B + 8 * (k + 1 - i));
+    for (; i <= hi0; ++i) {
+      const __m512i a = load(A + 8 * i), b0 = load(B + 8 * (k - i));
+      l0 = _mm512_madd52lo_epu64(l0, a, b0);
+      h0 = _mm512_madd52hi_epu64(h0, a, b0);
+      l1 = _mm512_madd52lo_epu64(l1, a, b1);
+      h1 = _mm512_madd52hi_epu64(h1, a, b1);
+      b1 = b0;
     }
-    store(C + 8 * k, _mm512_add_epi64(_mm512_add_epi64(l0, l1), carry_hi));
-    carry_hi = _mm512_add_epi64(h0, h1);
+    if (hi1 > hi0 && hi1 >= lo1) {  // column k + 1's last row has no partner in column k
+      const __m512i a = load(A + 8 * hi1), b = load(B + 8 * (k + 1 - hi1));
+      l1 = _mm512_madd52lo_epu64(l1, a, b);
+      h1 = _mm512_madd52hi_epu64(h1, a, b);
+    }
+    store(C + 8 * k, _mm512_add_epi64(l0, carry_hi));
+    store(C + 8 * (k + 1), _mm512_add_epi64(l1, h0));
+    carry_hi = h1;
   }
-  store(C + 8 * (2 * m - 1), carry_hi);
 }
 
 // Carries C[0 .. 2m) into 52-bit digits in place; C[2m], C[2m + 1] = 0 (the
@@ -129,17 +168,23 @@ BIGMUL_IFMA void carry_columns(u64* C, std::size_t m) {
   store(C + 8 * (2 * m + 1), _mm512_setzero_si512());
 }
 
-// Digits D -> limbs 0 .. rn of lanes [0, L), lane l written at r + l * 2n.
+// Digits D -> limbs 0 .. rn of lanes [0, L), lane l written at r + l * rn:
+// eight limb vectors at a time, transposed into eight rows of eight limbs.
 BIGMUL_IFMA void digits_to_lanes(u64* r, const u64* D, std::size_t rn, std::size_t L) {
-  alignas(64) u64 v[8];
-  for (std::size_t q = 0; q < rn; ++q) {
-    const std::size_t bit = 64 * q, j = bit / 52;
-    const int s = static_cast<int>(bit % 52);
-    __m512i x = _mm512_srl_epi64(load(D + 8 * j), _mm_cvtsi32_si128(s));
-    x = _mm512_or_si512(x, _mm512_sll_epi64(load(D + 8 * (j + 1)), _mm_cvtsi32_si128(52 - s)));
-    x = _mm512_or_si512(x, _mm512_sll_epi64(load(D + 8 * (j + 2)), _mm_cvtsi32_si128(104 - s)));  // 0 when s <= 40
-    store(v, x);
-    for (std::size_t l = 0; l < L; ++l) r[l * rn + q] = v[l];
+  for (std::size_t q0 = 0; q0 < rn; q0 += 8) {
+    const std::size_t w = std::min<std::size_t>(8, rn - q0);
+    __m512i v[8];
+    for (std::size_t j = 0; j < 8; ++j) {
+      const std::size_t q = q0 + (j < w ? j : 0), bit = 64 * q, k = bit / 52;
+      const int s = static_cast<int>(bit % 52);
+      __m512i x = _mm512_srl_epi64(load(D + 8 * k), _mm_cvtsi32_si128(s));
+      x = _mm512_or_si512(x, _mm512_sll_epi64(load(D + 8 * (k + 1)), _mm_cvtsi32_si128(52 - s)));
+      x = _mm512_or_si512(x, _mm512_sll_epi64(load(D + 8 * (k + 2)), _mm_cvtsi32_si128(104 - s)));  // 0 when s <= 40
+      v[j] = x;
+    }
+    transpose8(v);
+    const __mmask8 mask = static_cast<__mmask8>((1u << w) - 1);
+    for (std::size_t l = 0; l < L; ++l) _mm512_mask_storeu_epi64(r + l * rn + q0, mask, v[l]);
   }
 }
 

@@ -7,10 +7,10 @@
 //
 // Ranges (multiples of p, doubles): every value stored between passes lies in
 // [-2p, 2p]. The forward radix-4 step reduces x0 to p/2 + 1 and multiplies
-// the rest (products <= 0.58p); after two levels the outputs are <= 1.65p. The inverse step reduces the
-// first level's sums (<= 4p) and multiplies its differences (< 2^52); its
-// outputs are <= 1.25p. u64 residues in [0, 2p) enter as x - p and leave
-// reduced, as r + p.
+// the rest (products <= 0.58p); after two levels the outputs are <= 1.65p.
+// The inverse step reduces the first level's sums (<= 4p) and multiplies its
+// differences (< 2^52); its outputs are <= 1.25p. u64 residues in [0, 2p)
+// enter as x - p and leave reduced, as r + p.
 #include "fft/ntt_avx2.hpp"
 
 #include <algorithm>

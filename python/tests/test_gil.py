@@ -43,6 +43,11 @@ def runs_without_gil(call):
     return in_progress
 
 
+def powmod_args(rng, digits):
+    m = rng.getrandbits(2048) | (1 << 2047) | 1
+    return rng.randrange(m), rng.getrandbits(digits // 40), m
+
+
 def product_call(rng, digits):
     a, b = random_int(rng, digits), random_int(rng, digits)
     return lambda: bigmul.mul(a, b, threads=1)
@@ -56,6 +61,12 @@ CALLS = {
     "Integer.__mul__": lambda rng, d: (lambda a, b: lambda: a * b)(
         bigmul.Integer(random_int(rng, d)), bigmul.Integer(random_int(rng, d))
     ),
+    # Modular powers: a 2048-bit odd modulus, the exponent's length grows with d (2500..100000 bits).
+    "powmod": lambda rng, d: (lambda b, e, m: lambda: bigmul.powmod(b, e, m))(*powmod_args(rng, d)),
+    "powmod_batched": lambda rng, d: (lambda b, e, m: lambda: bigmul.powmod_batched([b] * 4, [e] * 4, m, threads=1))(
+        *powmod_args(rng, d // 4)
+    ),
+    "pow(Integer, e, m)": lambda rng, d: (lambda b, e, m: lambda: pow(bigmul.Integer(b), e, m))(*powmod_args(rng, d)),
 }
 
 

@@ -31,3 +31,20 @@ def test_stub_keywords_match():
     mul = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "mul")
     assert [a.arg for a in mul.args.kwonlyargs] == ["algorithm", "threads", "backend", "check"]
     bigmul.mul(2, 3, algorithm=None, threads=None, backend="auto", check=False)
+
+
+def test_stub_powmod_signatures():
+    tree = stub_tree()
+    fns = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    powmod, batched = fns["powmod"], fns["powmod_batched"]
+    assert [a.arg for a in powmod.args.args] == ["base", "exp", "mod"]
+    assert [a.arg for a in powmod.args.kwonlyargs] == ["constant_time"]
+    assert [a.arg for a in batched.args.args] == ["bases", "exps", "mod_or_mods"]
+    assert [a.arg for a in batched.args.kwonlyargs] == ["constant_time", "threads"]
+    # The binding takes the same names.
+    assert bigmul.powmod(base=3, exp=5, mod=7, constant_time=False) == 5
+    assert bigmul.powmod_batched(bases=[3], exps=[5], mod_or_mods=7, constant_time=True, threads=None) == [5]
+    integer = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Integer")
+    pow_ = next(n for n in integer.body if isinstance(n, ast.FunctionDef) and n.name == "__pow__")
+    assert [a.arg for a in pow_.args.args] == ["self", "exponent", "modulus"]
+    assert bigmul.Integer(3).__pow__(exponent=5, modulus=7) == 5

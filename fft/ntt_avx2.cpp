@@ -471,6 +471,21 @@ BIGMUL_AVX2 void pointwise_run(u64* x, const u64* y, std::size_t b, std::size_t 
     store_u64(x + i, mulmod_shoup(mulmod(load_u64(x + i, c), load_u64(y + i, c), c), s, sp, c), c);
 }
 
+// dst[i] = src[i] mod p in [0, 2p) for i in [b, e) (multiples of 4): a limb
+// is hi 2^32 + lo, both exact doubles; hi (2^32 mod p) is a Shoup product
+// of |x| < 2^32 (<= p/2 + 1), plus lo < 2^32: in [-p, p), as u64 r + p.
+BIGMUL_AVX2 void load_run(u64* dst, const u64* src, std::size_t b, std::size_t e, double c32, double c32_p, u64 p) {
+  const vconst c = make_vconst(p);
+  const __m256d w = _mm256_set1_pd(c32), wp = _mm256_set1_pd(c32_p), two52v = _mm256_set1_pd(two52);
+  const __m256i low32 = _mm256_set1_epi64x(0xffffffffll);
+  for (std::size_t i = b; i < e; i += 4) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
+    const __m256d lo = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(x, low32), c.exp52)), two52v);
+    const __m256d hi = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 32), c.exp52)), two52v);
+    store_u64(dst + i, _mm256_add_pd(mulmod_shoup(hi, w, wp, c), lo), c);
+  }
+}
+
 // Garner digits of 4 coefficients a step (count a multiple of 4): each step
 // t = (t - v_j) p_j^{-1} mod p_k is a Shoup product of |t - v_j| < 3 p_k.
 struct garner_avx2 {
@@ -713,6 +728,27 @@ void ntt_avx2_plan::inverse(u64* a, unsigned threads) const {
   if (n_ == m_) return pow2_inverse(a, threads, true);
   for (int r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads, false);
   radix3_vector(a, threads, true);
+}
+
+void ntt_avx2_plan::load(u64* dst, const u64* src, std::size_t len, unsigned threads) const {
+  threads = prim::resolve_threads(threads);
+  const u64 one_shoup = shoup_companion(1, p_);
+  const double c32 = signed_rep((u64{1} << 32) % p_, p_), c32_p = c32 / static_cast<double>(p_);
+  prim::parallel_chunks(n_, std::size_t{1} << 13, threads, [&](std::size_t b, std::size_t e) {
+    const std::size_t mid = std::min(std::max(b, len), e);
+    std::size_t i = b;
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+    if (ntt_avx2_supported()) {
+      const std::size_t vec_end = b + (mid - b) / 4 * 4;
+      load_run(dst, src, b, vec_end, c32, c32_p, p_);
+      i = vec_end;
+    }
+#else
+    (void)c32, (void)c32_p;
+#endif
+    for (; i < mid; ++i) dst[i] = mul_shoup_lazy(src[i], 1, one_shoup, p_);
+    std::fill(dst + mid, dst + e, u64{0});
+  });
 }
 
 void ntt_avx2_plan::pointwise(u64* x, const u64* y, unsigned threads) const {

@@ -344,7 +344,12 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
   };
   // One operand's residues and forward transform into x.
   const auto forward_one = [&](const Plan& plan, u64* x, const limb_t* src, std::size_t len, unsigned th) {
-    timed(st.t_split, [&] { load_residues(x, n, src, len, plan.modulus(), th); });
+    timed(st.t_split, [&] {
+      if constexpr (requires { plan.load(x, src, len, th); })
+        plan.load(x, src, len, th);  // the plan's vector loader (AVX2)
+      else
+        load_residues(x, n, src, len, plan.modulus(), th);
+    });
     timed(st.t_forward, [&] {
       if constexpr (requires { plan.forward(x, th, len); })
         plan.forward(x, th, len);  // x[len ..) is zero: the AVX2 plan skips work on it

@@ -328,6 +328,30 @@ TEST_F(NttAvx2, ConvolutionMatchesNaiveEveryPrimeSmallLengths) {
 TEST_F(NttAvx2, ForwardIsTheDftInBitReversedOrder) { forward_is_dft<ntt_avx2_plan>(ntt52_primes[1]); }
 TEST_F(NttAvx2, LargeLengthsRoundTripAndThreads) { large_lengths<ntt_avx2_plan>(ntt52_prime_count); }
 
+// load(): residues of any 64-bit limbs in [0, 2p), zero-padded to n.
+TEST_F(NttAvx2, LoadResiduesOfAnyLimb) {
+  auto g = bigmul::test::rng(7006);
+  for (unsigned k = 0; k < ntt52_prime_count; ++k)
+    for (std::size_t n : {std::size_t{1}, std::size_t{12}, std::size_t{64}, std::size_t{3} << 12}) {
+      const auto plan = ntt_avx2_plan::get(k, n);
+      const u64 p = plan->modulus();
+      std::vector<u64> src(n);
+      for (auto& x : src) x = g();
+      const u64 edges[] = {0, 1, p - 1, p, 2 * p - 1, 2 * p, ~u64{0}, ~u64{0} - p, u64{1} << 63, (u64{1} << 32) - 1,
+                           u64{1} << 32, 0xffffffff00000000ull};
+      for (std::size_t i = 0; i < n && i < std::size(edges); ++i) src[i] = edges[i];
+      for (std::size_t len : {n, n / 2 + 1, std::size_t{0}})
+        for (unsigned threads : {1u, 2u}) {
+          std::vector<u64> dst(n, 0xdeadbeef);
+          plan->load(dst.data(), src.data(), len, threads);
+          for (std::size_t i = 0; i < n; ++i) {
+            ASSERT_LT(dst[i], 2 * p);
+            ASSERT_EQ(dst[i] % p, i < len ? src[i] % p : 0) << "n=" << n << " len=" << len << " i=" << i;
+          }
+        }
+    }
+}
+
 // forward(a, threads, nonzero): a zero upper half skips its products, same result.
 TEST_F(NttAvx2, ZeroPaddedForwardMatches) {
   auto g = bigmul::test::rng(7005);

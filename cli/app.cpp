@@ -120,9 +120,12 @@ void print_timing(const phase_times& t, const mul_stats& st, bool multiplied, bo
 int run_checked(const options& o, progress& prog) {
   const auto t_start = clock_type::now();
   // --backend cuda without a usable GPU fails before any work (exit 1: a
-  // missing resource, not a usage error).
+  // missing resource, not a usage error). Probed only when asked for or
+  // reported: probing loads the CUDA driver, milliseconds that a small product
+  // on the CPU does not need (backend auto probes when a product is large).
   std::string gpu_why;
-  const bool gpu = cuda_usable(&gpu_why);
+  const bool gpu = (o.backend_choice == backend::cuda || (o.verbose && o.backend_choice == backend::automatic)) &&
+                   cuda_usable(&gpu_why);
   if (o.backend_choice == backend::cuda && !gpu) throw failure(exit_io, "bigmul: --backend cuda: " + gpu_why);
   // Parsing and printing use the library's default thread count: make --threads apply there too.
   if (o.threads) prim::set_default_threads(o.threads);

@@ -1,9 +1,10 @@
 // cuFFT adapter: cached plans and thin execution wrappers (see cufft_plans.cuh).
 #include "fft/cuda/cufft_plans.cuh"
 
+#include "fft/cuda/cufft_library.hpp"
 #include "fft/cuda/plan_cache.hpp"
 
-#include <cufft.h>
+#include <cufft.h>  // types and enums; the functions come from cufft_library()
 
 #include <string>
 #include <tuple>
@@ -60,6 +61,16 @@ bool is_real_type(cufftType type) {
   return type == CUFFT_D2Z || type == CUFFT_Z2D || type == CUFFT_R2C || type == CUFFT_C2R;
 }
 
+// cuFFT's functions, loaded on the first call of any adapter entry (before
+// any CUDA call, so a machine without libcufft gets the loader's reason).
+// nullptr: cufft_last_error() says why.
+const cufft_api* library() {
+  std::string why;
+  const cufft_api* f = cufft_library(&why);
+  if (!f) last_error_text = why;
+  return f;
+}
+
 // The key for (type, n, batch) on the current device.
 cudaError_t key_for(cufftType type, std::size_t n, std::size_t batch, key& k) {
   if (n < 1 || batch < 1 || (is_real_type(type) && (n < 2 || n % 2 != 0))) {
@@ -78,14 +89,14 @@ cudaError_t key_for(cufftType type, std::size_t n, std::size_t batch, key& k) {
 
 // Creates the plan without a work area of its own (automatic allocation off):
 // every execution brings one (see plan_cache.hpp).
-auto maker(cufftType type, std::size_t n, std::size_t batch) {
-  return [=](plan_cache::plan& p) -> cudaError_t {
+auto maker(const cufft_api& f, cufftType type, std::size_t n, std::size_t batch) {
+  return [=, &f](plan_cache::plan& p) -> cudaError_t {
     cufftHandle h = 0;
-    cufftResult r = cufftCreate(&h);
+    cufftResult r = f.create(&h);
     if (r != CUFFT_SUCCESS) return fail("cufftCreate", r, n, batch);
-    r = cufftSetAutoAllocation(h, 0);
+    r = f.set_auto_allocation(h, 0);
     if (r != CUFFT_SUCCESS) {
-      cufftDestroy(h);
+      f.destroy(h);
       return fail("cufftSetAutoAllocation", r, n, batch);
     }
     const bool real = is_real_type(type);
@@ -95,10 +106,10 @@ auto maker(cufftType type, std::size_t n, std::size_t batch) {
     const long long odist = (type == CUFFT_D2Z || type == CUFFT_R2C) ? bins : len;
     long long inembed = idist, onembed = odist;
     std::size_t work = 0;
-    r = cufftMakePlanMany64(h, 1, &len, &inembed, 1, idist, &onembed, 1, odist, type,
-                            static_cast<long long>(batch), &work);
+    r = f.make_plan_many64(h, 1, &len, &inembed, 1, idist, &onembed, 1, odist, type,
+                           static_cast<long long>(batch), &work);
     if (r != CUFFT_SUCCESS) {
-      cufftDestroy(h);
+      f.destroy(h);
       return fail("plan creation", r, n, batch);
     }
     p.handle = h;
@@ -108,10 +119,12 @@ auto maker(cufftType type, std::size_t n, std::size_t batch) {
 }
 
 cudaError_t plan_work_bytes(cufftType type, std::size_t n, std::size_t batch, std::size_t& bytes) {
+  const cufft_api* f = library();
+  if (!f) return cudaErrorSharedObjectInitFailed;
   key k;
   const cudaError_t e = key_for(type, n, batch, k);
   if (e != cudaSuccess) return e;
-  return the_cache().work_bytes(k, maker(type, n, batch), bytes);
+  return the_cache().work_bytes(k, maker(*f, type, n, batch), bytes);
 }
 
 // One execution: the caller's work area (d_work, work_bytes), or, without
@@ -121,12 +134,14 @@ template <class Exec>
 cudaError_t run(cufftType type, std::size_t n, std::size_t batch, cudaStream_t s, void* d_work,
                 std::size_t work_bytes, const char* what, Exec&& exec) {
   last_error_text.clear();
+  const cufft_api* f = library();
+  if (!f) return cudaErrorSharedObjectInitFailed;
   key k;
   cudaError_t e = key_for(type, n, batch, k);
   if (e != cudaSuccess) return e;
   void* own = nullptr;
   if (!d_work) {
-    e = the_cache().work_bytes(k, maker(type, n, batch), work_bytes);
+    e = the_cache().work_bytes(k, maker(*f, type, n, batch), work_bytes);
     if (e != cudaSuccess) return e;
     if (work_bytes > 0) {
       e = cudaMallocAsync(&own, work_bytes, s);
@@ -138,12 +153,12 @@ cudaError_t run(cufftType type, std::size_t n, std::size_t batch, cudaStream_t s
       d_work = own;
     }
   }
-  e = the_cache().execute(k, maker(type, n, batch), d_work, work_bytes, [&](cufftHandle h, void* work) {
-    cufftResult r = cufftSetStream(h, s);
+  e = the_cache().execute(k, maker(*f, type, n, batch), d_work, work_bytes, [&](cufftHandle h, void* work) {
+    cufftResult r = f->set_stream(h, s);
     if (r != CUFFT_SUCCESS) return fail("cufftSetStream", r, n, batch);
-    r = cufftSetWorkArea(h, work);
+    r = f->set_work_area(h, work);
     if (r != CUFFT_SUCCESS) return fail("cufftSetWorkArea", r, n, batch);
-    r = exec(h);
+    r = exec(*f, h);
     if (r != CUFFT_SUCCESS) return fail(what, r, n, batch);
     return cudaGetLastError();
   });
@@ -176,54 +191,54 @@ cudaError_t pointwise(C* dst, const C* src, std::size_t count, decltype(C{}.x) s
 
 cudaError_t cufft_forward_c2c(cplx<double>* d_in, cplx<double>* d_out, std::size_t n, std::size_t batch,
                               cudaStream_t s, void* d_work, std::size_t work_bytes) {
-  return run(CUFFT_Z2Z, n, batch, s, d_work, work_bytes, "cufftExecZ2Z", [&](cufftHandle h) {
-    return cufftExecZ2Z(h, reinterpret_cast<cufftDoubleComplex*>(d_in), reinterpret_cast<cufftDoubleComplex*>(d_out),
-                        CUFFT_FORWARD);
+  return run(CUFFT_Z2Z, n, batch, s, d_work, work_bytes, "cufftExecZ2Z", [&](const cufft_api& f, cufftHandle h) {
+    return f.exec_z2z(h, reinterpret_cast<cufftDoubleComplex*>(d_in), reinterpret_cast<cufftDoubleComplex*>(d_out),
+                      CUFFT_FORWARD);
   });
 }
 cudaError_t cufft_forward_c2c(cplx<float>* d_in, cplx<float>* d_out, std::size_t n, std::size_t batch,
                               cudaStream_t s, void* d_work, std::size_t work_bytes) {
-  return run(CUFFT_C2C, n, batch, s, d_work, work_bytes, "cufftExecC2C", [&](cufftHandle h) {
-    return cufftExecC2C(h, reinterpret_cast<cufftComplex*>(d_in), reinterpret_cast<cufftComplex*>(d_out),
-                        CUFFT_FORWARD);
+  return run(CUFFT_C2C, n, batch, s, d_work, work_bytes, "cufftExecC2C", [&](const cufft_api& f, cufftHandle h) {
+    return f.exec_c2c(h, reinterpret_cast<cufftComplex*>(d_in), reinterpret_cast<cufftComplex*>(d_out),
+                      CUFFT_FORWARD);
   });
 }
 cudaError_t cufft_inverse_c2c(cplx<double>* d_in, cplx<double>* d_out, std::size_t n, std::size_t batch,
                               cudaStream_t s, void* d_work, std::size_t work_bytes) {
-  return run(CUFFT_Z2Z, n, batch, s, d_work, work_bytes, "cufftExecZ2Z", [&](cufftHandle h) {
-    return cufftExecZ2Z(h, reinterpret_cast<cufftDoubleComplex*>(d_in), reinterpret_cast<cufftDoubleComplex*>(d_out),
-                        CUFFT_INVERSE);
+  return run(CUFFT_Z2Z, n, batch, s, d_work, work_bytes, "cufftExecZ2Z", [&](const cufft_api& f, cufftHandle h) {
+    return f.exec_z2z(h, reinterpret_cast<cufftDoubleComplex*>(d_in), reinterpret_cast<cufftDoubleComplex*>(d_out),
+                      CUFFT_INVERSE);
   });
 }
 cudaError_t cufft_inverse_c2c(cplx<float>* d_in, cplx<float>* d_out, std::size_t n, std::size_t batch,
                               cudaStream_t s, void* d_work, std::size_t work_bytes) {
-  return run(CUFFT_C2C, n, batch, s, d_work, work_bytes, "cufftExecC2C", [&](cufftHandle h) {
-    return cufftExecC2C(h, reinterpret_cast<cufftComplex*>(d_in), reinterpret_cast<cufftComplex*>(d_out),
-                        CUFFT_INVERSE);
+  return run(CUFFT_C2C, n, batch, s, d_work, work_bytes, "cufftExecC2C", [&](const cufft_api& f, cufftHandle h) {
+    return f.exec_c2c(h, reinterpret_cast<cufftComplex*>(d_in), reinterpret_cast<cufftComplex*>(d_out),
+                      CUFFT_INVERSE);
   });
 }
 cudaError_t cufft_forward_r2c(const double* d_in, cplx<double>* d_out, std::size_t n, std::size_t batch,
                               cudaStream_t s, void* d_work, std::size_t work_bytes) {
-  return run(CUFFT_D2Z, n, batch, s, d_work, work_bytes, "cufftExecD2Z", [&](cufftHandle h) {
-    return cufftExecD2Z(h, const_cast<double*>(d_in), reinterpret_cast<cufftDoubleComplex*>(d_out));
+  return run(CUFFT_D2Z, n, batch, s, d_work, work_bytes, "cufftExecD2Z", [&](const cufft_api& f, cufftHandle h) {
+    return f.exec_d2z(h, const_cast<double*>(d_in), reinterpret_cast<cufftDoubleComplex*>(d_out));
   });
 }
 cudaError_t cufft_forward_r2c(const float* d_in, cplx<float>* d_out, std::size_t n, std::size_t batch,
                               cudaStream_t s, void* d_work, std::size_t work_bytes) {
-  return run(CUFFT_R2C, n, batch, s, d_work, work_bytes, "cufftExecR2C", [&](cufftHandle h) {
-    return cufftExecR2C(h, const_cast<float*>(d_in), reinterpret_cast<cufftComplex*>(d_out));
+  return run(CUFFT_R2C, n, batch, s, d_work, work_bytes, "cufftExecR2C", [&](const cufft_api& f, cufftHandle h) {
+    return f.exec_r2c(h, const_cast<float*>(d_in), reinterpret_cast<cufftComplex*>(d_out));
   });
 }
 cudaError_t cufft_inverse_c2r(const cplx<double>* d_in, double* d_out, std::size_t n, std::size_t batch,
                               cudaStream_t s, void* d_work, std::size_t work_bytes) {
-  return run(CUFFT_Z2D, n, batch, s, d_work, work_bytes, "cufftExecZ2D", [&](cufftHandle h) {
-    return cufftExecZ2D(h, reinterpret_cast<cufftDoubleComplex*>(const_cast<cplx<double>*>(d_in)), d_out);
+  return run(CUFFT_Z2D, n, batch, s, d_work, work_bytes, "cufftExecZ2D", [&](const cufft_api& f, cufftHandle h) {
+    return f.exec_z2d(h, reinterpret_cast<cufftDoubleComplex*>(const_cast<cplx<double>*>(d_in)), d_out);
   });
 }
 cudaError_t cufft_inverse_c2r(const cplx<float>* d_in, float* d_out, std::size_t n, std::size_t batch,
                               cudaStream_t s, void* d_work, std::size_t work_bytes) {
-  return run(CUFFT_C2R, n, batch, s, d_work, work_bytes, "cufftExecC2R", [&](cufftHandle h) {
-    return cufftExecC2R(h, reinterpret_cast<cufftComplex*>(const_cast<cplx<float>*>(d_in)), d_out);
+  return run(CUFFT_C2R, n, batch, s, d_work, work_bytes, "cufftExecC2R", [&](const cufft_api& f, cufftHandle h) {
+    return f.exec_c2r(h, reinterpret_cast<cufftComplex*>(const_cast<cplx<float>*>(d_in)), d_out);
   });
 }
 
@@ -256,9 +271,10 @@ void cufft_release_plans() {
   if (the_cache().size() == 0) return;  // no CUDA call when nothing was planned (CPU-only machines)
   int current = 0;
   const bool have_current = cudaGetDevice(&current) == cudaSuccess;
-  the_cache().clear([](const key& k, cufftHandle h) {
+  const cufft_api* f = cufft_library();  // loaded: plans exist
+  the_cache().clear([f](const key& k, cufftHandle h) {
     cudaSetDevice(std::get<0>(k));  // a plan belongs to the device it was made on
-    cufftDestroy(h);
+    f->destroy(h);
   });
   if (have_current) cudaSetDevice(current);
 }

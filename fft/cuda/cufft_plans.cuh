@@ -8,6 +8,11 @@
 // CUFFT_INVALID_DEVICE -> cudaErrorInvalidDevice, CUFFT_NOT_SUPPORTED / NOT_IMPLEMENTED ->
 // cudaErrorNotSupported, anything else -> cudaErrorUnknown) and cufft_last_error()
 // describes the last failure of this thread.
+// libcufft is not linked: the first call of any function here opens it
+// (fft/cuda/cufft_library.hpp), before any CUDA call; when it cannot be loaded,
+// the transforms, cufft_prepare and cufft_work_bytes return
+// cudaErrorSharedObjectInitFailed and cufft_last_error()
+// names the library and dlerror()'s reason.
 // Work areas: a plan owns none (cufftSetAutoAllocation(0)). Every execution binds
 // the caller's d_work (at least cufft_work_bytes() bytes, e.g. carved from the
 // caller's temp storage) or, when d_work is null, a stream-ordered allocation of its

@@ -8,6 +8,7 @@
 
 #include "bigmul/device.hpp"
 #include "bigmul/error.hpp"
+#include "fft/cuda/cufft_library.hpp"
 #include "mul/cuda/params_gpu.hpp"
 #include "mul/mul_cuda.hpp"
 
@@ -97,6 +98,9 @@ void run_on_device(std::size_t in_limbs_a, std::size_t in_limbs_b, std::size_t o
 }
 
 cuda::device_options device_options_for(const mul_options& options, mul_stats& stats) {
+  // The cuFFT engine opens libcufft on first use: a machine without it gets
+  // the loader's reason as a resource error here, not a device error later.
+  if (options.engine == fft_engine::cufft) fft::cuda::require_cufft();
   cuda::device_options o;
   o.algo = options.algo;
   o.engine = options.engine;

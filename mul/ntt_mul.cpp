@@ -141,9 +141,15 @@ unsigned primes_needed(const fft::ntt_prime* primes, unsigned available, std::si
   return available + 1;  // not enough primes (cannot happen within the length limit)
 }
 
+// Decimal pieces a task: each piece's carry runs through two dependent
+// divisions per coefficient (latency bound), so a task interleaves this many
+// independent chains. Measured: 4 against 2, the carry phase ~15% faster
+// (10^5 - 10^6 digits); 8 is slower again.
+constexpr unsigned decimal_chains = 4;
+
 // One decimal position: t = x + carry (binary, < 2^163), digit = t mod 10^19,
 // carry = t / 10^19 (< 2^101): two 2-by-1 divisions. The carry chain through
-// the divisions is the cost, so callers interleave two chains.
+// the divisions is the cost, so callers interleave several chains.
 inline limb_t decimal_step(const u64 x[3], u64 pend[2]) {
   const fft::u128 s0 = static_cast<fft::u128>(x[0]) + pend[0];
   const fft::u128 s1 = static_cast<fft::u128>(x[1]) + pend[1] + static_cast<u64>(s0 >> 64);
@@ -158,7 +164,7 @@ inline limb_t decimal_step(const u64 x[3], u64 pend[2]) {
 // Chinese remaindering and carries. The coefficients are cut into pieces;
 // each piece writes its own limbs and keeps what carries past its end (a
 // "tail"), and the tails are added in order at the end. Binary pieces run
-// one per task; decimal ones two per task, their division chains
+// one per task; decimal ones decimal_chains per task, their division chains
 // interleaved.
 template <unsigned K, class MixedRadix>
 void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, unsigned used, u64* const* res,
@@ -168,7 +174,7 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
   const auto t0 = timing ? clock_type::now() : clock_type::time_point{};
   const std::size_t rn = an + bn;
   const std::size_t tasks = prim::chunk_count(count, grain, threads);
-  const std::size_t per_task = rx == radix::decimal ? 2 : 1, pieces = tasks * per_task;
+  const std::size_t per_task = rx == radix::decimal ? decimal_chains : 1, pieces = tasks * per_task;
   const auto bound = [&](std::size_t piece) { return count * piece / pieces; };
   std::vector<u64> tails(3 * pieces);
   std::vector<char> task_ok(tasks, 1);
@@ -227,25 +233,32 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
       }
       std::copy(pend, pend + 3, tails.begin() + 3 * task);
     } else {
-      const std::size_t pa = 2 * task, pb = pa + 1;
-      const std::size_t lo_a = bound(pa), hi_a = bound(pa + 1), lo_b = bound(pb), hi_b = bound(pb + 1);
-      u64 pend_a[2] = {0, 0}, pend_b[2] = {0, 0}, x_b[3 * group];
-      for (std::size_t off = 0; lo_a + off < hi_a || lo_b + off < hi_b; off += group) {
-        const std::size_t len_a = lo_a + off < hi_a ? std::min(group, hi_a - lo_a - off) : 0;
-        const std::size_t len_b = lo_b + off < hi_b ? std::min(group, hi_b - lo_b - off) : 0;
-        ok &= coefficients(lo_a + off, len_a, digits, x);
-        ok &= coefficients(lo_b + off, len_b, digits, x_b);
-        const std::size_t both = std::min(len_a, len_b);
-        for (std::size_t q = 0; q < both; ++q) {
-          r[lo_a + off + q] = decimal_step(x + 3 * q, pend_a);
-          r[lo_b + off + q] = decimal_step(x_b + 3 * q, pend_b);
+      // decimal_chains pieces a task, their division chains interleaved.
+      constexpr unsigned C = decimal_chains;
+      std::size_t lo[C], hi[C];
+      u64 pend[C][2] = {}, xs[C][3 * group];
+      for (unsigned c = 0; c < C; ++c) {
+        lo[c] = bound(C * task + c);
+        hi[c] = bound(C * task + c + 1);
+      }
+      for (std::size_t off = 0;; off += group) {
+        std::size_t len[C], all = group, any = 0;
+        for (unsigned c = 0; c < C; ++c) {
+          len[c] = lo[c] + off < hi[c] ? std::min(group, hi[c] - lo[c] - off) : 0;
+          all = std::min(all, len[c]);
+          any |= len[c];
         }
-        for (std::size_t q = both; q < len_a; ++q) r[lo_a + off + q] = decimal_step(x + 3 * q, pend_a);
-        for (std::size_t q = both; q < len_b; ++q) r[lo_b + off + q] = decimal_step(x_b + 3 * q, pend_b);
+        if (any == 0) break;
+        for (unsigned c = 0; c < C; ++c) ok &= coefficients(lo[c] + off, len[c], digits, xs[c]);
+        for (std::size_t q = 0; q < all; ++q)
+          for (unsigned c = 0; c < C; ++c) r[lo[c] + off + q] = decimal_step(xs[c] + 3 * q, pend[c]);
+        for (unsigned c = 0; c < C; ++c)
+          for (std::size_t q = all; q < len[c]; ++q) r[lo[c] + off + q] = decimal_step(xs[c] + 3 * q, pend[c]);
       }
       // The binary carries (< 2^101) as base-10^19 digits.
-      for (auto [piece, pend] : {std::pair{pa, pend_a}, std::pair{pb, pend_b}}) {
-        const qr64 d = div_1e19((static_cast<fft::u128>(pend[1]) << 64) | pend[0]);  // pend[1] < 2^37
+      for (unsigned c = 0; c < C; ++c) {
+        const std::size_t piece = C * task + c;
+        const qr64 d = div_1e19((static_cast<fft::u128>(pend[c][1]) << 64) | pend[c][0]);  // pend[1] < 2^37
         tails[3 * piece] = d.r;
         tails[3 * piece + 1] = d.q;  // < 2^38
         tails[3 * piece + 2] = 0;

@@ -105,9 +105,12 @@ BIGMUL_AVX2 inline __m256d bc(const double* p) { return _mm256_broadcast_sd(p); 
 // (x0, x1) with w[2k] and (x2, x3) with w[2k + 1]. In [-2p, 2p], out <= 1.65p:
 // only x0 needs reducing (to p/2 + 1); x1 +- w x3 (<= 2.57p < 2^52) is only
 // ever multiplied, giving <= 0.58p, so x0'' <= p/2 + 1 + 0.5625p + 0.58p.
+// ReduceX0 = false (the last levels, whose outputs are reduced anyway): out
+// <= 2p + 0.5625p + 0.58p = 3.15p < 2^52.
+template <bool ReduceX0 = true>
 BIGMUL_AVX2 inline void fwd4(__m256d& x0, __m256d& x1, __m256d& x2, __m256d& x3, __m256d w1, __m256d w1p, __m256d w2,
                              __m256d w2p, __m256d w3, __m256d w3p, const vconst& c) {
-  x0 = reduce(x0, c);
+  if constexpr (ReduceX0) x0 = reduce(x0, c);
   __m256d t = mulmod_shoup(x2, w1, w1p, c);
   x2 = _mm256_sub_pd(x0, t);
   x0 = _mm256_add_pd(x0, t);
@@ -295,7 +298,7 @@ BIGMUL_AVX2 void last_levels_forward(double* a, std::size_t size, const tables& 
     __m256d w2, w3, w2p, w3p;
     load_pairs(T.w + 2 * k, w2, w3);
     load_pairs(T.wp + 2 * k, w2p, w3p);
-    fwd4(x0, x1, x2, x3, ld(T.w + k), ld(T.wp + k), w2, w2p, w3, w3p, c);
+    fwd4<false>(x0, x1, x2, x3, ld(T.w + k), ld(T.wp + k), w2, w2p, w3, w3p, c);
     x0 = reduce(x0, c);
     x1 = reduce(x1, c);
     x2 = reduce(x2, c);

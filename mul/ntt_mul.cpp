@@ -86,6 +86,24 @@ void load_residues(u64* dst, std::size_t n, const limb_t* src, std::size_t len, 
   });
 }
 
+// An operand's residues into x (zero-padded to the plan's length) and its
+// forward transform, through the plan's own vector loader and zero-padded
+// forward where it has them (the AVX2 plan).
+template <class Plan>
+void load_operand(const Plan& plan, u64* x, const limb_t* src, std::size_t len, unsigned threads) {
+  if constexpr (requires { plan.load(x, src, len, threads); })
+    plan.load(x, src, len, threads);
+  else
+    load_residues(x, plan.length(), src, len, plan.modulus(), threads);
+}
+template <class Plan>
+void forward_operand(const Plan& plan, u64* x, std::size_t len, unsigned threads) {
+  if constexpr (requires { plan.forward(x, threads, len); })
+    plan.forward(x, threads, len);  // x[len ..) is zero
+  else
+    plan.forward(x, threads);
+}
+
 // The calling thread's transform buffers, kept between products: a 10^7-digit
 // product touches ~40 MB of fresh memory, and the kernel's zeroing of new
 // pages cost ~15% of its time (FLINT's fft_small keeps its buffers in its
@@ -321,13 +339,11 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
   const auto low_product = [&](unsigned k) {
     const auto t0 = timing ? clock_type::now() : clock_type::time_point{};
     const auto plan = Plan::get(k, shape.low_length);
-    const u64 p = plan->modulus();
-    const std::size_t ln = shape.low_length;
     u64 *x = res[k], *y = other(k);
-    load_residues(y, ln, a, std::min(w, an), p, 1);
-    if (!square) load_residues(x, ln, b, std::min(w, bn), p, 1);
-    plan->forward(y, 1);
-    if (!square) plan->forward(x, 1);
+    load_operand(*plan, y, a, std::min(w, an), 1);
+    if (!square) load_operand(*plan, x, b, std::min(w, bn), 1);
+    forward_operand(*plan, y, std::min(w, an), 1);
+    if (!square) forward_operand(*plan, x, std::min(w, bn), 1);
     plan->pointwise(y, square ? y : x, 1);
     plan->inverse(y, 1);
     std::copy(y, y + w, x + n);
@@ -357,18 +373,8 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
   };
   // One operand's residues and forward transform into x.
   const auto forward_one = [&](const Plan& plan, u64* x, const limb_t* src, std::size_t len, unsigned th) {
-    timed(st.t_split, [&] {
-      if constexpr (requires { plan.load(x, src, len, th); })
-        plan.load(x, src, len, th);  // the plan's vector loader (AVX2)
-      else
-        load_residues(x, n, src, len, plan.modulus(), th);
-    });
-    timed(st.t_forward, [&] {
-      if constexpr (requires { plan.forward(x, th, len); })
-        plan.forward(x, th, len);  // x[len ..) is zero: the AVX2 plan skips work on it
-      else
-        plan.forward(x, th);
-    });
+    timed(st.t_split, [&] { load_operand(plan, x, src, len, th); });
+    timed(st.t_forward, [&] { forward_operand(plan, x, len, th); });
   };
   // Prime k's pointwise product, inverse transform and unfolding, in res[k].
   const auto finish = [&](unsigned k, const Plan& plan, unsigned th) {

@@ -413,22 +413,39 @@ using radix3_tables = ntt_avx2_plan::radix3_tables;
 // w^2j_begin in [0, p). Ranges: x in [-p, p), |u| <= 0.5625p, |w^j| <= 0.52p
 // (a base times a table entry), |x0 - x2 + u| <= 2.57p, so the products have
 // |a b| <= 1.34 p^2 and |y1|, |y2| <= 0.84p (fft/ntt_avx2_arith.hpp).
+// nonzero: a[nonzero ..) is zero (a zero-padded operand): blocks whose x2, or
+// x1 and x2, are all zero skip their terms (x1 = x2 = 0: y_r = x0 w^jr).
 BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
-                                    const radix3_tables& T, u64 base1, u64 base2, u64 p) {
+                                    const radix3_tables& T, u64 base1, u64 base2, u64 p, std::size_t nonzero) {
   const vconst c = make_vconst(p);
   const __m256d c3 = _mm256_set1_pd(T.cube[0]), c3p = _mm256_set1_pd(T.cube_p[0]);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
     const __m256d b1 = _mm256_set1_pd(signed_rep(base1, p)), b2 = _mm256_set1_pd(signed_rep(base2, p));
     const std::size_t len = std::min(radix3_tables::block, j_end - j0);
+    const bool zero1 = j0 + m >= nonzero, zero2 = j0 + 2 * m >= nonzero;
     for (std::size_t i = 0; i < len; i += 4) {
       u64* x = a + j0 + i;
-      const __m256d x0 = load_u64(x, c), x1 = load_u64(x + m, c), x2 = load_u64(x + 2 * m, c);
       const __m256d w1 = mulmod_shoup(b1, ld(T.tw[0][0] + i), ld(T.tw_p[0][0] + i), c);
       const __m256d w2 = mulmod_shoup(b2, ld(T.tw[0][1] + i), ld(T.tw_p[0][1] + i), c);
-      const __m256d u = mulmod_shoup(_mm256_sub_pd(x1, x2), c3, c3p, c);
-      const __m256d y0 = reduce(_mm256_add_pd(_mm256_add_pd(x0, x1), x2), c);
-      const __m256d y1 = mulmod(_mm256_add_pd(_mm256_sub_pd(x0, x2), u), w1, c);
-      const __m256d y2 = mulmod(_mm256_sub_pd(_mm256_sub_pd(x0, x1), u), w2, c);
+      const __m256d x0 = load_u64(x, c);
+      __m256d y0, y1, y2;
+      if (zero1) {
+        y0 = x0;
+        y1 = mulmod(x0, w1, c);
+        y2 = mulmod(x0, w2, c);
+      } else if (zero2) {
+        const __m256d x1 = load_u64(x + m, c);
+        const __m256d u = mulmod_shoup(x1, c3, c3p, c);
+        y0 = reduce(_mm256_add_pd(x0, x1), c);
+        y1 = mulmod(_mm256_add_pd(x0, u), w1, c);
+        y2 = mulmod(_mm256_sub_pd(_mm256_sub_pd(x0, x1), u), w2, c);
+      } else {
+        const __m256d x1 = load_u64(x + m, c), x2 = load_u64(x + 2 * m, c);
+        const __m256d u = mulmod_shoup(_mm256_sub_pd(x1, x2), c3, c3p, c);
+        y0 = reduce(_mm256_add_pd(_mm256_add_pd(x0, x1), x2), c);
+        y1 = mulmod(_mm256_add_pd(_mm256_sub_pd(x0, x2), u), w1, c);
+        y2 = mulmod(_mm256_sub_pd(_mm256_sub_pd(x0, x1), u), w2, c);
+      }
       double* d = reinterpret_cast<double*>(x);
       st(d, y0);
       st(d + m, y1);
@@ -442,7 +459,7 @@ BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, 
 // The inverse, doubles in (|y| <= 2p), u64 out: z_r = y_r w^-jr,
 // x_l = sum_r z_r w3^-lr (times 3). |z1|, |z2| <= 0.77p, sums < 3.6p, reduced.
 BIGMUL_AVX2 void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
-                                    const radix3_tables& T, u64 base1, u64 base2, u64 p) {
+                                    const radix3_tables& T, u64 base1, u64 base2, u64 p, std::size_t) {
   const vconst c = make_vconst(p);
   const __m256d c3 = _mm256_set1_pd(T.cube[1]), c3p = _mm256_set1_pd(T.cube_p[1]);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
@@ -691,17 +708,17 @@ void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64) const {
 }
 
 // Chunks of whole 64-j blocks; each starts its bases at w^(+-j0).
-void ntt_avx2_plan::radix3_vector(u64* a, unsigned threads, bool inverse) const {
+void ntt_avx2_plan::radix3_vector(u64* a, unsigned threads, bool inverse, std::size_t nonzero) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   const u64 root = inverse ? radix3_.root_n_inv : radix3_.root_n;
   const std::size_t block = radix3_tables::block, blocks = (m_ + block - 1) / block;
   prim::parallel_chunks(blocks, 64, threads, [&](std::size_t b0, std::size_t b1) {
     const std::size_t j0 = b0 * block, j1 = std::min(m_, b1 * block);
     const u64 base1 = pow_mod(root, j0, p_), base2 = pow_mod(root, 2 * j0, p_);
-    (inverse ? radix3_inverse_run : radix3_forward_run)(a, m_, j0, j1, radix3_vec_, base1, base2, p_);
+    (inverse ? radix3_inverse_run : radix3_forward_run)(a, m_, j0, j1, radix3_vec_, base1, base2, p_, nonzero);
   });
 #else
-  (void)a, (void)threads, (void)inverse;
+  (void)a, (void)threads, (void)inverse, (void)nonzero;
 #endif
 }
 
@@ -716,7 +733,7 @@ void ntt_avx2_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const
     return;
   }
   if (n_ == m_) return pow2_forward(a, threads, true, nonzero <= m_ / 2);
-  radix3_vector(a, threads, false);
+  radix3_vector(a, threads, false, nonzero);
   for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads, false, false);
 }
 
@@ -730,7 +747,7 @@ void ntt_avx2_plan::inverse(u64* a, unsigned threads) const {
   }
   if (n_ == m_) return pow2_inverse(a, threads, true);
   for (int r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads, false);
-  radix3_vector(a, threads, true);
+  radix3_vector(a, threads, true, n_);
 }
 
 void ntt_avx2_plan::load(u64* dst, const u64* src, std::size_t len, unsigned threads) const {

@@ -9,6 +9,7 @@
 // here: every row reloads and stores the whole partial product.)
 #include "mul/basecase.hpp"
 
+#include "mul/basecase_adx.hpp"
 #include "mul/limb_vec.hpp"
 
 namespace bigmul::detail {
@@ -57,6 +58,11 @@ void mul_basecase_binary(limb_t* r, const limb_t* a, std::size_t an, const limb_
 void mul_basecase(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx) {
   if (rx == radix::decimal) {
     mul_basecase_decimal(r, a, an, b, bn);
+    return;
+  }
+  // From 8 limbs, MULX/ADX rows where the processor has them (mul/basecase_adx.hpp).
+  if (an >= basecase_adx_min_limbs && basecase_adx_supported()) {
+    mul_basecase_adx(r, a, an, b, bn);
     return;
   }
   mul_basecase_binary(r, a, an, b, bn);

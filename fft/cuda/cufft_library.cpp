@@ -61,10 +61,14 @@ std::vector<std::string> cufft_candidates() {
   const std::string soname = BIGMUL_CUFFT_SONAME;
   const std::string libdir = BIGMUL_CUFFT_TOOLKIT_LIBDIR;
   add(soname);
-  // The build machine's toolkit directory, only where this machine has that file.
-  if (!soname.empty() && !libdir.empty()) {
-    const std::string there = libdir + "/" + soname;
-    if (::access(there.c_str(), F_OK) == 0) add(there);
+  // The build machine's toolkit directory, then the usual toolkit places,
+  // each only where this machine has that file (a toolkit need not be in
+  // ld.so.cache; ldd no longer shows the library to whoever sets up paths).
+  if (!soname.empty()) {
+    for (const std::string& dir : {libdir, std::string("/usr/local/cuda/lib64"), std::string("/usr/local/cuda/lib")}) {
+      const std::string there = dir + "/" + soname;
+      if (!dir.empty() && ::access(there.c_str(), F_OK) == 0) add(there);
+    }
   }
   for (const char* plain : {"libcufft.so.12", "libcufft.so.11", "libcufft.so"}) add(plain);
   return names;

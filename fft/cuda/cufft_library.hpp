@@ -9,9 +9,10 @@
 // Which file: $BIGMUL_CUFFT_LIBRARY alone when set (a name or a path); else
 // the SONAME of the toolkit's libcufft found at configure time (the normal
 // search: LD_LIBRARY_PATH, ld.so.cache, ...), then that toolkit's library
-// directory + SONAME only if that file exists on this machine, then the plain
-// names libcufft.so.12, libcufft.so.11, libcufft.so. The functions used have
-// kept their C signatures across these majors.
+// directory + SONAME, /usr/local/cuda/lib64 + SONAME and /usr/local/cuda/lib +
+// SONAME, each only if that file exists on this machine, then the plain names
+// libcufft.so.12, libcufft.so.11, libcufft.so. The functions used have kept
+// their C signatures across these majors.
 //
 // cufft.h is still included, for the types and enums only.
 #pragma once

@@ -271,7 +271,8 @@ void cufft_release_plans() {
   if (the_cache().size() == 0) return;  // no CUDA call when nothing was planned (CPU-only machines)
   int current = 0;
   const bool have_current = cudaGetDevice(&current) == cudaSuccess;
-  const cufft_api* f = cufft_library();  // loaded: plans exist
+  const cufft_api* f = cufft_library();  // loaded, since plans exist
+  if (!f) return;
   the_cache().clear([f](const key& k, cufftHandle h) {
     cudaSetDevice(std::get<0>(k));  // a plan belongs to the device it was made on
     f->destroy(h);

@@ -10,7 +10,6 @@
 #endif
 
 namespace bigmul::detail {
-namespace {
 
 #if defined(BIGMUL_HAVE_ADX_CODE)
 
@@ -60,9 +59,13 @@ limb_t addmul_1_adx(limb_t* r, const limb_t* a, std::size_t n, limb_t b) {
 
 #undef BIGMUL_ADX_LIMB
 
-#endif  // BIGMUL_HAVE_ADX_CODE
+#else
 
-}  // namespace
+limb_t addmul_1_adx(limb_t*, const limb_t*, std::size_t, limb_t) {
+  throw error(error::kind::internal, "bigmul: the MULX/ADX rows are not compiled into this build");
+}
+
+#endif  // BIGMUL_HAVE_ADX_CODE
 
 bool basecase_adx_supported() {
 #if defined(BIGMUL_HAVE_ADX_CODE)

@@ -16,6 +16,10 @@ bool basecase_adx_supported();
 // Operand lengths from which mul_basecase uses the rows (an >= this).
 inline constexpr std::size_t basecase_adx_min_limbs = 8;
 
+// r[0 .. n) += a[0 .. n) * b, n >= 1; returns the carry limb. No branch
+// depends on the values. Requires basecase_adx_supported().
+limb_t addmul_1_adx(limb_t* r, const limb_t* a, std::size_t n, limb_t b);
+
 // r[0 .. an+bn) = a * b, an >= bn >= 1, binary radix, no overlap. Requires
 // basecase_adx_supported().
 void mul_basecase_adx(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bigmul/arith.hpp"
+#include "mul/basecase_adx.hpp"
 
 namespace bigmul::detail {
 namespace {
@@ -69,8 +70,31 @@ mont_ctx mont_setup(const limb_t* m, std::size_t n) {
 // sums a_i b_(k-i) and u_i m_(k-i) in a 192-bit accumulator (as the Comba
 // basecase does), and the columns below n choose u_k so that their low limb
 // vanishes. 2n^2 multiplications, each output limb stored once.
+// From 8 limbs with BMI2 + ADX: the product by MULX/ADX rows, then n
+// reduction rows t += u_i m B^i (u_i = t_i (-m^-1) mod 2^64), each row's
+// carry limb added into the next limb with the running carry; no branch
+// depends on the values.
+void mont_mul_adx(limb_t* r, const limb_t* a, const limb_t* b, const mont_ctx& c, limb_t* t) {
+  const std::size_t n = c.n;
+  const limb_t* m = c.m.data();
+  mul_basecase_adx(t, a, n, b, n);  // t[0 .. 2n)
+  limb_t carry = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const limb_t row = addmul_1_adx(t + i, m, n, t[i] * c.ninv);  // t[i] becomes 0
+    const u128 s = static_cast<u128>(t[i + n]) + row + carry;
+    t[i + n] = static_cast<limb_t>(s);
+    carry = static_cast<limb_t>(s >> 64);
+  }
+  t[2 * n] = carry;  // (t[n .. 2n] < 2m)
+  final_subtract(r, t + n, m, n);
+}
+
 void mont_mul(limb_t* r, const limb_t* a, const limb_t* b, const mont_ctx& c, limb_t* t) {
   const std::size_t n = c.n;
+  if (n >= basecase_adx_min_limbs && basecase_adx_supported()) {
+    mont_mul_adx(r, a, b, c, t);
+    return;
+  }
   const limb_t* m = c.m.data();
   limb_t* u = t;  // u[0 .. n): the reduction multipliers
   u128 low = 0;   // the column sum is high 2^128 + low

@@ -150,6 +150,25 @@ done | sort -u); do
   fi
 done
 export LD_LIBRARY_PATH
+# cuFFT is opened on first use (dlopen of the SONAME the build saw), so ldd does
+# not list it: name the toolkit's copy in BIGMUL_CUFFT_LIBRARY unless the
+# loader's cache already knows it; never a Python environment's copy.
+if [ -z "${BIGMUL_CUFFT_LIBRARY:-}" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcufft\.so\.12 '; then
+  hit=
+  for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib /usr/local/cuda/lib \
+           /usr/local/cuda-*/targets/x86_64-linux/lib /usr/local/cuda-*/lib64; do
+    [ -e "$d/libcufft.so.12" ] && { hit=$d/libcufft.so.12; break; }
+  done
+  [ -n "$hit" ] || hit=$(find /usr/local /opt /usr/lib -name 'libcufft.so.[0-9]*' 2>/dev/null | grep -Ev "$python_path" | sort | head -1)
+  if [ -n "$hit" ]; then
+    export BIGMUL_CUFFT_LIBRARY=$hit
+    loader_notes+=("loader:  cuFFT (dlopen) from $hit (BIGMUL_CUFFT_LIBRARY)")
+  else
+    loader_notes+=("loader:  cuFFT NOT FOUND outside Python environments (the cufft steps will fail)")
+  fi
+else
+  loader_notes+=("loader:  cuFFT (dlopen) ${BIGMUL_CUFFT_LIBRARY:-libcufft.so.12, in the loader cache}")
+fi
 
 timeout 60 "$preflight" >"$logs/gpu_preflight.txt" 2>&1
 rc=$?

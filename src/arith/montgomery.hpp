@@ -2,9 +2,11 @@
 // n limbs: R = 2^(64 n), values in Montgomery form are x R mod m.
 //
 // Two engines:
-//   * scalar (montgomery.cpp): one modulus, 64-bit limbs, product scanning
-//     with the reduction folded in (FIPS: Koc, Acar, Kaliski 1996) with
-//     unsigned __int128, a final subtraction by mask;
+//   * scalar (montgomery.cpp): one modulus, 64-bit limbs: from 8 limbs on
+//     processors with BMI2 + ADX, the product by MULX/ADX rows and n
+//     reduction rows (REDC); else product scanning with the reduction folded
+//     in (FIPS: Koc, Acar, Kaliski 1996) with unsigned __int128; both end in a
+//     final subtraction by mask;
 //   * lanes (montgomery_ifma.cpp): eight independent operations per AVX-512
 //     IFMA vector, one per 64-bit lane, each lane with its own modulus, base
 //     and exponent, in 52-bit digits with Gueron and Krasnov's "almost

@@ -6,7 +6,6 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <new>
 #include <utility>
 
 #include "bigmul/arith.hpp"
@@ -66,19 +65,45 @@ std::strong_ordering compare_same_radix(const integer& a, const integer& b) {
 
 }  // namespace
 
-integer::integer(long long v) : negative_(v < 0), radix_(radix::binary) {
+// Every entry point that can allocate ends in the one translation of
+// allocation failure (bigmul/error.hpp): std::bad_alloc -> bigmul::error
+// kind resource.
+integer::integer(long long v) try : negative_(v < 0), radix_(radix::binary) {
   const unsigned long long m = v < 0 ? 0ull - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
   if (m) limbs_.push_back(m);
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::integer");
 }
 
-integer::integer(unsigned long long v) {
+integer::integer(unsigned long long v) try {
   if (v) limbs_.push_back(v);
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::integer");
 }
 
-integer::integer(std::span<const limb_t> magnitude, bool negative, radix rx)
+integer::integer(const integer& o) try : limbs_(o.limbs_), negative_(o.negative_), radix_(o.radix_) {
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::integer (copy)");
+}
+
+integer& integer::operator=(const integer& o) try {
+  // Strong guarantee: *this is unchanged when the copy does not fit.
+  if (this != &o) {
+    limbs_ = o.limbs_;
+    negative_ = o.negative_;
+    radix_ = o.radix_;
+  }
+  return *this;
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::integer::operator= (copy)");
+}
+
+integer::integer(std::span<const limb_t> magnitude, bool negative, radix rx) try
     : limbs_(magnitude.begin(), magnitude.end()), negative_(negative), radix_(rx) {
   if (rx == radix::decimal) check_decimal_limbs(limbs_);
   normalize();
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::integer");
 }
 
 integer::integer(std::vector<limb_t>&& magnitude, bool negative, radix rx)
@@ -92,7 +117,7 @@ void integer::normalize() {
   if (limbs_.empty()) negative_ = false;
 }
 
-integer integer::from_string(std::string_view text) {
+integer integer::from_string(std::string_view text) try {
   if (text.empty()) throw parse_error("empty literal at byte offset 0", 0);
   std::size_t pos = 0;
   bool negative = false;
@@ -117,18 +142,22 @@ integer integer::from_string(std::string_view text) {
   r.negative_ = negative;
   r.normalize();
   return r;
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::integer::from_string");
 }
 
-std::size_t integer::printed_size(int base, bool prefix) const {
+std::size_t integer::printed_size(int base, bool prefix) const try {
   const unsigned b = checked_base(base);
   const radix want = b == 10 ? radix::decimal : radix::binary;
   const std::size_t head = (negative_ ? 1 : 0) + (b == 16 && prefix ? 2 : 0);
   if (radix_ == want) return head + digits::printed_size(limbs_.data(), limbs_.size(), b);
   const integer c = to_radix(want);
   return head + digits::printed_size(c.limbs_.data(), c.limbs_.size(), b);
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::integer::printed_size");
 }
 
-void integer::print(char* out, int base, bool prefix) const {
+void integer::print(char* out, int base, bool prefix) const try {
   const unsigned b = checked_base(base);
   const radix want = b == 10 ? radix::decimal : radix::binary;
   if (radix_ != want) return to_radix(want).print(out, base, prefix);
@@ -138,18 +167,22 @@ void integer::print(char* out, int base, bool prefix) const {
     *out++ = 'x';
   }
   digits::print(limbs_.data(), limbs_.size(), b, out);
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::integer::print");
 }
 
-std::string integer::to_string(int base, bool prefix) const {
+std::string integer::to_string(int base, bool prefix) const try {
   const unsigned b = checked_base(base);
   const radix want = b == 10 ? radix::decimal : radix::binary;
   if (radix_ != want) return to_radix(want).to_string(base, prefix);
   std::string s(printed_size(base, prefix), '\0');
   print(s.data(), base, prefix);
   return s;
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::integer::to_string");
 }
 
-integer integer::to_radix(radix rx) const {
+integer integer::to_radix(radix rx) const try {
   if (rx == radix_) return *this;
   integer r;
   r.radix_ = rx;
@@ -158,15 +191,17 @@ integer integer::to_radix(radix rx) const {
   r.negative_ = negative_;
   r.normalize();
   return r;
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::integer::to_radix");
 }
 
 integer integer::operator-() const {
-  integer r = *this;
+  integer r = *this;  // the copy constructor translates allocation failure
   if (!r.is_zero()) r.negative_ = !r.negative_;
   return r;
 }
 
-std::strong_ordering operator<=>(const integer& a, const integer& b) {
+std::strong_ordering operator<=>(const integer& a, const integer& b) try {
   if (a.radix_ == b.radix_) return compare_same_radix(a, b);
   if (a.sign() != b.sign() || a.is_zero()) return a.sign() <=> b.sign();
   // Same sign, both nonzero: sizes that differ by more than the estimate's
@@ -179,11 +214,13 @@ std::strong_ordering operator<=>(const integer& a, const integer& b) {
   // Close in size: convert the one with fewer limbs.
   return a.size() <= b.size() ? compare_same_radix(a.to_radix(b.radix_), b)
                               : compare_same_radix(a, b.to_radix(a.radix_));
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::operator<=>");
 }
 
 bool operator==(const integer& a, const integer& b) {
   if (a.radix_ == b.radix_) return a.negative_ == b.negative_ && a.limbs_ == b.limbs_;
-  return (a <=> b) == 0;
+  return (a <=> b) == 0;  // the conversion's failure is <=>'s
 }
 
 void mul(integer& r, const integer& a, const integer& b, const mul_options& options) try {
@@ -212,9 +249,9 @@ void mul(integer& r, const integer& a, const integer& b, const mul_options& opti
   r.limbs_ = std::move(out);
   r.negative_ = negative;
   r.normalize();
-} catch (const std::bad_alloc&) {
+} catch (...) {
   // The product's vector (or a conversion) did not fit: bigmul's error, like the limb level's.
-  throw error(error::kind::resource, "bigmul::mul: out of memory");
+  detail::rethrow_allocation_failure("bigmul::mul");
 }
 
 integer operator*(const integer& a, const integer& b) {

@@ -76,7 +76,13 @@ integer one() { return integer(1); }
 
 integer negated(const integer& x) { return -x; }
 
-integer to_binary(const integer& x) { return x.to_radix(radix::binary); }
+// x itself when it is binary (no copy of a large operand), else its
+// conversion, held in `keep`.
+const integer& to_binary(const integer& x, integer& keep) {
+  if (x.get_radix() == radix::binary) return x;
+  keep = x.to_radix(radix::binary);
+  return keep;
+}
 
 integer in_radix(integer&& x, radix rx) {
   if (x.get_radix() == rx) return std::move(x);
@@ -108,7 +114,8 @@ integer from_twos_complement(limbs_t&& t) {
 template <class Op>
 integer bitwise(const integer& x, const integer& y, Op op) {
   const radix rx = x.size() >= y.size() ? x.get_radix() : y.get_radix();
-  const integer a = to_binary(x), b = to_binary(y);
+  integer ka, kb;
+  const integer &a = to_binary(x, ka), &b = to_binary(y, kb);
   const std::size_t n = std::max(a.size(), b.size()) + 1;
   limbs_t ta = twos_complement(a, n);
   const limbs_t tb = twos_complement(b, n);
@@ -135,13 +142,26 @@ limbs_t shift_right(span_t m, std::size_t bits) {
 
 }  // namespace
 
-integer operator+(const integer& a, const integer& b) { return add_signed(a, b, false); }
-integer operator-(const integer& a, const integer& b) { return add_signed(a, b, true); }
+// Each entry point that allocates ends in the one translation of allocation
+// failure (bigmul/error.hpp): std::bad_alloc -> bigmul::error kind resource.
+// Those that only delegate (/, %, the compound assignments, ++, --, abs)
+// get it from the operator or copy they call.
+integer operator+(const integer& a, const integer& b) try {
+  return add_signed(a, b, false);
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::operator+");
+}
+integer operator-(const integer& a, const integer& b) try {
+  return add_signed(a, b, true);
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::operator-");
+}
 
-void divmod(integer& q, integer& r, const integer& x, const integer& y) {
+void divmod(integer& q, integer& r, const integer& x, const integer& y) try {
   if (y.is_zero()) throw error(error::kind::domain, "bigmul::integer: division by zero");
   const radix rx = x.size() >= y.size() ? x.get_radix() : y.get_radix();
-  const integer a = to_binary(x), b = to_binary(y);
+  integer ka, kb;
+  const integer &a = to_binary(x, ka), &b = to_binary(y, kb);
   const bool qneg = a.is_negative() != b.is_negative(), rneg = a.is_negative();
   const span_t am = mag(a);
   const span_t bm = mag(b);
@@ -157,6 +177,8 @@ void divmod(integer& q, integer& r, const integer& x, const integer& y) {
   integer ri = make(std::move(rm), rneg, radix::binary);
   q = in_radix(std::move(qi), rx);
   r = in_radix(std::move(ri), rx);
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::divmod");
 }
 
 std::pair<integer, integer> divmod(const integer& a, const integer& b) {
@@ -168,13 +190,17 @@ std::pair<integer, integer> divmod(const integer& a, const integer& b) {
 integer operator/(const integer& a, const integer& b) { return divmod(a, b).first; }
 integer operator%(const integer& a, const integer& b) { return divmod(a, b).second; }
 
-integer operator<<(const integer& x, std::size_t bits) {
-  const integer a = to_binary(x);
+integer operator<<(const integer& x, std::size_t bits) try {
+  integer ka;
+  const integer& a = to_binary(x, ka);
   return in_radix(make(shift_left(mag(a), bits), a.is_negative(), radix::binary), x.get_radix());
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::operator<<");
 }
 
-integer operator>>(const integer& x, std::size_t bits) {
-  const integer a = to_binary(x);
+integer operator>>(const integer& x, std::size_t bits) try {
+  integer ka;
+  const integer& a = to_binary(x, ka);
   if (!a.is_negative())
     return in_radix(make(shift_right(mag(a), bits), false, radix::binary), x.get_radix());
   // floor(-m / 2^bits) = -(((m - 1) >> bits) + 1)
@@ -184,18 +210,30 @@ integer operator>>(const integer& x, std::size_t bits) {
   s.push_back(0);
   detail::add_1_in_place(s.data(), s.size());
   return in_radix(make(std::move(s), true, radix::binary), x.get_radix());
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::operator>>");
 }
 
-integer operator&(const integer& a, const integer& b) {
+integer operator&(const integer& a, const integer& b) try {
   return bitwise(a, b, [](limb_t x, limb_t y) { return x & y; });
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::operator&");
 }
-integer operator|(const integer& a, const integer& b) {
+integer operator|(const integer& a, const integer& b) try {
   return bitwise(a, b, [](limb_t x, limb_t y) { return x | y; });
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::operator|");
 }
-integer operator^(const integer& a, const integer& b) {
+integer operator^(const integer& a, const integer& b) try {
   return bitwise(a, b, [](limb_t x, limb_t y) { return x ^ y; });
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::operator^");
 }
-integer operator~(const integer& a) { return negated(a) - one(); }
+integer operator~(const integer& a) try {
+  return negated(a) - one();
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::operator~");
+}
 
 integer& operator+=(integer& a, const integer& b) { return a = a + b; }
 integer& operator-=(integer& a, const integer& b) { return a = a - b; }
@@ -221,24 +259,31 @@ integer operator--(integer& a, int) {
 
 integer abs(const integer& a) { return a.is_negative() ? negated(a) : a; }
 
-std::size_t bit_length(const integer& x) {
-  const integer a = to_binary(x);
+std::size_t bit_length(const integer& x) try {
+  integer ka;
+  const integer& a = to_binary(x, ka);
   const span_t m = mag(a);
   if (m.empty()) return 0;
   return 64 * m.size() - static_cast<std::size_t>(std::countl_zero(m.back()));
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::bit_length");
 }
 
-std::size_t lowest_set_bit(const integer& x) {
+std::size_t lowest_set_bit(const integer& x) try {
   if (x.is_zero()) throw error(error::kind::domain, "bigmul::lowest_set_bit: the value is zero");
-  const integer a = to_binary(x);
+  integer ka;
+  const integer& a = to_binary(x, ka);
   const span_t m = mag(a);
   std::size_t i = 0;
   while (m[i] == 0) ++i;
   return 64 * i + static_cast<std::size_t>(std::countr_zero(m[i]));
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::lowest_set_bit");
 }
 
-bool test_bit(const integer& x, std::size_t index) {
-  const integer a = to_binary(x);
+bool test_bit(const integer& x, std::size_t index) try {
+  integer ka;
+  const integer& a = to_binary(x, ka);
   const span_t m = mag(a);
   const auto bit = [&](std::size_t i) { return i / 64 < m.size() && ((m[i / 64] >> (i % 64)) & 1) != 0; };
   if (!a.is_negative()) return bit(index);
@@ -247,6 +292,8 @@ bool test_bit(const integer& x, std::size_t index) {
   if (index < z) return false;
   if (index == z) return true;
   return !bit(index);
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::test_bit");
 }
 
 }  // namespace bigmul

@@ -110,7 +110,7 @@ limbs_t scalar_op(op o, const detail::mont_ctx& c, std::span<const limb_t> x, st
 // context of moduli[0] when there is one modulus and the caller has it.
 std::vector<integer> run_batched(op o, std::span<const integer> x, std::span<const integer> y,
                                  std::span<const integer> moduli, unsigned threads,
-                                 const detail::montgomery_state* shared) {
+                                 const detail::montgomery_state* shared) try {
   const char* fn = op_name(o);
   const std::size_t G = x.size();
   if ((o != op::sqr && y.size() != G) || (moduli.size() != G && moduli.size() != 1))
@@ -180,11 +180,15 @@ std::vector<integer> run_batched(op o, std::span<const integer> x, std::span<con
   for (std::size_t g = 0; g < G; ++g)
     out.push_back(finish(std::move(res[g]), moduli[moduli.size() == 1 ? 0 : g].get_radix()));
   return out;
+} catch (...) {
+  detail::rethrow_allocation_failure(op_name(o));
 }
 
 }  // namespace
 
-montgomery_context::montgomery_context(const integer& modulus) {
+// Allocation failure in any entry point becomes bigmul::error kind resource
+// (bigmul/error.hpp); the free functions get it from the context and its methods.
+montgomery_context::montgomery_context(const integer& modulus) try {
   auto s = std::make_shared<detail::montgomery_state>();
   s->modulus = modulus;
   check_modulus(modulus, "bigmul::montgomery_context");
@@ -192,28 +196,34 @@ montgomery_context::montgomery_context(const integer& modulus) {
   s->m.assign(mb.magnitude().begin(), mb.magnitude().end());
   s->ctx = detail::mont_setup(s->m.data(), s->m.size());
   s_ = std::move(s);
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::montgomery_context");
 }
 
 const integer& montgomery_context::modulus() const noexcept { return s_->modulus; }
 
-integer montgomery_context::mod_mul(const integer& a, const integer& b) const {
+integer montgomery_context::mod_mul(const integer& a, const integer& b) const try {
   std::vector<integer> keep;
   keep.reserve(2);
   const auto ab = binary_limbs(a, keep), bb = binary_limbs(b, keep);
   check_residue(a, ab, s_->m, "bigmul::mod_mul", "factor a", 0, false);
   check_residue(b, bb, s_->m, "bigmul::mod_mul", "factor b", 0, false);
   return finish(scalar_op(op::mul, s_->ctx, ab, bb), s_->modulus.get_radix());
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::mod_mul");
 }
 
-integer montgomery_context::mod_sqr(const integer& a) const {
+integer montgomery_context::mod_sqr(const integer& a) const try {
   std::vector<integer> keep;
   keep.reserve(1);
   const auto ab = binary_limbs(a, keep);
   check_residue(a, ab, s_->m, "bigmul::mod_sqr", "a", 0, false);
   return finish(scalar_op(op::sqr, s_->ctx, ab, ab), s_->modulus.get_radix());
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::mod_sqr");
 }
 
-integer montgomery_context::mod_pow(const integer& base, const integer& exponent) const {
+integer montgomery_context::mod_pow(const integer& base, const integer& exponent) const try {
   std::vector<integer> keep;
   keep.reserve(2);
   const auto bb = binary_limbs(base, keep);
@@ -221,9 +231,11 @@ integer montgomery_context::mod_pow(const integer& base, const integer& exponent
   check_exponent(exponent, "bigmul::mod_pow", 0, false);
   const auto eb = binary_limbs(exponent, keep);
   return finish(scalar_op(op::pow, s_->ctx, bb, eb), s_->modulus.get_radix());
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::mod_pow");
 }
 
-integer montgomery_context::mod_pow_sec(const integer& base, const integer& exponent) const {
+integer montgomery_context::mod_pow_sec(const integer& base, const integer& exponent) const try {
   std::vector<integer> keep;
   keep.reserve(2);
   const auto bb = binary_limbs(base, keep);
@@ -231,6 +243,8 @@ integer montgomery_context::mod_pow_sec(const integer& base, const integer& expo
   check_exponent(exponent, "bigmul::mod_pow_sec", 0, false);
   const auto eb = binary_limbs(exponent, keep);
   return finish(scalar_op(op::pow_sec, s_->ctx, bb, eb), s_->modulus.get_radix());
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::mod_pow_sec");
 }
 
 std::vector<integer> montgomery_context::mod_mul(std::span<const integer> a, std::span<const integer> b,

@@ -80,14 +80,16 @@ class boost_backend {
   }
   // Like Boost's gmp_int: "0x..." hex, a leading "0" octal, else decimal; an
   // optional sign first. Throws std::runtime_error (bigmul::parse_error) on bad input.
-  boost_backend& operator=(const char* s) {
+  boost_backend& operator=(const char* s) try {
     value_ = parse(s ? std::string_view(s) : std::string_view());
     return *this;
+  } catch (...) {
+    detail::rethrow_allocation_failure("bigmul::boost_backend (from a string)");
   }
 
   void swap(boost_backend& o) noexcept { std::swap(value_, o.value_); }
 
-  std::string str(std::streamsize /*digits*/, std::ios_base::fmtflags f) const {
+  std::string str(std::streamsize /*digits*/, std::ios_base::fmtflags f) const try {
     const bool hex = (f & std::ios_base::hex) == std::ios_base::hex;
     const bool oct = (f & std::ios_base::oct) == std::ios_base::oct;
     if ((hex || oct) && value_.is_negative())
@@ -106,6 +108,8 @@ class boost_backend {
       s.insert(0, oct ? "0" : (f & std::ios_base::uppercase) ? "0X" : "0x");
     if ((f & std::ios_base::showpos) && s[0] != '-') s.insert(0, 1, '+');
     return s;
+  } catch (...) {
+    detail::rethrow_allocation_failure("bigmul::boost_backend::str");
   }
 
   void negate() { value_ = -value_; }
@@ -180,7 +184,9 @@ class boost_backend {
   integer value_;  // always binary radix
 };
 
-// Arithmetic (found by argument-dependent lookup).
+// Arithmetic (found by argument-dependent lookup). Running out of memory
+// throws bigmul::error kind resource: the integer operators, integer's copy
+// (the defaulted copies here) and the string functions above translate it.
 inline void eval_add(boost_backend& r, const boost_backend& a) { r.value() = r.value() + a.value(); }
 inline void eval_add(boost_backend& r, const boost_backend& a, const boost_backend& b) { r.value() = a.value() + b.value(); }
 inline void eval_subtract(boost_backend& r, const boost_backend& a) { r.value() = r.value() - a.value(); }

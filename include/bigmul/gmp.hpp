@@ -52,8 +52,8 @@ inline void to_mpz(mpz_ptr out, const integer& x) try {
   std::memcpy(p, m.data(), m.size() * sizeof(limb_t));
   const auto n = static_cast<mp_size_t>(m.size());
   mpz_limbs_finish(out, b.is_negative() ? -n : n);
-} catch (const std::bad_alloc&) {
-  throw error(error::kind::resource, "bigmul::to_mpz: out of memory");
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::to_mpz");
 }
 
 // The value of z as a binary-radix integer (one copy of the limbs).
@@ -61,8 +61,8 @@ inline integer from_mpz(mpz_srcptr z) try {
   const std::size_t n = mpz_size(z);
   const mp_limb_t* p = mpz_limbs_read(z);
   return integer(std::span<const limb_t>(reinterpret_cast<const limb_t*>(p), n), mpz_sgn(z) < 0, radix::binary);
-} catch (const std::bad_alloc&) {
-  throw error(error::kind::resource, "bigmul::from_mpz: out of memory");
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::from_mpz");
 }
 
 // A read-only mpz over an integer's limbs, without copying them (mpz_roinit_n).
@@ -130,8 +130,8 @@ inline void mpz_mul(mpz_ptr r, mpz_srcptr a, mpz_srcptr b, const mul_options& op
     if (rp[n - 1] == 0) --n;
   }
   mpz_limbs_finish(r, negative ? -static_cast<mp_size_t>(n) : static_cast<mp_size_t>(n));
-} catch (const std::bad_alloc&) {
-  throw error(error::kind::resource, "bigmul::mpz_mul: out of memory");
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::mpz_mul");
 }
 
 }  // namespace bigmul

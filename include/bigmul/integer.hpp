@@ -12,11 +12,20 @@
 #include "bigmul/error.hpp"
 #include "bigmul/mul.hpp"
 
+// Running out of memory in any function declared here (and in arith.hpp,
+// modular.hpp) throws bigmul::error kind resource, never std::bad_alloc.
+
 namespace bigmul {
 
 class integer {
  public:
   integer() = default;  // zero, binary radix
+  // Copies allocate: declared so that running out of memory is bigmul::error
+  // kind resource, like every other entry point; moves never allocate.
+  integer(const integer& o);
+  integer& operator=(const integer& o);
+  integer(integer&&) noexcept = default;
+  integer& operator=(integer&&) noexcept = default;
   integer(long long v);           // NOLINT(google-explicit-constructor): like mpz_class
   integer(unsigned long long v);  // NOLINT
   integer(int v) : integer(static_cast<long long>(v)) {}            // NOLINT

@@ -1,7 +1,6 @@
 // Division with remainder of binary limb arrays: normalization, then
 // schoolbook or Newton division by size.
 #include <bit>
-#include <new>
 #include <string>
 #include <vector>
 
@@ -59,8 +58,8 @@ void div_qr(limb_t* q, limb_t* r, const limb_t* a, std::size_t an, const limb_t*
     return;
   }
   rshift(r, u.data(), dn, s);
-} catch (const std::bad_alloc&) {
-  throw error(error::kind::resource, "bigmul::div_qr: out of memory");
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::div_qr");
 }
 
 }  // namespace bigmul

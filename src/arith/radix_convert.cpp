@@ -279,12 +279,18 @@ std::vector<limb_t> decimal_to_binary(const limb_t* a, std::size_t n, std::size_
 
 }  // namespace detail
 
-std::vector<limb_t> binary_to_decimal(const limb_t* a, std::size_t n) {
+// The public converters: allocation failure becomes bigmul::error kind
+// resource (bigmul/error.hpp), like every entry point.
+std::vector<limb_t> binary_to_decimal(const limb_t* a, std::size_t n) try {
   return detail::binary_to_decimal(a, n, detail::params_cpu::radix_to_decimal_basecase);
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::binary_to_decimal");
 }
 
-std::vector<limb_t> decimal_to_binary(const limb_t* a, std::size_t n) {
+std::vector<limb_t> decimal_to_binary(const limb_t* a, std::size_t n) try {
   return detail::decimal_to_binary(a, n, detail::params_cpu::radix_from_decimal_basecase);
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::decimal_to_binary");
 }
 
 }  // namespace bigmul

@@ -204,8 +204,8 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
     if (timed) st.t_check = std::chrono::duration<double>(clock::now() - t0).count();
   }
   if (timed) st.t_total = std::chrono::duration<double>(clock::now() - t_start).count();
-} catch (const std::bad_alloc&) {
-  detail::throw_out_of_memory("bigmul::mul");
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::mul");  // bad_alloc, length_error -> resource
 }
 
 }  // namespace bigmul
@@ -281,8 +281,8 @@ void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std
   st.backend_used = backend::cpu;
   st.modular_check = options.modular_check;
   st.t_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-} catch (const std::bad_alloc&) {
-  detail::throw_out_of_memory("bigmul::mul_batched");
+} catch (...) {
+  detail::rethrow_allocation_failure("bigmul::mul_batched");  // bad_alloc, length_error -> resource
 }
 
 }  // namespace bigmul

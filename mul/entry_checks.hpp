@@ -1,8 +1,8 @@
 // What every public multiplication entry point checks before any work:
 // enums inside their enumerations (a value cast from an integer would
 // otherwise fall through every switch and leave the result unwritten), sizes
-// whose limb and byte counts cannot overflow (an + bn, 2·n·G), and
-// std::bad_alloc turned into bigmul::error kind resource.
+// whose limb and byte counts cannot overflow (an + bn, 2·n·G). (Allocation
+// failure becomes kind resource through detail::rethrow_allocation_failure.)
 #pragma once
 
 #include <cstddef>
@@ -47,11 +47,6 @@ inline void check_batch_size(std::size_t n, std::size_t G, const char* who) {
     throw error(error::kind::invalid_argument, std::string(who) + ": 2 * n * G = 2 * " + std::to_string(n) + " * " +
                                                    std::to_string(G) + " limbs overflows (at most " +
                                                    std::to_string(max_limbs) + ")");
-}
-
-// For the catch of a std::bad_alloc at an entry point.
-[[noreturn]] inline void throw_out_of_memory(const char* who) {
-  throw error(error::kind::resource, std::string(who) + ": out of memory");
 }
 
 }  // namespace bigmul::detail

@@ -211,8 +211,11 @@ int run_checked(const options& o, progress& prog) {
     if (e.code() == error::kind::domain)
       throw failure(exit_usage, std::string("bigmul: --algorithm ") + algorithm_name(o.algo) + ": " + e.what());
     if (e.code() == error::kind::resource) throw failure(exit_io, std::string("bigmul: ") + e.what());
-    if (e.code() == error::kind::invalid_argument && o.backend_choice == backend::cuda)
-      throw failure(exit_usage, std::string("bigmul: --backend cuda: ") + e.what());
+    // A request the library refuses (--backend cuda's limits, an unknown
+    // BIGMUL_NTT_ENGINE) is the user's to change: usage, not an internal error.
+    if (e.code() == error::kind::invalid_argument)
+      throw failure(exit_usage, std::string("bigmul: ") + (o.backend_choice == backend::cuda ? "--backend cuda: " : "") +
+                                    e.what());
     throw;
   }
   t.multiply = seconds_since(t0);

@@ -502,6 +502,19 @@ TEST_F(CliTest, WriteErrorsOnStdoutExit1) {
   EXPECT_EQ(slurp(out), "42\n");
 }
 
+// An NTT engine named in the environment that does not exist is the user's to
+// fix: exit 2 with the variable named, not "internal error" with exit 1.
+TEST_F(CliTest, UnknownNttEngineInTheEnvironmentIsUsage) {
+  cli_run_options bogus;
+  bogus.env = {"BIGMUL_NTT_ENGINE=sse9"};
+  expect_failure({"--algorithm", "ntt", "--random", "5000", "--seed", "4"}, 2, {"BIGMUL_NTT_ENGINE=sse9", "ifma"}, bogus);
+  cli_run_options portable;
+  portable.env = {"BIGMUL_NTT_ENGINE=portable"};
+  const cli_result r = run_cli({"--algorithm", "ntt", "--random", "5000", "--seed", "4"}, portable);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, run_cli({"--algorithm", "basecase", "--random", "5000", "--seed", "4"}).out);
+}
+
 TEST_F(CliTest, ProgressOnlyWhenStderrIsATerminal) {
   cli_run_options tty;
   tty.stderr_is_terminal = true;

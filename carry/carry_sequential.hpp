@@ -1,5 +1,5 @@
 // Sequential carry normalization: the reference every other carry algorithm
-// is tested against (paper 004 Fig 7.4, with a signed multi-digit carry).
+// is tested against ([DIEGUEZ18 Fig. 7.4], with a signed multi-digit carry).
 #pragma once
 
 #include <algorithm>

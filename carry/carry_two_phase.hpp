@@ -1,4 +1,4 @@
-// Two-phase parallel carry normalization (paper 004 s7.5), for any base
+// Two-phase parallel carry normalization ([DIEGUEZ18 §7.5]), for any base
 // B = 2^k or 10^k and signed coefficients.
 //
 // Phase 1, bounded spread: every coefficient is cut into D base-B digits

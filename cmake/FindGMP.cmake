@@ -6,7 +6,7 @@ if(PKG_CONFIG_FOUND)
 endif()
 find_path(GMP_INCLUDE_DIR gmp.h HINTS ${PC_GMP_INCLUDE_DIRS})
 # BIGMUL_STATIC_GMP: prefer the static archives, so that a build folder runs on
-# a machine without libgmp (the GPU machine, design.md s10).
+# a machine without libgmp (the GPU machine: scripts/gpu-bundle.sh).
 if(BIGMUL_STATIC_GMP)
   set(_gmp_names libgmp.a gmp)
   set(_gmpxx_names libgmpxx.a gmpxx)

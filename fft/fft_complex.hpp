@@ -5,7 +5,7 @@
 //  - n <= 2^12: in-cache six-step, n = a*b: b-point Stockham FFTs across a interleaved
 //    columns, transpose with twiddle into scratch, a-point FFTs across b columns;
 //    output in natural order;
-//  - larger: four-step, n = n1*n2: blocks of columns are gathered into a small
+//  - larger: four-step [BAILEY90], n = n1*n2: blocks of columns are gathered into a small
 //    contiguous buffer, transformed by a batched n2-point Stockham FFT, multiplied by
 //    the twiddles and written back; then every row (contiguous, n1 points) is
 //    transformed by a sub-plan (recursively four-step when n1 is still large). No

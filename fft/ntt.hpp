@@ -8,8 +8,8 @@
 // convolution needs no permutation pass. Large power-of-two parts recurse
 // depth first: one radix-2 level over the whole array, then each half on its
 // own, so every level below the cache size runs from cache (cache-oblivious,
-// like FLINT's fft_small and y-cruncher's NTTs). Values stay lazily reduced in
-// [0, 2p) (Harvey's butterflies); twiddles are Shoup pairs (w, floor(w 2^64 / p)).
+// like FLINT's fft_small [FFTSMALL] and y-cruncher's NTTs). Values stay lazily reduced in
+// [0, 2p) (Harvey's butterflies [HARVEY14]); twiddles are Shoup pairs [SHOUP] (w, floor(w 2^64 / p)).
 #pragma once
 
 #include <cstddef>

@@ -47,7 +47,7 @@ inline constexpr ntt_prime ntt52_primes[ntt52_prime_count] = {
 
 BIGMUL_HD u64 mulhi64(u64 a, u64 b) { return static_cast<u64>((static_cast<u128>(a) * b) >> 64); }
 
-// Shoup's multiplication by a fixed w < p with w_shoup = floor(w * 2^64 / p):
+// Shoup's multiplication [SHOUP] by a fixed w < p with w_shoup = floor(w * 2^64 / p):
 // for any x < 2^64 the result is congruent to x * w and lies in [0, 2p).
 BIGMUL_HD u64 mul_shoup_lazy(u64 x, u64 w, u64 w_shoup, u64 p) {
   const u64 q = mulhi64(x, w_shoup);
@@ -77,7 +77,7 @@ BIGMUL_HD u64 montgomery_reduce_lazy(u128 t, u64 p, u64 p_neg_inv) {
   return static_cast<u64>(s >> 64);
 }
 
-// Harvey's radix-2 butterflies on values in [0, 2p); outputs stay in [0, 2p).
+// Harvey's radix-2 butterflies [HARVEY14] on values in [0, 2p); outputs stay in [0, 2p).
 // Decimation in frequency (Gentleman-Sande), forward: (x, y) -> (x + y, (x - y) w).
 BIGMUL_HD void butterfly_dif(u64& x, u64& y, u64 w, u64 w_shoup, u64 p) {
   const u64 two_p = 2 * p;

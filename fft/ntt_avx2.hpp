@@ -8,7 +8,7 @@
 // bit-reversed -> natural times n), but inside a transform the values are
 // doubles holding integers in [-2p, 2p], multiplied exactly with FMA
 // (fft/ntt_avx2_arith.hpp proves the bounds). The power-of-two part is the
-// "twisted" evaluation tree of FLINT's fft_small: the radix-2 step on a block
+// "twisted" evaluation tree of FLINT's fft_small [FFTSMALL]: the radix-2 step on a block
 // k of any level is (x, y) -> (x + w[k] y, x - w[k] y) with one table
 // w[k] = w_m^bitrev(k) for every level, so a block's twiddle is one broadcast
 // (no per-butterfly twiddle loads) and the last two levels run in registers

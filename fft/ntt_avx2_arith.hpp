@@ -7,7 +7,7 @@
 // Values are doubles holding integers, signed, for a prime p < 2^50.
 // The technique is Shoup's multiplication by a constant with a precomputed
 // quotient (here w / p in floating point) and the FMA error-free product of
-// FLINT's fft_small and the Harvey / van der Hoeven literature; the bounds
+// FLINT's fft_small [FFTSMALL] and the Harvey [HARVEY14] / van der Hoeven literature; the bounds
 // below are ours.
 //
 // Facts used (IEEE binary64, round to nearest, no underflow for integers):

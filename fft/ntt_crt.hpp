@@ -1,4 +1,4 @@
-// Garner's mixed-radix digits for a set of NTT primes (host code shared by
+// Garner's mixed-radix digits [GARNER59] for a set of NTT primes (host code shared by
 // the NTT engines; the multiply turns the digits into limbs).
 //
 // For residues r_k of x modulo K primes p_0 > p_1 > ... (each less than twice

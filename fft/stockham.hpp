@@ -1,4 +1,4 @@
-// Batched Stockham autosort FFT of length n = 2^k on interleaved lanes.
+// Batched Stockham autosort FFT [STOCKHAM66] of length n = 2^k on interleaved lanes.
 //
 // Element j of lane l lives at x[j * lanes + l]; all lanes are transformed at
 // once, so every pass is a unit-stride loop of length >= lanes that vectorizes

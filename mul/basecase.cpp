@@ -1,4 +1,4 @@
-// Schoolbook multiplication, product scanning (Comba) in both radices: each
+// Schoolbook multiplication, product scanning (Comba [COMBA90]) in both radices: each
 // output column sums its exact 128-bit products in a 192-bit accumulator, so
 // the cost per product is a multiply and three adds (add, adc, adc) and each
 // output limb is stored once.

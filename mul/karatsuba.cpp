@@ -1,4 +1,4 @@
-// Karatsuba multiplication in the subtractive form
+// Karatsuba multiplication [KARATSUBA62] in the subtractive form
 //   a*b = z0 + (z0 + z2 - (a0 - a1)(b0 - b1)) X + z2 X^2,
 // which needs only n/2-limb differences (no carry limb), in both radices.
 #include "mul/karatsuba.hpp"

@@ -17,7 +17,7 @@ struct qr64 {
 };
 
 // (u1 * 2^64 + u0) / d for a normalized d (top bit set) and u1 < d, with
-// v = floor((2^128 - 1) / d) - 2^64: Moller and Granlund's 2-by-1 division by
+// v = floor((2^128 - 1) / d) - 2^64: Moller and Granlund's [MG11] 2-by-1 division by
 // an invariant integer ("Improved division by invariant integers", 2011).
 BIGMUL_HD qr64 div_2by1(limb_t u1, limb_t u0, limb_t d, limb_t v) {
   u128 q = static_cast<u128>(v) * u1;

@@ -32,7 +32,7 @@ BIGMUL_HD bitonic_step bitonic_stage_step(unsigned s, unsigned k) {
   return bitonic_step{std::uint64_t{1} << c, c};
 }
 
-// Inserts a 0 bit at position `pos` of x (paper 002's INSAT(x, 0, pos)).
+// Inserts a 0 bit at position `pos` of x (INSAT(x, 0, pos) of [CAPANNINI10]).
 BIGMUL_HD std::uint64_t insert_zero_bit(std::uint64_t x, unsigned pos) {
   const std::uint64_t low = x & ((std::uint64_t{1} << pos) - 1);
   return ((x - low) << 1) | low;

@@ -1,4 +1,4 @@
-// Phase planner of the K-model bitonic sort (paper 002 s V).
+// Phase planner of the K-model bitonic sort ([CAPANNINI10 §V]).
 //
 // Several consecutive network steps can run in one pass over memory if the
 // index sets they touch split into independent parts that fit in fast memory

@@ -1,4 +1,4 @@
-// Stream compaction built from a scan (paper 000 ch.5): flags = pred(x),
+// Stream compaction built from a scan ([KOIKE15 ch. 5]): flags = pred(x),
 // exclusive scan of the flags = destinations, scatter. Stable: kept elements
 // stay in input order.
 //

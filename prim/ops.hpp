@@ -4,7 +4,7 @@
 // use to prove that reduce and scan keep the order of their operands:
 //   carry_op      (generate, propagate) pairs of a carry-lookahead adder
 //   mat2_mul_op   2x2 matrix product mod 2^64
-//   mss_op        maximum segment sum (paper 000 s4.2), a list homomorphism
+//   mss_op        maximum segment sum ([KOIKE15 §4.2]), a list homomorphism
 #pragma once
 
 #include <cstdint>

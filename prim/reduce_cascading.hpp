@@ -1,4 +1,4 @@
-// Cascading reduction for COMMUTATIVE operators (paper 000 s4.4, Harris's
+// Cascading reduction for COMMUTATIVE operators ([KOIKE15 §4.4], [HARRIS07]
 // kernel 7, brought to the CPU).
 //
 // The GPU version folds a column of a row-major matrix per core. Here each

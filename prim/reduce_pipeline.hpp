@@ -1,5 +1,5 @@
-// Pipeline reduction for NON-COMMUTATIVE associative operators (paper 000
-// s4.6.3, the author's contribution, brought to the CPU).
+// Pipeline reduction for NON-COMMUTATIVE associative operators ([KOIKE15
+// §4.6.3], the author's contribution, brought to the CPU).
 //
 // Paper: the input is a matrix with b columns; a multiprocessor reduces each
 // row with an order-preserving binary tree and adds row totals to an

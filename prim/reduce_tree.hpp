@@ -1,5 +1,5 @@
-// Tree reduction, order-preserving (paper 000 s4.3 "modified tree-based",
-// paper 001 Thm 1): level by level, x[i] = x[2i] (+) x[2i+1], until one value
+// Tree reduction, order-preserving ([KOIKE15 §4.3] "modified tree-based",
+// [NAKANO14 Thm. 1]): level by level, x[i] = x[2i] (+) x[2i+1], until one value
 // is left. O(n) work like the others but log n passes over shrinking buffers;
 // kept as the reference the pipeline and cascading versions are measured
 // against. Correct for non-commutative operators.

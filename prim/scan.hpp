@@ -1,6 +1,6 @@
 // Prefix scan on the CPU: inclusive and exclusive, any associative operator.
 //
-// Multithreaded as the three-phase reduce-then-scan of paper 004 ch.5 (chunk
+// Multithreaded as the three-phase reduce-then-scan of [DIEGUEZ18 ch. 5] (chunk
 // reduce -> scan of chunk totals -> rescan with the carried-in prefix). The
 // operator is only ever applied as op(earlier, later), so operators that are
 // associative but not commutative (carry look-ahead, matrix products) are

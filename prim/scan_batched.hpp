@@ -1,5 +1,5 @@
 // Batched scan: G independent problems of length N stored back to back
-// (problem g is in[g*N .. g*N+N)), scanned in one call (paper 004 ch.5,
+// (problem g is in[g*N .. g*N+N)), scanned in one call ([DIEGUEZ18 ch. 5],
 // "G problems per call").
 //
 // The work is cut into equal chunks of the whole G*N range, not per problem,

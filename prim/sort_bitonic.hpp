@@ -1,4 +1,4 @@
-// K-model bitonic sort (paper 002) on the CPU: the network of
+// K-model bitonic sort ([CAPANNINI10]) on the CPU: the network of
 // prim/bitonic_network.hpp run phase by phase as planned by
 // prim/bitonic_plan.hpp. A phase gathers each part (2^log_part elements,
 // runs of 2^log_run consecutive ones) into a small local buffer that stays in

@@ -1,4 +1,4 @@
-// Batched small sort (paper 004 ch.4, BMCS): G independent problems of N keys
+// Batched small sort ([DIEGUEZ18 ch. 4], BMCS): G independent problems of N keys
 // stored back to back, each sorted by the bitonic network in a local buffer,
 // many problems per task. Like the GPU kernel's "4 keys per thread", two
 // consecutive steps of a stage are fused: the four keys p, p^m1, p^m2,

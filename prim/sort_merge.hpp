@@ -1,4 +1,4 @@
-// Stable d-way merge sort (paper 000 ch.6), multithreaded.
+// Stable d-way merge sort ([KOIKE15 ch. 6]), multithreaded.
 //
 // 1. Runs of `base_run` elements are sorted by binary insertion (stable).
 // 2. Rounds of d-way merges: every group of d consecutive runs becomes one

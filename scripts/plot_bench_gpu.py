@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Plots bench_mul_gpu JSON (paper 004's figures re-measured): MData/s against
+"""Plots bench_mul_gpu JSON ([DIEGUEZ18 ch. 7]'s figures re-measured): MData/s against
 digits per operand for single (G = 1) and batched products, one line per
 variant; the relative L2 round-off (Table 7.2); the fraction of the
 memory-bandwidth floor. Needs Debian's python3-matplotlib.
@@ -49,7 +49,7 @@ def main() -> int:
     draw(axes[0][0], series(rows, "mdata_per_s", False), "MData/s (result digits)", "single product (G = 1)")
     draw(axes[0][1], series(rows, "mdata_per_s", True), "MData/s (result digits)", "batched, G = 2^24 / (2N)")
     draw(axes[1][0], series(rows, "l2_roundoff", False), "relative L2 round-off",
-         "round-off before rounding (paper 004 Table 7.2)")
+         "round-off before rounding ([DIEGUEZ18 Table 7.2])")
     draw(axes[1][1], series(rows, "floor_fraction", False), "fraction of the bandwidth floor",
          "memory-bandwidth floor / measured time (single)", logy=False)
     fig.suptitle(f"bench_mul_gpu - {ctx.get('device', '')} ({ctx.get('peak_gbs', 0):.0f} GB/s) - "

@@ -1,4 +1,4 @@
-// bench_mul_gpu: the GPU multiplication measured the way paper 004 ch.7 does,
+// bench_mul_gpu: the GPU multiplication measured the way [DIEGUEZ18 ch. 7] does,
 // with every baseline in the same run.
 //   1. MData/s (million result digits per second; result = 2N digits per
 //      product) for N = 2^12 .. 2^23 decimal digits per operand, single (G = 1)

@@ -205,7 +205,7 @@ BIGMUL_HD std::int64_t phase2_t(const Base& base, const std::int64_t* s, std::si
 // (disjoint) and a carry-in bit: bit i < 32 of the result is the carry INTO
 // position i, bit 32 the carry out of position 31. An adder with operands
 // A = g | p and B = g has exactly these generate/propagate bits, and its
-// carries are (A + B + cin) ^ A ^ B (paper 004 eq 7.6).
+// carries are (A + B + cin) ^ A ^ B ([DIEGUEZ18 Eq. 7.6]).
 BIGMUL_HD std::uint64_t warp_carry_bits(std::uint32_t g, std::uint32_t p, std::uint32_t cin) {
   return (2 * static_cast<std::uint64_t>(g) + p + cin) ^ p;
 }

@@ -24,9 +24,9 @@ enum class algorithm : std::uint8_t {
   automatic,    // the dispatcher picks by size from the tuned parameter table
   basecase,     // schoolbook on whole limbs, O(n^2)
   karatsuba,    // Karatsuba over basecase, O(n^1.585)
-  tiled,        // tiled convolution of small coefficients (paper 004 s7.4), exact integer sums
-  fft_complex,  // FP64 complex FFT, imaginary parts zero (paper 004 s7.3.1)
-  fft_real,     // FP64 real FFT through a half-length complex FFT (paper 004 s7.3.2)
+  tiled,        // tiled convolution of small coefficients ([DIEGUEZ18 §7.4]), exact integer sums
+  fft_complex,  // FP64 complex FFT, imaginary parts zero ([DIEGUEZ18 §7.3.1])
+  fft_real,     // FP64 real FFT through a half-length complex FFT ([DIEGUEZ18 §7.3.2])
   fft_complex_f32,  // FP32 complex FFT; only where it is exact (mul/fft_exactness_table.inc)
   fft_real_f32,     // FP32 real FFT; only where it is exact
   ntt,              // three-prime number-theoretic transform on whole limbs, exact integer arithmetic

@@ -28,7 +28,7 @@ struct device_options {
   fft_engine engine = fft_engine::in_house;  // for the FFT algorithms
   unsigned coefficient_digits = 0;           // FFT: 0 = from the exactness table
   unsigned tile = 0;                         // tiled: 0 = the tuned tile
-  bool tile_pair_atomic = false;             // tiled: paper 004's tile-pair kernel with global atomics
+  bool tile_pair_atomic = false;             // tiled: the tile-pair kernel of [DIEGUEZ18 §7.4] with global atomics
                                              // instead of the output-stationary one (for comparisons)
   bool modular_check = false;                // verify mod 2^61-1 on the device; failure = error
   mul_stats* stats = nullptr;                // host memory; phases are timed with CUDA events when set

@@ -14,7 +14,7 @@ struct mul_stats {
   std::size_t transform_length = 0;       // FFT length in points (0: no FFT)
   unsigned coefficient_digits = 0;        // base-B digit size: bits (binary) or decimal digits
   double max_roundoff = 0;                // max |x - round(x)| seen by the accepted FFT pass
-  double l2_roundoff = 0;                 // GPU FFT: ||x - round(x)||_2 / ||round(x)||_2 (paper 004 Table 7.2)
+  double l2_roundoff = 0;                 // GPU FFT: ||x - round(x)||_2 / ||round(x)||_2 ([DIEGUEZ18 Table 7.2])
   unsigned retries = 0;                   // FFT passes rejected by the rounding guard
   bool modular_check = false;             // the mod-(2^61-1) check ran and passed
   const char* ntt_engine = nullptr;       // NTT products: the CPU engine that ran, "ifma", "avx2" or "portable"

@@ -1,4 +1,4 @@
-// CUDA tiled convolution (paper 004 s7.4): exact c[k] = sum_i x[i] y[k-i] of
+// CUDA tiled convolution ([DIEGUEZ18 §7.4]): exact c[k] = sum_i x[i] y[k-i] of
 // digit vectors (uint32), accumulated as products split into 32-bit halves
 // summed in two 64-bit words (lo, hi): exact for up to 2^32 terms per output,
 // i.e. min(nx, ny) <= 2^32. c[k] = hi * 2^32 + lo as unsigned __int128.

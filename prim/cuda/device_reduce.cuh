@@ -1,10 +1,10 @@
 // Device-wide reduction in CUB's shape (size query, then run; stream;
 // cudaError_t). The total is written to d_out[0] on the device.
-//   commutative: cascading (paper 000 s4.4): a fixed grid folds the input
+//   commutative: cascading ([KOIKE15 §4.4]): a fixed grid folds the input
 //                grid-stride (coalesced, any order), then a block tree, then
 //                one block over the per-block partials.
 //   ordered:     each block owns a contiguous range and folds it tile by tile
-//                in order (the pipeline idea of paper 000 s4.6.3: tile trees
+//                in order (the pipeline idea of [KOIKE15 §4.6.3]: tile trees
 //                feed an in-order accumulator), then an ordered pass over the
 //                partials. Correct for non-commutative operators.
 // Explicit instantiations as for the scans (device_reduce.cu).

@@ -4,11 +4,11 @@
 //
 // Two algorithms for one problem:
 //   reduce_then_scan  three kernels (tile reduce, spine scan, rescan with
-//                     carry-in): paper 000 ch.5 / paper 004 ch.5 (Scan-SP)
+//                     carry-in): [KOIKE15 ch. 5] / [DIEGUEZ18 ch. 5] (Scan-SP)
 //                     with the local reduce over CONTIGUOUS tiles (the
 //                     paper's strided local reduce is a known error).
 //   lookback          one pass, decoupled look-back over tile aggregates
-//                     (Merrill & Garland), tiles numbered in launch order by
+//                     [MERRILL16], tiles numbered in launch order by
 //                     an atomic counter so an earlier tile never waits on a
 //                     later one.
 // device_inclusive_scan / device_exclusive_scan use the look-back. All are

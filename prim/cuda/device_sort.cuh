@@ -2,17 +2,17 @@
 // All sort in place: d_keys (and d_values when not null) hold the result.
 // comp is a strict weak order, comp(a, b) = a before b.
 //
-//   device_bitonic_sort   K-model bitonic network (paper 002): phases planned
+//   device_bitonic_sort   K-model bitonic network ([CAPANNINI10]): phases planned
 //                         on the host (prim/bitonic_plan.hpp), one kernel per
 //                         phase, parts of 2^11 keys in shared memory,
 //                         coalesced runs of 32. Any n <= 2^32. Not stable.
 //   device_batched_sort   G problems of N <= 4096 keys back to back, one
-//                         launch (paper 004 BMCS): 4 keys per thread, two
+//                         launch ([DIEGUEZ18 ch. 4] BMCS): 4 keys per thread, two
 //                         network steps fused per barrier. Not stable.
 //   device_merge_sort     1024-key tiles sorted by ShearSort on a 32 x 32
 //                         matrix, one warp per tile, each thread sorting a
 //                         row or column in registers, conflict-free thanks
-//                         to a padded layout (paper 003); then merge-path
+//                         to a padded layout ([SITCHINAVA13]); then merge-path
 //                         pairwise merges. Stable merges, base case not stable.
 //
 // Explicit instantiations (device_sort_*.cu): keys int32/int64/uint64 with

@@ -1,4 +1,4 @@
-// Warp-level scans and reductions with shuffles (paper 004 s4: LF and KS).
+// Warp-level scans and reductions with shuffles ([DIEGUEZ18 ch. 4]: LF and KS).
 // All 32 lanes take part. Operands keep their order: lane i's value is always
 // the right operand of anything from lanes < i.
 #pragma once

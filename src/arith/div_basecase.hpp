@@ -1,6 +1,6 @@
 // Schoolbook division pieces (internal to src/arith): the 2-by-1 limb
 // division with a precomputed reciprocal (Moller and Granlund, "Improved
-// division by invariant integers", 2011) and Knuth's algorithm D.
+// division by invariant integers", 2011 [MG11]) and Knuth's algorithm D [KNUTH97].
 #pragma once
 
 #include <bit>

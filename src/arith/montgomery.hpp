@@ -1,4 +1,4 @@
-// Montgomery arithmetic at limb level (binary radix), for an odd modulus m of
+// Montgomery arithmetic [MONTGOMERY85] at limb level (binary radix), for an odd modulus m of
 // n limbs: R = 2^(64 n), values in Montgomery form are x R mod m.
 //
 // Two engines:

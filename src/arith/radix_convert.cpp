@@ -60,7 +60,7 @@ void to_decimal_basecase(const limb_t* x, std::size_t n, limb_t* out, std::size_
 }
 
 // ---------------------------------------------------------------------------
-// Binary -> decimal by a scaled remainder tree (Bernstein): no division below
+// Binary -> decimal by a scaled remainder tree [BERNSTEIN04]: no division below
 // the root. A node covering decimal limbs [p, p + len) of x holds the binary
 // fraction phi = frac(x / D^(p + len)) (D = 10^19) to P = frac_limbs(len)
 // limbs. Its high part [p + lo, p + len) has the same fraction (truncated to

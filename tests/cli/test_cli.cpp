@@ -1,4 +1,4 @@
-// The bigmul command through the built binary (design.md s7): products against
+// The bigmul command through the built binary (README: The `bigmul` command): products against
 // GMP, every operand form, every class of malformed literal, exit statuses,
 // empty stdout on failure, and -o that never clobbers.
 #include <dirent.h>

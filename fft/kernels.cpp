@@ -236,67 +236,69 @@ BIGMUL_FFT_INLINE void square_body(Real* xr_, Real* xi_, Real scale, std::size_t
   }
 }
 
-// One multiversioned entry point per (kernel, type, direction).
+// One multiversioned entry point per (kernel, type, direction), named
+// <kernel>_<d|f>_<direction>: d = double, f = float; forward/inverse, or for
+// the column moves twiddled/plain (with or without the twiddle multiply).
 #define BIGMUL_FFT_FOR_TYPES(X) X(double, d) X(float, f)
 
 #define BIGMUL_FFT_DEFINE(T, S)                                                                      \
-  BIGMUL_FFT_CLONES void r4_##S##_f(const T* xr, const T* xi, T* yr, T* yi, std::size_t m,          \
+  BIGMUL_FFT_CLONES void radix4_pass_##S##_forward(const T* xr, const T* xi, T* yr, T* yi, std::size_t m,          \
                                     std::size_t sl, const T* tw) {                                  \
     radix4_pass_body<T, false>(xr, xi, yr, yi, m, sl, tw);                                          \
   }                                                                                                 \
-  BIGMUL_FFT_CLONES void r4_##S##_i(const T* xr, const T* xi, T* yr, T* yi, std::size_t m,          \
+  BIGMUL_FFT_CLONES void radix4_pass_##S##_inverse(const T* xr, const T* xi, T* yr, T* yi, std::size_t m,          \
                                     std::size_t sl, const T* tw) {                                  \
     radix4_pass_body<T, true>(xr, xi, yr, yi, m, sl, tw);                                           \
   }                                                                                                 \
-  BIGMUL_FFT_CLONES void r4l_##S##_f(const T* xr, const T* xi, T* yr, T* yi, std::size_t sl) {      \
+  BIGMUL_FFT_CLONES void radix4_last_##S##_forward(const T* xr, const T* xi, T* yr, T* yi, std::size_t sl) {      \
     radix4_last_body<T, false>(xr, xi, yr, yi, sl);                                                 \
   }                                                                                                 \
-  BIGMUL_FFT_CLONES void r4l_##S##_i(const T* xr, const T* xi, T* yr, T* yi, std::size_t sl) {      \
+  BIGMUL_FFT_CLONES void radix4_last_##S##_inverse(const T* xr, const T* xi, T* yr, T* yi, std::size_t sl) {      \
     radix4_last_body<T, true>(xr, xi, yr, yi, sl);                                                  \
   }                                                                                                 \
-  BIGMUL_FFT_CLONES void r2l_##S(const T* xr, const T* xi, T* yr, T* yi, std::size_t sl) {          \
+  BIGMUL_FFT_CLONES void radix2_last_##S(const T* xr, const T* xi, T* yr, T* yi, std::size_t sl) {          \
     radix2_last_body<T>(xr, xi, yr, yi, sl);                                                        \
   }                                                                                                 \
-  BIGMUL_FFT_CLONES void tt_##S##_f(const T* xr, const T* xi, T* yr, T* yi, std::size_t rows,       \
+  BIGMUL_FFT_CLONES void transpose_twiddle_##S##_forward(const T* xr, const T* xi, T* yr, T* yi, std::size_t rows,       \
                                     std::size_t cols, const T* wr, const T* wi) {                   \
     transpose_twiddle_body<T, false>(xr, xi, yr, yi, rows, cols, wr, wi);                           \
   }                                                                                                 \
-  BIGMUL_FFT_CLONES void tt_##S##_i(const T* xr, const T* xi, T* yr, T* yi, std::size_t rows,       \
+  BIGMUL_FFT_CLONES void transpose_twiddle_##S##_inverse(const T* xr, const T* xi, T* yr, T* yi, std::size_t rows,       \
                                     std::size_t cols, const T* wr, const T* wi) {                   \
     transpose_twiddle_body<T, true>(xr, xi, yr, yi, rows, cols, wr, wi);                            \
   }                                                                                                 \
-  BIGMUL_FFT_CLONES void gc_##S##_t(const T* xr, const T* xi, T* br, T* bi, std::size_t rows,       \
+  BIGMUL_FFT_CLONES void gather_columns_##S##_twiddled(const T* xr, const T* xi, T* br, T* bi, std::size_t rows,       \
                                     std::size_t cols, std::size_t c, std::size_t lanes,             \
-                                    const T* lr, const T* li, const T* hr, const T* hi,             \
-                                    unsigned shift, std::size_t mask, const T* pr, const T* pi) {  \
-    move_columns_body<T, true, false>(xr, xi, br, bi, rows, cols, c, lanes, lr, li, hr, hi, shift,  \
-                                      mask, pr, pi);                                                \
+                                    const T* lo_re, const T* lo_im, const T* hi_re, const T* hi_im,             \
+                                    unsigned shift, std::size_t mask, const T* step_re, const T* step_im) {  \
+    move_columns_body<T, true, false>(xr, xi, br, bi, rows, cols, c, lanes, lo_re, lo_im, hi_re, hi_im, shift,  \
+                                      mask, step_re, step_im);                                                \
   }                                                                                                 \
-  BIGMUL_FFT_CLONES void gc_##S##_p(const T* xr, const T* xi, T* br, T* bi, std::size_t rows,       \
+  BIGMUL_FFT_CLONES void gather_columns_##S##_plain(const T* xr, const T* xi, T* br, T* bi, std::size_t rows,       \
                                     std::size_t cols, std::size_t c, std::size_t lanes,             \
-                                    const T* lr, const T* li, const T* hr, const T* hi,             \
-                                    unsigned shift, std::size_t mask, const T* pr, const T* pi) {  \
-    move_columns_body<T, false, false>(xr, xi, br, bi, rows, cols, c, lanes, lr, li, hr, hi, shift, \
-                                       mask, pr, pi);                                               \
+                                    const T* lo_re, const T* lo_im, const T* hi_re, const T* hi_im,             \
+                                    unsigned shift, std::size_t mask, const T* step_re, const T* step_im) {  \
+    move_columns_body<T, false, false>(xr, xi, br, bi, rows, cols, c, lanes, lo_re, lo_im, hi_re, hi_im, shift, \
+                                       mask, step_re, step_im);                                               \
   }                                                                                                 \
-  BIGMUL_FFT_CLONES void sc_##S##_t(const T* br, const T* bi, T* xr, T* xi, std::size_t rows,       \
+  BIGMUL_FFT_CLONES void scatter_columns_##S##_twiddled(const T* br, const T* bi, T* xr, T* xi, std::size_t rows,       \
                                     std::size_t cols, std::size_t c, std::size_t lanes,             \
-                                    const T* lr, const T* li, const T* hr, const T* hi,             \
-                                    unsigned shift, std::size_t mask, const T* pr, const T* pi) {  \
-    move_columns_body<T, true, true>(br, bi, xr, xi, rows, cols, c, lanes, lr, li, hr, hi, shift,   \
-                                     mask, pr, pi);                                                 \
+                                    const T* lo_re, const T* lo_im, const T* hi_re, const T* hi_im,             \
+                                    unsigned shift, std::size_t mask, const T* step_re, const T* step_im) {  \
+    move_columns_body<T, true, true>(br, bi, xr, xi, rows, cols, c, lanes, lo_re, lo_im, hi_re, hi_im, shift,   \
+                                     mask, step_re, step_im);                                                 \
   }                                                                                                 \
-  BIGMUL_FFT_CLONES void sc_##S##_p(const T* br, const T* bi, T* xr, T* xi, std::size_t rows,       \
+  BIGMUL_FFT_CLONES void scatter_columns_##S##_plain(const T* br, const T* bi, T* xr, T* xi, std::size_t rows,       \
                                     std::size_t cols, std::size_t c, std::size_t lanes,             \
-                                    const T* lr, const T* li, const T* hr, const T* hi,             \
-                                    unsigned shift, std::size_t mask, const T* pr, const T* pi) {  \
-    move_columns_body<T, false, true>(br, bi, xr, xi, rows, cols, c, lanes, lr, li, hr, hi, shift,  \
-                                      mask, pr, pi);                                                \
+                                    const T* lo_re, const T* lo_im, const T* hi_re, const T* hi_im,             \
+                                    unsigned shift, std::size_t mask, const T* step_re, const T* step_im) {  \
+    move_columns_body<T, false, true>(br, bi, xr, xi, rows, cols, c, lanes, lo_re, lo_im, hi_re, hi_im, shift,  \
+                                      mask, step_re, step_im);                                                \
   }                                                                                                 \
-  BIGMUL_FFT_CLONES void mul_##S(T* dr, T* di, const T* sr, const T* si, T scale, std::size_t n) {  \
+  BIGMUL_FFT_CLONES void multiply_pointwise_##S(T* dr, T* di, const T* sr, const T* si, T scale, std::size_t n) {  \
     multiply_body<T>(dr, di, sr, si, scale, n);                                                     \
   }                                                                                                 \
-  BIGMUL_FFT_CLONES void sqr_##S(T* xr, T* xi, T scale, std::size_t n) {                            \
+  BIGMUL_FFT_CLONES void square_pointwise_##S(T* xr, T* xi, T scale, std::size_t n) {                            \
     square_body<T>(xr, xi, scale, n);                                                               \
   }
 
@@ -308,48 +310,48 @@ BIGMUL_FFT_FOR_TYPES(BIGMUL_FFT_DEFINE)
   void radix4_pass(const T* xr, const T* xi, T* yr, T* yi, std::size_t m, std::size_t sl,          \
                    const T* tw, bool inverse) {                                                    \
     if (inverse)                                                                                   \
-      r4_##S##_i(xr, xi, yr, yi, m, sl, tw);                                                       \
+      radix4_pass_##S##_inverse(xr, xi, yr, yi, m, sl, tw);                                                       \
     else                                                                                           \
-      r4_##S##_f(xr, xi, yr, yi, m, sl, tw);                                                       \
+      radix4_pass_##S##_forward(xr, xi, yr, yi, m, sl, tw);                                                       \
   }                                                                                                \
   void radix4_last(const T* xr, const T* xi, T* yr, T* yi, std::size_t sl, bool inverse) {         \
     if (inverse)                                                                                   \
-      r4l_##S##_i(xr, xi, yr, yi, sl);                                                             \
+      radix4_last_##S##_inverse(xr, xi, yr, yi, sl);                                                             \
     else                                                                                           \
-      r4l_##S##_f(xr, xi, yr, yi, sl);                                                             \
+      radix4_last_##S##_forward(xr, xi, yr, yi, sl);                                                             \
   }                                                                                                \
   void radix2_last(const T* xr, const T* xi, T* yr, T* yi, std::size_t sl) {                       \
-    r2l_##S(xr, xi, yr, yi, sl);                                                                   \
+    radix2_last_##S(xr, xi, yr, yi, sl);                                                                   \
   }                                                                                                \
   void transpose_twiddle(const T* xr, const T* xi, T* yr, T* yi, std::size_t rows,                 \
                          std::size_t cols, const T* wr, const T* wi, bool inverse) {               \
     if (inverse)                                                                                   \
-      tt_##S##_i(xr, xi, yr, yi, rows, cols, wr, wi);                                              \
+      transpose_twiddle_##S##_inverse(xr, xi, yr, yi, rows, cols, wr, wi);                                              \
     else                                                                                           \
-      tt_##S##_f(xr, xi, yr, yi, rows, cols, wr, wi);                                              \
+      transpose_twiddle_##S##_forward(xr, xi, yr, yi, rows, cols, wr, wi);                                              \
   }                                                                                                \
   void gather_columns(const T* xr, const T* xi, T* br, T* bi, std::size_t rows, std::size_t cols,  \
-                      std::size_t c, std::size_t lanes, const T* lr, const T* li, const T* hr,     \
-                      const T* hi, unsigned shift, std::size_t mask, const T* pr,      \
-                      const T* pi, bool twiddle) {                                                 \
+                      std::size_t c, std::size_t lanes, const T* lo_re, const T* lo_im, const T* hi_re,     \
+                      const T* hi_im, unsigned shift, std::size_t mask, const T* step_re,      \
+                      const T* step_im, bool twiddle) {                                                 \
     if (twiddle)                                                                                   \
-      gc_##S##_t(xr, xi, br, bi, rows, cols, c, lanes, lr, li, hr, hi, shift, mask, pr, pi);       \
+      gather_columns_##S##_twiddled(xr, xi, br, bi, rows, cols, c, lanes, lo_re, lo_im, hi_re, hi_im, shift, mask, step_re, step_im);       \
     else                                                                                           \
-      gc_##S##_p(xr, xi, br, bi, rows, cols, c, lanes, lr, li, hr, hi, shift, mask, pr, pi);       \
+      gather_columns_##S##_plain(xr, xi, br, bi, rows, cols, c, lanes, lo_re, lo_im, hi_re, hi_im, shift, mask, step_re, step_im);       \
   }                                                                                                \
   void scatter_columns(const T* br, const T* bi, T* xr, T* xi, std::size_t rows, std::size_t cols, \
-                       std::size_t c, std::size_t lanes, const T* lr, const T* li, const T* hr,    \
-                       const T* hi, unsigned shift, std::size_t mask, const T* pr,     \
-                       const T* pi, bool twiddle) {                                                \
+                       std::size_t c, std::size_t lanes, const T* lo_re, const T* lo_im, const T* hi_re,    \
+                       const T* hi_im, unsigned shift, std::size_t mask, const T* step_re,     \
+                       const T* step_im, bool twiddle) {                                                \
     if (twiddle)                                                                                   \
-      sc_##S##_t(br, bi, xr, xi, rows, cols, c, lanes, lr, li, hr, hi, shift, mask, pr, pi);       \
+      scatter_columns_##S##_twiddled(br, bi, xr, xi, rows, cols, c, lanes, lo_re, lo_im, hi_re, hi_im, shift, mask, step_re, step_im);       \
     else                                                                                           \
-      sc_##S##_p(br, bi, xr, xi, rows, cols, c, lanes, lr, li, hr, hi, shift, mask, pr, pi);       \
+      scatter_columns_##S##_plain(br, bi, xr, xi, rows, cols, c, lanes, lo_re, lo_im, hi_re, hi_im, shift, mask, step_re, step_im);       \
   }                                                                                                \
   void multiply_pointwise(T* dr, T* di, const T* sr, const T* si, T scale, std::size_t n) {        \
-    mul_##S(dr, di, sr, si, scale, n);                                                             \
+    multiply_pointwise_##S(dr, di, sr, si, scale, n);                                                             \
   }                                                                                                \
-  void square_pointwise(T* xr, T* xi, T scale, std::size_t n) { sqr_##S(xr, xi, scale, n); }
+  void square_pointwise(T* xr, T* xi, T scale, std::size_t n) { square_pointwise_##S(xr, xi, scale, n); }
 
 BIGMUL_FFT_FOR_TYPES(BIGMUL_FFT_SPECIALIZE)
 

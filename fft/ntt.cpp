@@ -1,4 +1,4 @@
-// Three-prime NTT engine, CPU: see fft/ntt.hpp.
+// Portable NTT engine (three 62-bit primes), CPU: see fft/ntt.hpp.
 #include "fft/ntt.hpp"
 
 #include <algorithm>

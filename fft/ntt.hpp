@@ -1,6 +1,6 @@
 // Number-theoretic transform (NTT) modulo one of the three 62-bit primes of
-// fft/ntt_arith.hpp: exact integer transforms for the three-prime NTT multiply
-// (mul/ntt_mul.cpp).
+// fft/ntt_arith.hpp: exact integer transforms of the portable engine of the
+// NTT multiply (mul/ntt_mul.cpp).
 //
 // Shape: cyclic transform of length n = 2^k or 3 * 2^k. The forward transform
 // is decimation in frequency (natural order in, digit-reversed order out), the

@@ -1,5 +1,6 @@
-// Arithmetic modulo the NTT primes, shared by the CPU engines and a future
-// CUDA twin (everything per element is BIGMUL_HD).
+// Arithmetic modulo the portable engine's NTT primes (fft/ntt.hpp) and the
+// CRT constants of fft/ntt_crt.hpp; everything per element is BIGMUL_HD so a
+// CUDA NTT could share it (there is none yet).
 //
 // The portable engine's primes: p < 2^62 leaves room for Harvey's lazy
 // butterflies (values kept in [0, 2p), sums in [0, 4p) < 2^64), and

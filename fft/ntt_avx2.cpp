@@ -33,7 +33,8 @@ namespace {
 constexpr std::size_t leaf_size = std::size_t{1} << 11;
 constexpr std::size_t vector_grain = std::size_t{1} << 11;  // 4-lane butterflies per parallel task
 
-unsigned log2_exact(std::size_t t) {
+// Smallest l with 2^l >= t (exact log2 for the powers of two it is used on).
+unsigned ceil_log2(std::size_t t) {
   unsigned l = 0;
   while ((std::size_t{1} << l) < t) ++l;
   return l;
@@ -355,7 +356,7 @@ BIGMUL_AVX2 void leaf_inverse(double* a, std::size_t size, std::size_t kb, const
   const vconst c = make_vconst(p);
   first_levels_inverse(a, size, T, kb * (size / 4), c);
   std::size_t s = 16;
-  if (log2_exact(size) % 2 == 1) {
+  if (ceil_log2(size) % 2 == 1) {
     for (std::size_t b = 0; b < size / 8; ++b) {
       const std::size_t k = kb * (size / 8) + b;
       level_inverse_run<false>(a + 8 * b, a + 8 * b + 4, 4, T.w + k, T.wp + k, c);
@@ -598,7 +599,7 @@ ntt_avx2_plan::ntt_avx2_plan(unsigned prime, std::size_t length) : prime_(prime)
   if (m_ >= 2) {
     // w[j] = w_m^bitrev(j) for j < m/2 (log2(m) - 1 bits), w[j]^-1 = -w_m^(m/2 - bitrev(j)).
     const std::size_t half = m_ / 2;
-    const unsigned bits = log2_exact(half);
+    const unsigned bits = ceil_log2(half);
     std::vector<u64> pw(half);
     const u64 root_shoup = shoup_companion(root_m, p_);
     prim::parallel_chunks(half, std::size_t{1} << 12, 0, [&](std::size_t b, std::size_t e) {

@@ -32,7 +32,8 @@ constexpr std::size_t leaf_size = std::size_t{1} << 11;  // 16 KiB: levels below
 constexpr std::size_t vector_grain = std::size_t{1} << 11;  // 8-lane butterflies per parallel task
 constexpr u64 mask52 = (u64{1} << 52) - 1;
 
-unsigned log2_exact(std::size_t t) {
+// Smallest l with 2^l >= t (exact log2 for the powers of two it is used on).
+unsigned ceil_log2(std::size_t t) {
   unsigned l = 0;
   while ((std::size_t{1} << l) < t) ++l;
   return l;
@@ -321,7 +322,7 @@ BIGMUL_IFMA void mixed_radix_run(const garner52& G, const u64* const res[], std:
 struct level_tables {
   const u64* w;
   const u64* wq;
-  static std::size_t offset(std::size_t t) { return (t - 1) + log2_exact(t); }
+  static std::size_t offset(std::size_t t) { return (t - 1) + ceil_log2(t); }
   const u64* w_at(std::size_t t) const { return w + offset(t); }
   const u64* wq_at(std::size_t t) const { return wq + offset(t); }
 };
@@ -383,7 +384,7 @@ BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u
   first_levels_inverse(a, size, inverse_small(L.w_at(4), L.wq_at(4), L.w_at(2), L.wq_at(2)), c);
   // The forward's pairs, in reverse: a lone level t = 8 when log2(size) - 3 is odd.
   std::size_t t = 8;
-  if ((log2_exact(size) - 3) % 2 == 1) {
+  if ((ceil_log2(size) - 3) % 2 == 1) {
     for (std::size_t k = 0; k < size; k += 16)
       level_inverse_run(a + k, a + k + 8, 8, 0, 8, L.w_at(8), L.wq_at(8), c);
     t = 32;
@@ -443,7 +444,7 @@ void ntt52_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t
   scalar.digits(res, i, count, v, used);
 }
 
-std::size_t ntt52_plan::level_offset(std::size_t t) { return (t - 1) + log2_exact(t); }  // as level_tables
+std::size_t ntt52_plan::level_offset(std::size_t t) { return (t - 1) + ceil_log2(t); }  // as level_tables
 
 ntt52_plan::ntt52_plan(unsigned prime, std::size_t length) : prime_(prime), n_(length) {
   if (prime >= ntt52_prime_count) throw std::invalid_argument("ntt52_plan: prime index out of range");

@@ -5,7 +5,8 @@
 
 namespace bigmul::detail {
 
-// Three-prime NTT multiplication r[0..an+bn) = a * b (algorithm::ntt).
+// NTT multiplication r[0..an+bn) = a * b (algorithm::ntt), modulo three or
+// four primes.
 //
 // Every limb is one coefficient (base 2^64 or 10^19, no splitting), the
 // cyclic convolution of length n >= an + bn - 1 (n = 2^k or 3 * 2^k) is

@@ -16,7 +16,7 @@
 namespace bigmul::bench {
 
 // Heap bytes in use and the peak since reset_peak(), counted by the global
-// operator new/delete replacements in bench_alloc.cpp.
+// operator new/delete replacements in bench_common.cpp.
 std::size_t heap_in_use();
 std::size_t heap_peak();
 void reset_peak();

@@ -29,7 +29,7 @@ enum class algorithm : std::uint8_t {
   fft_real,     // FP64 real FFT through a half-length complex FFT ([DIEGUEZ18 §7.3.2])
   fft_complex_f32,  // FP32 complex FFT; only where it is exact (mul/fft_exactness_table.inc)
   fft_real_f32,     // FP32 real FFT; only where it is exact
-  ntt,              // three-prime number-theoretic transform on whole limbs, exact integer arithmetic
+  ntt,              // number-theoretic transform on whole limbs modulo three or four primes, exact integer arithmetic
 };
 
 // Where a product is computed. automatic: the GPU when one is usable and the

@@ -1,4 +1,4 @@
-// The three-prime NTT engine against O(n^2) modular DFTs and convolutions.
+// The portable NTT engine (three 62-bit primes) against O(n^2) modular DFTs and convolutions.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The three-prime NTT multiply against GMP: transform-length boundaries,
+// The NTT multiply (three or four primes) against GMP: transform-length boundaries,
 // largest coefficients, unbalanced operands, squaring, thread counts.
 #include <gtest/gtest.h>
 

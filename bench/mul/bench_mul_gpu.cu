@@ -5,7 +5,7 @@
 //      and batched (G = 2^24 / (2N)), operands already on the device, for
 //      tiled, complex and real, in-house and cuFFT, FP64 and FP32 (FP32 only
 //      where the exactness table offers it). Ratio in-house / cuFFT.
-//   2. Paper 004 Table 7.2: relative L2 round-off before rounding and max
+//   2. [DIEGUEZ18 Table 7.2]: relative L2 round-off before rounding and max
 //      |x - round(x)| for each FFT variant and size; the largest N where FP32
 //      is still exact.
 //   3. GPU against GMP mpz_mul on the host: device-resident and including both

@@ -8,8 +8,8 @@
 // the digits, so no two threads write one position and no atomics are needed.
 // Extra rounds while D > B, exactly as on the CPU.
 // Phase 2 (single carries) folds the (generate, propagate) flags of t_p with
-// warp ballots (the adder identity carries = (2g + p + carry_in) ^ p of paper
-// 004 eq 7.6), one (g, p) pair per block of positions, an exclusive
+// warp ballots (the adder identity carries = (2g + p + carry_in) ^ p of
+// [DIEGUEZ18 Eq. 7.6]), one (g, p) pair per block of positions, an exclusive
 // prim::cuda::device_exclusive_scan<carry_gp, carry_op> over the block pairs,
 // and a second pass that emits digit = (t + carry) mod B.
 // Batched problems share one scan: every problem's block pairs end with a

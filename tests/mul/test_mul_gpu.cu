@@ -329,7 +329,7 @@ TEST_F(GpuTest, DeviceApiTwoPhaseAndErrors) {
   cudaFree(d_r);
 }
 
-// The paper's tile-pair kernel (global atomics) gives the same products as the
+// The tile-pair kernel of [DIEGUEZ18 §7.4] (global atomics) gives the same products as the
 // output-stationary one, single and batched.
 TEST_F(GpuTest, TilePairAtomicVariant) {
   auto g = bigmul::test::rng(9850);

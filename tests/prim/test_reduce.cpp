@@ -88,7 +88,7 @@ TEST(Reduce, CarryPairsKeepOrder) {
 }
 
 TEST(Reduce, MaximumSegmentSumByTransformReduce) {
-  // Paper 000's example: [3,-1,-4,1,5,-9,2] -> 6.
+  // [KOIKE15 §4.2]'s example: [3,-1,-4,1,5,-9,2] -> 6.
   const std::int64_t example[] = {3, -1, -4, 1, 5, -9, 2};
   EXPECT_EQ(transform_reduce<mss>(example, 7, mss_of{}, mss_op{}, mss_identity).best, 6);
   auto g = bigmul::test::rng(106);

@@ -270,6 +270,8 @@ TEST_F(NttEngineEnvironment, ForcesTheEngineOrFailsClearly) {
   opt.algo = algorithm::ntt;
   opt.where = backend::cpu;
   std::vector<limb_t> r(a.size() + b.size());
+  mul_stats st;  // outlives every use of opt (ASan: stack-use-after-scope when it lived in the loop)
+  opt.stats = &st;
 
   unsetenv("BIGMUL_NTT_ENGINE");
   const ntt_engine fastest = detail::ntt_engine_available(ntt_engine::ifma)   ? ntt_engine::ifma
@@ -281,8 +283,7 @@ TEST_F(NttEngineEnvironment, ForcesTheEngineOrFailsClearly) {
 
   for (ntt_engine e : {ntt_engine::portable, ntt_engine::avx2, ntt_engine::ifma}) {
     setenv("BIGMUL_NTT_ENGINE", detail::ntt_engine_name(e), 1);
-    mul_stats st;
-    opt.stats = &st;
+    st = mul_stats{};
     if (detail::ntt_engine_available(e)) {
       mul(r.data(), a.data(), a.size(), b.data(), b.size(), radix::binary, opt);
       EXPECT_EQ(r, want) << detail::ntt_engine_name(e);
@@ -318,7 +319,7 @@ TEST_F(NttEngineEnvironment, ForcesTheEngineOrFailsClearly) {
   }
   // Products too small for the NTT do not consult it.
   mul_options small;
-  mul_stats st;
+  st = mul_stats{};
   small.stats = &st;
   limb_t x = 3, y = 5, z[2];
   mul(z, &x, 1, &y, 1, radix::binary, small);

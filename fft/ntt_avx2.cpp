@@ -18,6 +18,7 @@
 #include <string>
 
 #include "fft/ntt_crt.hpp"
+#include "prim/cpu_features.hpp"
 #include "prim/parallel.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -559,11 +560,7 @@ void ntt_avx2_reduce_lanes(const double*, u64, double*) { throw std::logic_error
 
 bool ntt_avx2_supported() {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
-  static const bool ok = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  }();
-  return ok;
+  return prim::cpu_has_avx2_fma();
 #else
   return false;
 #endif

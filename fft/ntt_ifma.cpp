@@ -11,19 +11,9 @@
 #include <utility>
 
 #include "fft/ntt_crt.hpp"
+#include "prim/cpu_features.hpp"
+#include "prim/ifma_target.hpp"
 #include "prim/parallel.hpp"
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define BIGMUL_HAVE_IFMA_CODE 1
-#include <immintrin.h>
-#if defined(__GNUC__) && !defined(__clang__)
-// GCC 12's AVX-512 intrinsics start from _mm512_undefined_epi32(), which
-// -Wmaybe-uninitialized reports at every use.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#define BIGMUL_IFMA __attribute__((target("avx512f,avx512ifma")))
-#endif
 
 namespace bigmul::fft {
 namespace {
@@ -416,11 +406,7 @@ BIGMUL_IFMA void level_pair_inverse_p(u64* a, std::size_t t, const level_tables&
 
 bool ntt52_supported() {
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  static const bool ok = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
-  }();
-  return ok;
+  return prim::cpu_has_avx512_ifma();
 #else
   return false;
 #endif

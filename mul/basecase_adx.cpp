@@ -4,10 +4,10 @@
 #include <cstring>
 
 #include "bigmul/error.hpp"
+#include "prim/cpu_features.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define BIGMUL_HAVE_ADX_CODE 1
-#include <cpuid.h>
 #endif
 
 namespace bigmul::detail {
@@ -70,14 +70,7 @@ limb_t addmul_1_adx(limb_t*, const limb_t*, std::size_t, limb_t) {
 
 bool basecase_adx_supported() {
 #if defined(BIGMUL_HAVE_ADX_CODE)
-  // CPUID leaf 7, EBX: bit 8 BMI2 (mulx), bit 19 ADX (adcx/adox). Read
-  // directly: clang 14's __builtin_cpu_supports knows no "adx".
-  static const bool ok = [] {
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
-    return ((ebx >> 8) & 1u) != 0 && ((ebx >> 19) & 1u) != 0;
-  }();
-  return ok;
+  return prim::cpu_has_bmi2_adx();
 #else
   return false;
 #endif

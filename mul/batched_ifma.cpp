@@ -25,17 +25,8 @@
 #include <memory>
 #include <new>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define BIGMUL_HAVE_IFMA_CODE 1
-#include <immintrin.h>
-#if defined(__GNUC__) && !defined(__clang__)
-// GCC 12's AVX-512 intrinsics start from _mm512_undefined_epi32(), which
-// -Wmaybe-uninitialized reports at every use.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#define BIGMUL_IFMA __attribute__((target("avx512f,avx512ifma")))
-#endif
+#include "prim/cpu_features.hpp"
+#include "prim/ifma_target.hpp"
 
 namespace bigmul::detail {
 namespace {
@@ -213,10 +204,7 @@ BIGMUL_IFMA void mul_batched_ifma_impl(u64* r, const u64* a, const u64* b, std::
 
 bool batched_ifma_supported() {
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  static const bool ok = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma") && !env_forces_scalar();
-  }();
+  static const bool ok = prim::cpu_has_avx512_ifma() && !env_forces_scalar();
   return ok;
 #else
   return false;

@@ -24,17 +24,7 @@
 #include "mul/batched_ifma.hpp"
 #include "src/arith/montgomery.hpp"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define BIGMUL_HAVE_IFMA_CODE 1
-#include <immintrin.h>
-#if defined(__GNUC__) && !defined(__clang__)
-// GCC 12's AVX-512 intrinsics start from _mm512_undefined_epi32(), which
-// -Wmaybe-uninitialized reports at every use.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#define BIGMUL_IFMA __attribute__((target("avx512f,avx512ifma")))
-#endif
+#include "prim/ifma_target.hpp"
 
 namespace bigmul::detail {
 namespace {

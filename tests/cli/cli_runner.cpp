@@ -85,8 +85,17 @@ cli_result run_cli(const std::vector<std::string>& args, const cli_run_options& 
   std::vector<char*> argv;
   for (auto& s : argv_strings) argv.push_back(s.data());
   argv.push_back(nullptr);
+  // The test's entries replace the inherited ones of the same name (getenv
+  // returns the first match, so appending would leave e.g. an outer
+  // BIGMUL_NTT_ENGINE in force).
+  auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
   std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    bool replaced = false;
+    for (const auto& mine : options.env) replaced = replaced || name_of(mine) == name_of(entry);
+    if (!replaced) env_strings.push_back(entry);
+  }
   env_strings.insert(env_strings.end(), options.env.begin(), options.env.end());
   std::vector<char*> envp;
   for (auto& s : env_strings) envp.push_back(s.data());

@@ -1,0 +1,346 @@
+// The IFMA engine's transforms (see fft/ntt_ifma.hpp): the radix-2 levels,
+// fused in pairs (radix 4), recursive down to an in-cache leaf whose last
+// three levels run in registers; forward decimation in frequency, inverse in
+// time. Plan and tables: fft/ntt_ifma.cpp; radix-3 stage: ntt_ifma_radix3.cpp.
+//
+// The vector code lives in functions with a target attribute (not in a file
+// compiled with -mavx512*), so nothing AVX-512 can leak into code that runs
+// on processors without it; ntt52_supported() gates every call.
+#include <stdexcept>
+#include <utility>
+
+#include "fft/ntt_ifma.hpp"
+#include "fft/ntt_ifma_arith.hpp"
+#include "prim/parallel.hpp"
+
+namespace bigmul::fft {
+namespace {
+
+using namespace ifma;
+
+constexpr std::size_t leaf_size = std::size_t{1} << 11;  // 16 KiB: levels below run from L1
+constexpr std::size_t vector_grain = std::size_t{1} << 11;  // 8-lane butterflies per parallel task
+
+// Scalar 52-bit Shoup product and butterflies (transforms shorter than 16).
+inline u64 shoup52_lazy(u64 x, u64 w, u64 wq, u64 p) {
+  const u64 q = static_cast<u64>((static_cast<u128>(x) * wq) >> 52);
+  return x * w - q * p;  // in [0, 2p) for x < 2^52
+}
+inline void scalar_dif(u64& x, u64& y, u64 w, u64 wq, u64 p) {
+  const u64 s = x + y, d = x - y + 2 * p;
+  x = s >= 2 * p ? s - 2 * p : s;
+  y = shoup52_lazy(d, w, wq, p);
+}
+inline void scalar_dit_negated(u64& x, u64& y, u64 w, u64 wq, u64 p) {
+  const u64 t = shoup52_lazy(y, w, wq, p);
+  const u64 a = x - t + 2 * p, b = x + t;
+  x = a >= 2 * p ? a - 2 * p : a;
+  y = b >= 2 * p ? b - 2 * p : b;
+}
+
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+
+// Lane shuffles for the last three levels, on 16 values A = a[0..8), B = a[8..16):
+// X holds the first element of each butterfly pair, Y the second; the "back"
+// indices put X and Y back into A and B.
+alignas(64) constexpr long long t4_x[8] = {0, 1, 2, 3, 8, 9, 10, 11};
+alignas(64) constexpr long long t4_y[8] = {4, 5, 6, 7, 12, 13, 14, 15};
+alignas(64) constexpr long long t2_x[8] = {0, 1, 4, 5, 8, 9, 12, 13};
+alignas(64) constexpr long long t2_y[8] = {2, 3, 6, 7, 10, 11, 14, 15};
+alignas(64) constexpr long long t2_back_a[8] = {0, 1, 8, 9, 2, 3, 10, 11};
+alignas(64) constexpr long long t2_back_b[8] = {4, 5, 12, 13, 6, 7, 14, 15};
+alignas(64) constexpr long long t1_x[8] = {0, 2, 4, 6, 8, 10, 12, 14};
+alignas(64) constexpr long long t1_y[8] = {1, 3, 5, 7, 9, 11, 13, 15};
+alignas(64) constexpr long long t1_back_a[8] = {0, 8, 1, 9, 2, 10, 3, 11};
+alignas(64) constexpr long long t1_back_b[8] = {4, 12, 5, 13, 6, 14, 7, 15};
+alignas(64) constexpr long long reverse8[8] = {7, 6, 5, 4, 3, 2, 1, 0};
+alignas(64) constexpr long long reverse4x2[8] = {3, 2, 1, 0, 7, 6, 5, 4};
+alignas(64) constexpr long long reverse2x4[8] = {1, 0, 3, 2, 5, 4, 7, 6};
+
+// One radix-2 level on a run of butterflies (x[j], y[j]), j < len (a multiple of 8).
+BIGMUL_IFMA inline void level_forward_run(u64* x, u64* y, std::size_t len, const u64* w, const u64* wq,
+                                          const vconst& c) {
+  for (std::size_t j = 0; j < len; j += 8) {
+    __m512i X = load(x + j), Y = load(y + j);
+    bf_dif(X, Y, load(w + j), load(wq + j), c);
+    store(x + j, X);
+    store(y + j, Y);
+  }
+}
+// The inverse level t on butterflies j0 .. j0 + len of a block: twiddle
+// -w_2t^(t - j), read backwards from the level table (w, wq: level t's entries).
+BIGMUL_IFMA inline void level_inverse_run(u64* x, u64* y, std::size_t t, std::size_t j0, std::size_t len,
+                                          const u64* w, const u64* wq, const vconst& c) {
+  const __m512i rev = c.rev;
+  for (std::size_t i = 0; i < len; i += 8) {
+    const std::size_t j = j0 + i;
+    __m512i X = load(x + i), Y = load(y + i);
+    const __m512i W = _mm512_permutexvar_epi64(rev, load(w + t - j - 7));
+    const __m512i WQ = _mm512_permutexvar_epi64(rev, load(wq + t - j - 7));
+    bf_dit_negated(X, Y, W, WQ, c);
+    store(x + i, X);
+    store(y + i, Y);
+  }
+}
+
+struct small_twiddles {
+  __m512i w4, wq4, w2, wq2;
+};
+
+BIGMUL_IFMA small_twiddles forward_small(const u64* w4, const u64* wq4, const u64* w2, const u64* wq2) {
+  return {_mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(w4))),
+          _mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(wq4))),
+          _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w2))),
+          _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(wq2)))};
+}
+// Inverse: lane j of level t needs entry t - j: entries 1..t, reversed per group.
+BIGMUL_IFMA small_twiddles inverse_small(const u64* w4, const u64* wq4, const u64* w2, const u64* wq2) {
+  const small_twiddles s = forward_small(w4 + 1, wq4 + 1, w2 + 1, wq2 + 1);
+  const __m512i r4 = idx(reverse4x2), r2 = idx(reverse2x4);
+  return {_mm512_permutexvar_epi64(r4, s.w4), _mm512_permutexvar_epi64(r4, s.wq4),
+          _mm512_permutexvar_epi64(r2, s.w2), _mm512_permutexvar_epi64(r2, s.wq2)};
+}
+
+// Levels t = 4, 2, 1 on 16 values at a time, in registers.
+BIGMUL_IFMA void last_levels_forward(u64* a, std::size_t size, const small_twiddles& s, const vconst& c) {
+  const __m512i i4x = idx(t4_x), i4y = idx(t4_y), i2x = idx(t2_x), i2y = idx(t2_y), b2a = idx(t2_back_a),
+                b2b = idx(t2_back_b), i1x = idx(t1_x), i1y = idx(t1_y), b1a = idx(t1_back_a), b1b = idx(t1_back_b);
+  for (std::size_t k = 0; k < size; k += 16) {
+    __m512i A = load(a + k), B = load(a + k + 8);
+    __m512i X = _mm512_permutex2var_epi64(A, i4x, B), Y = _mm512_permutex2var_epi64(A, i4y, B);
+    bf_dif(X, Y, s.w4, s.wq4, c);
+    A = _mm512_permutex2var_epi64(X, i4x, Y);
+    B = _mm512_permutex2var_epi64(X, i4y, Y);
+    X = _mm512_permutex2var_epi64(A, i2x, B);
+    Y = _mm512_permutex2var_epi64(A, i2y, B);
+    bf_dif(X, Y, s.w2, s.wq2, c);
+    A = _mm512_permutex2var_epi64(X, b2a, Y);
+    B = _mm512_permutex2var_epi64(X, b2b, Y);
+    X = _mm512_permutex2var_epi64(A, i1x, B);
+    Y = _mm512_permutex2var_epi64(A, i1y, B);
+    bf_plain(X, Y, c);
+    store(a + k, _mm512_permutex2var_epi64(X, b1a, Y));
+    store(a + k + 8, _mm512_permutex2var_epi64(X, b1b, Y));
+  }
+}
+
+BIGMUL_IFMA void first_levels_inverse(u64* a, std::size_t size, const small_twiddles& s, const vconst& c) {
+  const __m512i i4x = idx(t4_x), i4y = idx(t4_y), i2x = idx(t2_x), i2y = idx(t2_y), b2a = idx(t2_back_a),
+                b2b = idx(t2_back_b), i1x = idx(t1_x), i1y = idx(t1_y), b1a = idx(t1_back_a), b1b = idx(t1_back_b);
+  for (std::size_t k = 0; k < size; k += 16) {
+    __m512i A = load(a + k), B = load(a + k + 8);
+    __m512i X = _mm512_permutex2var_epi64(A, i1x, B), Y = _mm512_permutex2var_epi64(A, i1y, B);
+    bf_plain(X, Y, c);
+    A = _mm512_permutex2var_epi64(X, b1a, Y);
+    B = _mm512_permutex2var_epi64(X, b1b, Y);
+    X = _mm512_permutex2var_epi64(A, i2x, B);
+    Y = _mm512_permutex2var_epi64(A, i2y, B);
+    bf_dit_negated(X, Y, s.w2, s.wq2, c);
+    A = _mm512_permutex2var_epi64(X, b2a, Y);
+    B = _mm512_permutex2var_epi64(X, b2b, Y);
+    X = _mm512_permutex2var_epi64(A, i4x, B);
+    Y = _mm512_permutex2var_epi64(A, i4y, B);
+    bf_dit_negated(X, Y, s.w4, s.wq4, c);
+    store(a + k, _mm512_permutex2var_epi64(X, i4x, Y));
+    store(a + k + 8, _mm512_permutex2var_epi64(X, i4y, Y));
+  }
+}
+// Level tables of a plan: level t's t + 1 entries start at (t - 1) + log2 t.
+struct level_tables {
+  const u64* w;
+  const u64* wq;
+  static std::size_t offset(std::size_t t) { return (t - 1) + ceil_log2(t); }
+  const u64* w_at(std::size_t t) const { return w + offset(t); }
+  const u64* wq_at(std::size_t t) const { return wq + offset(t); }
+};
+
+// A whole in-cache sub-transform, 16 <= size <= leaf_size.
+// Levels t and t/2 fused (radix 4) on one block of 2t values: x0..x3 =
+// a[j], a[j + t/2], a[j + t], a[j + 3t/2] for j < t/2 (t/2 a multiple of 8).
+// Half the loads and stores of two radix-2 passes, the same multiplies.
+BIGMUL_IFMA inline void level_pair_forward(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
+  const std::size_t h = t / 2;
+  const u64 *wt = L.w_at(t), *wqt = L.wq_at(t), *wh = L.w_at(h), *wqh = L.wq_at(h);
+  for (std::size_t j = 0; j < h; j += 8) {
+    __m512i x0 = load(a + j), x1 = load(a + j + h), x2 = load(a + j + t), x3 = load(a + j + t + h);
+    bf_dif(x0, x2, load(wt + j), load(wqt + j), c);
+    bf_dif(x1, x3, load(wt + j + h), load(wqt + j + h), c);
+    const __m512i w = load(wh + j), wq = load(wqh + j);
+    bf_dif(x0, x1, w, wq, c);
+    bf_dif(x2, x3, w, wq, c);
+    store(a + j, x0);
+    store(a + j + h, x1);
+    store(a + j + t, x2);
+    store(a + j + t + h, x3);
+  }
+}
+// Entries end - 7 .. end, lane i holding entry end - i.
+BIGMUL_IFMA inline __m512i load_back(__m512i rev, const u64* end) { return _mm512_permutexvar_epi64(rev, load(end - 7)); }
+
+// The inverse of level_pair_forward: level t/2 then level t, negated twiddles
+// read backwards (see level_inverse_run).
+BIGMUL_IFMA inline void level_pair_inverse(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
+  const __m512i rev = c.rev;
+  const std::size_t h = t / 2;
+  const u64 *wt = L.w_at(t), *wqt = L.wq_at(t), *wh = L.w_at(h), *wqh = L.wq_at(h);
+  for (std::size_t j = 0; j < h; j += 8) {
+    __m512i x0 = load(a + j), x1 = load(a + j + h), x2 = load(a + j + t), x3 = load(a + j + t + h);
+    const __m512i w = load_back(rev, wh + h - j), wq = load_back(rev, wqh + h - j);
+    bf_dit_negated(x0, x1, w, wq, c);
+    bf_dit_negated(x2, x3, w, wq, c);
+    bf_dit_negated(x0, x2, load_back(rev, wt + t - j), load_back(rev, wqt + t - j), c);
+    bf_dit_negated(x1, x3, load_back(rev, wt + t - j - h), load_back(rev, wqt + t - j - h), c);
+    store(a + j, x0);
+    store(a + j + h, x1);
+    store(a + j + t, x2);
+    store(a + j + t + h, x3);
+  }
+}
+
+BIGMUL_IFMA void leaf_forward(u64* a, std::size_t size, const level_tables& L, u64 p) {
+  const vconst c = make_vconst(p);
+  std::size_t t = size / 2;
+  for (; t >= 16; t /= 4)  // pairs of levels while both have >= 8 butterflies a block
+    for (std::size_t k = 0; k < size; k += 2 * t) level_pair_forward(a + k, t, L, c);
+  if (t == 8)
+    for (std::size_t k = 0; k < size; k += 16) level_forward_run(a + k, a + k + 8, 8, L.w_at(8), L.wq_at(8), c);
+  last_levels_forward(a, size, forward_small(L.w_at(4), L.wq_at(4), L.w_at(2), L.wq_at(2)), c);
+}
+BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u64 p) {
+  const vconst c = make_vconst(p);
+  first_levels_inverse(a, size, inverse_small(L.w_at(4), L.wq_at(4), L.w_at(2), L.wq_at(2)), c);
+  // The forward's pairs, in reverse: a lone level t = 8 when log2(size) - 3 is odd.
+  std::size_t t = 8;
+  if ((ceil_log2(size) - 3) % 2 == 1) {
+    for (std::size_t k = 0; k < size; k += 16)
+      level_inverse_run(a + k, a + k + 8, 8, 0, 8, L.w_at(8), L.wq_at(8), c);
+    t = 32;
+  } else {
+    t = 16;
+  }
+  for (; t < size; t *= 4)
+    for (std::size_t k = 0; k < size; k += 2 * t) level_pair_inverse(a + k, t, L, c);
+}
+
+// Entry points for the plan's (non-vector) members: the constants built once a call.
+BIGMUL_IFMA void level_forward_run_p(u64* x, u64* y, std::size_t len, const u64* w, const u64* wq, u64 p) {
+  level_forward_run(x, y, len, w, wq, make_vconst(p));
+}
+BIGMUL_IFMA void level_inverse_run_p(u64* x, u64* y, std::size_t t, std::size_t j0, std::size_t len, const u64* w,
+                                     const u64* wq, u64 p) {
+  level_inverse_run(x, y, t, j0, len, w, wq, make_vconst(p));
+}
+BIGMUL_IFMA void level_pair_forward_p(u64* a, std::size_t t, const level_tables& L, u64 p) {
+  level_pair_forward(a, t, L, make_vconst(p));
+}
+BIGMUL_IFMA void level_pair_inverse_p(u64* a, std::size_t t, const level_tables& L, u64 p) {
+  level_pair_inverse(a, t, L, make_vconst(p));
+}
+
+#endif  // BIGMUL_HAVE_IFMA_CODE
+
+}  // namespace
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+
+void ntt52_plan::rec_forward(u64* a, std::size_t size) const {
+  if (size <= leaf_size) return leaf_forward(a, size, {w_.data(), wq_.data()}, p_);
+  level_pair_forward_p(a, size / 2, {w_.data(), wq_.data()}, p_);  // two levels, then four quarters
+  for (int q = 0; q < 4; ++q) rec_forward(a + q * (size / 4), size / 4);
+}
+
+void ntt52_plan::rec_inverse(u64* a, std::size_t size) const {
+  if (size <= leaf_size) return leaf_inverse(a, size, {w_.data(), wq_.data()}, p_);
+  for (int q = 0; q < 4; ++q) rec_inverse(a + q * (size / 4), size / 4);
+  level_pair_inverse_p(a, size / 2, {w_.data(), wq_.data()}, p_);
+}
+
+#else
+
+void ntt52_plan::rec_forward(u64*, std::size_t) const { throw std::logic_error("ntt52: no IFMA code in this build"); }
+void ntt52_plan::rec_inverse(u64*, std::size_t) const { throw std::logic_error("ntt52: no IFMA code in this build"); }
+
+#endif
+
+namespace {
+
+// Whole-array level t (a multiple of 8) split over the threads in 8-lane units.
+
+// Transforms shorter than 16: scalar, level by level, same tables.
+template <class LevelW>
+void scalar_forward(u64* a, std::size_t m, u64 p, LevelW&& level) {
+  for (std::size_t t = m / 2; t >= 1; t /= 2) {
+    const auto [w, wq] = level(t);
+    for (std::size_t k = 0; k < m; k += 2 * t)
+      for (std::size_t j = 0; j < t; ++j) scalar_dif(a[k + j], a[k + j + t], w[j], wq[j], p);
+  }
+}
+template <class LevelW>
+void scalar_inverse(u64* a, std::size_t m, u64 p, LevelW&& level) {
+  for (std::size_t t = 1; t < m; t *= 2) {
+    const auto [w, wq] = level(t);
+    for (std::size_t k = 0; k < m; k += 2 * t)
+      for (std::size_t j = 0; j < t; ++j) scalar_dit_negated(a[k + j], a[k + j + t], w[t - j], wq[t - j], p);
+  }
+}
+
+}  // namespace
+
+void ntt52_plan::pow2_forward(u64* a, unsigned threads) const {
+  if (m_ < 16) {
+    scalar_forward(a, m_, p_, [&](std::size_t t) { return std::make_pair(level_w(t), level_wq(t)); });
+    return;
+  }
+  if (threads <= 1 || m_ <= leaf_size) return rec_forward(a, m_);
+  const std::size_t size = ntt_task_size(m_, leaf_size, threads);
+  for (std::size_t s = m_; s > size; s /= 2) {
+    const std::size_t t = s / 2;
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+    ntt_parallel_level(m_, t, 8, vector_grain, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
+      level_forward_run_p(a + at, a + at + t, len, level_w(t) + j, level_wq(t) + j, p_);
+    });
+#endif
+  }
+  prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_forward(a + b * size, size); });
+}
+
+void ntt52_plan::pow2_inverse(u64* a, unsigned threads) const {
+  if (m_ < 16) {
+    scalar_inverse(a, m_, p_, [&](std::size_t t) { return std::make_pair(level_w(t), level_wq(t)); });
+    return;
+  }
+  if (threads <= 1 || m_ <= leaf_size) return rec_inverse(a, m_);
+  std::size_t size = ntt_task_size(m_, leaf_size, threads);
+  prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_inverse(a + b * size, size); });
+  for (; size < m_; size *= 2) {
+    const std::size_t t = size;
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+    ntt_parallel_level(m_, t, 8, vector_grain, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
+      level_inverse_run_p(a + at, a + at + t, t, j, len, level_w(t), level_wq(t), p_);
+    });
+#endif
+  }
+}
+
+void ntt52_plan::forward(u64* a, unsigned threads) const {
+  if (!ntt52_supported()) throw std::logic_error("ntt52_plan: this processor has no AVX-512 IFMA");
+  threads = prim::resolve_threads(threads);
+  if (n_ == m_) return pow2_forward(a, threads);
+  if (m_ >= 8)
+    radix3_vector(a, threads, false);
+  else
+    radix3_.forward(a, threads);
+  for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads);
+}
+
+void ntt52_plan::inverse(u64* a, unsigned threads) const {
+  if (!ntt52_supported()) throw std::logic_error("ntt52_plan: this processor has no AVX-512 IFMA");
+  threads = prim::resolve_threads(threads);
+  if (n_ == m_) return pow2_inverse(a, threads);
+  for (int r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads);
+  if (m_ >= 8)
+    radix3_vector(a, threads, true);
+  else
+    radix3_.inverse(a, threads);
+}
+
+}  // namespace bigmul::fft

@@ -1,6 +1,6 @@
 // Exact modular arithmetic in double precision with FMA, 4 lanes (AVX2):
-// the AVX2 NTT engine's arithmetic (fft/ntt_avx2.cpp). Include only from
-// code compiled for x86-64 with GCC or Clang; every function carries
+// the AVX2 NTT engine's arithmetic (fft/ntt_avx2*.cpp). The vector part exists
+// only where BIGMUL_HAVE_AVX2_CODE (x86-64, GCC or Clang); every function carries
 // BIGMUL_AVX2 (target avx2, fma) and must only run where
 // ntt_avx2_supported() holds.
 //
@@ -49,17 +49,39 @@
 // r + p as the low bits of 2^52 + p + r.
 #pragma once
 
-#if !(defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)))
-#error "fft/ntt_avx2_arith.hpp: x86-64 with GCC or Clang only"
-#endif
-
-#include <immintrin.h>
-
+#include <cstddef>
 #include <cstdint>
 
+// BIGMUL_HAVE_AVX2_CODE: this compiler can build the vector functions below.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define BIGMUL_HAVE_AVX2_CODE 1
+#include <immintrin.h>
 #define BIGMUL_AVX2 __attribute__((target("avx2,fma")))
+#endif
 
 namespace bigmul::fft::avx2 {
+
+// Scalar helpers of the engine's tables (any compiler).
+
+// Smallest l with 2^l >= t (exact log2 for the powers of two it is used on).
+inline unsigned ceil_log2(std::size_t t) {
+  unsigned l = 0;
+  while ((std::size_t{1} << l) < t) ++l;
+  return l;
+}
+
+inline std::size_t bit_reverse(std::size_t j, unsigned bits) {
+  std::size_t r = 0;
+  for (unsigned b = 0; b < bits; ++b, j >>= 1) r = (r << 1) | (j & 1);
+  return r;
+}
+
+// The representative of v mod p in [-(p-1)/2, (p-1)/2], as a double.
+inline double signed_rep(std::uint64_t v, std::uint64_t p) {
+  return v > (p - 1) / 2 ? static_cast<double>(v) - static_cast<double>(p) : static_cast<double>(v);
+}
+
+#if defined(BIGMUL_HAVE_AVX2_CODE)
 
 inline constexpr double magic_round = 6755399441055744.0;  // 1.5 * 2^52
 inline constexpr double two52 = 4503599627370496.0;        // 2^52
@@ -117,5 +139,10 @@ BIGMUL_AVX2 inline __m256d load_u64(const std::uint64_t* p, const vconst& c) {
 BIGMUL_AVX2 inline void store_u64(std::uint64_t* p, __m256d r, const vconst& c) {
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), to_u64(r, c));
 }
+
+BIGMUL_AVX2 inline __m256d ld(const double* p) { return _mm256_loadu_pd(p); }
+BIGMUL_AVX2 inline void st(double* p, __m256d v) { _mm256_storeu_pd(p, v); }
+
+#endif  // BIGMUL_HAVE_AVX2_CODE
 
 }  // namespace bigmul::fft::avx2

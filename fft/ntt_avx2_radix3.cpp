@@ -1,0 +1,112 @@
+// The AVX2 engine's radix-3 stage (lengths 3 * 2^k): one pass over the three
+// thirds of the array, u64 in and doubles out forward, the reverse inverse,
+// with twiddles stepped per 64-j block from the plan's tables
+// (fft/ntt_avx2.hpp, ntt_avx2_plan::radix3_tables).
+#include <algorithm>
+
+#include "fft/ntt_avx2.hpp"
+#include "fft/ntt_avx2_arith.hpp"
+#include "prim/parallel.hpp"
+
+namespace bigmul::fft {
+namespace {
+
+using namespace avx2;
+
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+
+using radix3_tables = ntt_avx2_plan::radix3_tables;
+
+// Radix-3 forward on j in [j_begin, j_end) (multiples of 4; j_begin of 64),
+// u64 in, doubles out: y0 = x0 + x1 + x2, y1 = (x0 - x2 + u) w^j,
+// y2 = (x0 - x1 - u) w^2j with u = w3 (x1 - x2). base1, base2: w^j_begin,
+// w^2j_begin in [0, p). Ranges: x in [-p, p), |u| <= 0.5625p, |w^j| <= 0.52p
+// (a base times a table entry), |x0 - x2 + u| <= 2.57p, so the products have
+// |a b| <= 1.34 p^2 and |y1|, |y2| <= 0.84p (fft/ntt_avx2_arith.hpp).
+// nonzero: a[nonzero ..) is zero (a zero-padded operand): blocks whose x2, or
+// x1 and x2, are all zero skip their terms (x1 = x2 = 0: y_r = x0 w^jr).
+BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
+                                    const radix3_tables& T, u64 base1, u64 base2, u64 p, std::size_t nonzero) {
+  const vconst c = make_vconst(p);
+  const __m256d c3 = _mm256_set1_pd(T.cube[0]), c3p = _mm256_set1_pd(T.cube_p[0]);
+  for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
+    const __m256d b1 = _mm256_set1_pd(signed_rep(base1, p)), b2 = _mm256_set1_pd(signed_rep(base2, p));
+    const std::size_t len = std::min(radix3_tables::block, j_end - j0);
+    const bool zero1 = j0 + m >= nonzero, zero2 = j0 + 2 * m >= nonzero;
+    for (std::size_t i = 0; i < len; i += 4) {
+      u64* x = a + j0 + i;
+      const __m256d w1 = mulmod_shoup(b1, ld(T.tw[0][0] + i), ld(T.tw_p[0][0] + i), c);
+      const __m256d w2 = mulmod_shoup(b2, ld(T.tw[0][1] + i), ld(T.tw_p[0][1] + i), c);
+      const __m256d x0 = load_u64(x, c);
+      __m256d y0, y1, y2;
+      if (zero1) {
+        y0 = x0;
+        y1 = mulmod(x0, w1, c);
+        y2 = mulmod(x0, w2, c);
+      } else if (zero2) {
+        const __m256d x1 = load_u64(x + m, c);
+        const __m256d u = mulmod_shoup(x1, c3, c3p, c);
+        y0 = reduce(_mm256_add_pd(x0, x1), c);
+        y1 = mulmod(_mm256_add_pd(x0, u), w1, c);
+        y2 = mulmod(_mm256_sub_pd(_mm256_sub_pd(x0, x1), u), w2, c);
+      } else {
+        const __m256d x1 = load_u64(x + m, c), x2 = load_u64(x + 2 * m, c);
+        const __m256d u = mulmod_shoup(_mm256_sub_pd(x1, x2), c3, c3p, c);
+        y0 = reduce(_mm256_add_pd(_mm256_add_pd(x0, x1), x2), c);
+        y1 = mulmod(_mm256_add_pd(_mm256_sub_pd(x0, x2), u), w1, c);
+        y2 = mulmod(_mm256_sub_pd(_mm256_sub_pd(x0, x1), u), w2, c);
+      }
+      double* d = reinterpret_cast<double*>(x);
+      st(d, y0);
+      st(d + m, y1);
+      st(d + 2 * m, y2);
+    }
+    base1 = mul_shoup(base1, T.step[0][0], T.step_shoup[0][0], p);
+    base2 = mul_shoup(base2, T.step[0][1], T.step_shoup[0][1], p);
+  }
+}
+
+// The inverse, doubles in (|y| <= 2p), u64 out: z_r = y_r w^-jr,
+// x_l = sum_r z_r w3^-lr (times 3). |z1|, |z2| <= 0.77p, sums < 3.6p, reduced.
+BIGMUL_AVX2 void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
+                                    const radix3_tables& T, u64 base1, u64 base2, u64 p, std::size_t) {
+  const vconst c = make_vconst(p);
+  const __m256d c3 = _mm256_set1_pd(T.cube[1]), c3p = _mm256_set1_pd(T.cube_p[1]);
+  for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
+    const __m256d b1 = _mm256_set1_pd(signed_rep(base1, p)), b2 = _mm256_set1_pd(signed_rep(base2, p));
+    const std::size_t len = std::min(radix3_tables::block, j_end - j0);
+    for (std::size_t i = 0; i < len; i += 4) {
+      double* x = reinterpret_cast<double*>(a + j0 + i);
+      const __m256d w1 = mulmod_shoup(b1, ld(T.tw[1][0] + i), ld(T.tw_p[1][0] + i), c);
+      const __m256d w2 = mulmod_shoup(b2, ld(T.tw[1][1] + i), ld(T.tw_p[1][1] + i), c);
+      const __m256d z0 = ld(x), z1 = mulmod(ld(x + m), w1, c), z2 = mulmod(ld(x + 2 * m), w2, c);
+      const __m256d u = mulmod_shoup(_mm256_sub_pd(z1, z2), c3, c3p, c);
+      u64* y = a + j0 + i;
+      store_u64(y, reduce(_mm256_add_pd(_mm256_add_pd(z0, z1), z2), c), c);
+      store_u64(y + m, reduce(_mm256_add_pd(_mm256_sub_pd(z0, z2), u), c), c);
+      store_u64(y + 2 * m, reduce(_mm256_sub_pd(_mm256_sub_pd(z0, z1), u), c), c);
+    }
+    base1 = mul_shoup(base1, T.step[1][0], T.step_shoup[1][0], p);
+    base2 = mul_shoup(base2, T.step[1][1], T.step_shoup[1][1], p);
+  }
+}
+#endif  // BIGMUL_HAVE_AVX2_CODE
+
+}  // namespace
+
+// Chunks of whole 64-j blocks; each starts its bases at w^(+-j0).
+void ntt_avx2_plan::radix3_vector(u64* a, unsigned threads, bool inverse, std::size_t nonzero) const {
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  const u64 root = inverse ? radix3_.root_n_inv : radix3_.root_n;
+  const std::size_t block = radix3_tables::block, blocks = (m_ + block - 1) / block;
+  prim::parallel_chunks(blocks, 64, threads, [&](std::size_t b0, std::size_t b1) {
+    const std::size_t j0 = b0 * block, j1 = std::min(m_, b1 * block);
+    const u64 base1 = pow_mod(root, j0, p_), base2 = pow_mod(root, 2 * j0, p_);
+    (inverse ? radix3_inverse_run : radix3_forward_run)(a, m_, j0, j1, radix3_vec_, base1, base2, p_, nonzero);
+  });
+#else
+  (void)a, (void)threads, (void)inverse, (void)nonzero;
+#endif
+}
+
+}  // namespace bigmul::fft

@@ -1,0 +1,455 @@
+// The AVX2 engine's power-of-two transforms (see fft/ntt_avx2.hpp): radix-4
+// passes, recursive down to an in-cache leaf whose last two levels run in
+// registers, and the scalar path for m < 16. Plan and tables:
+// fft/ntt_avx2.cpp; radix-3 stage: ntt_avx2_radix3.cpp.
+//
+// The vector code lives in functions with a target attribute (BIGMUL_AVX2),
+// not in a file compiled with -mavx2, so nothing AVX2 can leak into code
+// that runs on older processors; ntt_avx2_supported() gates every call.
+//
+// Ranges (multiples of p, doubles): every value stored between passes lies in
+// [-2p, 2p]. The forward radix-4 step reduces x0 to p/2 + 1 and multiplies
+// the rest (products <= 0.58p); after two levels the outputs are <= 1.65p.
+// The inverse step reduces the first level's sums (<= 4p) and multiplies its
+// differences (< 2^52); its outputs are <= 1.25p. u64 residues in [0, 2p)
+// enter as x - p and leave reduced, as r + p.
+#include <stdexcept>
+
+#include "fft/ntt_avx2.hpp"
+#include "fft/ntt_avx2_arith.hpp"
+#include "prim/parallel.hpp"
+
+namespace bigmul::fft {
+namespace {
+
+using namespace avx2;
+
+// Sub-transforms of at most this many values (16 KiB) run pass by pass in
+// L1; larger ones recurse. Measured with bench_ntt (bench/fft).
+constexpr std::size_t leaf_size = std::size_t{1} << 11;
+constexpr std::size_t vector_grain = std::size_t{1} << 11;  // 4-lane butterflies per parallel task
+// ---- m < 16: scalar u64 butterflies on the same twisted tree ------------------
+
+void scalar_forward(u64* a, std::size_t m, u64 p, const u64* w, const u64* ws) {
+  for (std::size_t s = m; s >= 2; s /= 2) {
+    const std::size_t t = s / 2;
+    for (std::size_t b = 0; b < m / s; ++b)
+      for (std::size_t j = 0; j < t; ++j) {
+        u64& x = a[b * s + j];
+        u64& y = a[b * s + j + t];
+        const u64 v = mul_shoup_lazy(y, w[b], ws[b], p);  // [0, 2p)
+        const u64 x0 = x;
+        x = reduce_4p_to_2p(x0 + v, p);
+        y = reduce_4p_to_2p(x0 + 2 * p - v, p);
+      }
+  }
+}
+void scalar_inverse(u64* a, std::size_t m, u64 p, const u64* w, const u64* ws) {
+  for (std::size_t s = 2; s <= m; s *= 2) {
+    const std::size_t t = s / 2;
+    for (std::size_t b = 0; b < m / s; ++b)
+      for (std::size_t j = 0; j < t; ++j) {
+        u64& x = a[b * s + j];
+        u64& y = a[b * s + j + t];
+        const u64 x0 = x, y0 = y;
+        x = reduce_4p_to_2p(x0 + y0, p);
+        y = mul_shoup_lazy(x0 + 2 * p - y0, w[b], ws[b], p);
+      }
+  }
+}
+
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+// The twiddle tables of one direction: w[k] and w[k] / p.
+struct tables {
+  const double* w;
+  const double* wp;
+};
+template <bool U64>
+BIGMUL_AVX2 inline __m256d ld_as(const double* p, const vconst& c) {
+  if constexpr (U64)
+    return load_u64(reinterpret_cast<const u64*>(p), c);
+  else
+    return ld(p);
+}
+BIGMUL_AVX2 inline __m256d bc(const double* p) { return _mm256_broadcast_sd(p); }
+
+// Forward radix-4 step of block k: level (x0, x2), (x1, x3) with w[k], then
+// (x0, x1) with w[2k] and (x2, x3) with w[2k + 1]. In [-2p, 2p], out <= 1.65p:
+// only x0 needs reducing (to p/2 + 1); x1 +- w x3 (<= 2.57p < 2^52) is only
+// ever multiplied, giving <= 0.58p, so x0'' <= p/2 + 1 + 0.5625p + 0.58p.
+// ReduceX0 = false (the last levels, whose outputs are reduced anyway): out
+// <= 2p + 0.5625p + 0.58p = 3.15p < 2^52.
+template <bool ReduceX0 = true>
+BIGMUL_AVX2 inline void fwd4(__m256d& x0, __m256d& x1, __m256d& x2, __m256d& x3, __m256d w1, __m256d w1p, __m256d w2,
+                             __m256d w2p, __m256d w3, __m256d w3p, const vconst& c) {
+  if constexpr (ReduceX0) x0 = reduce(x0, c);
+  __m256d t = mulmod_shoup(x2, w1, w1p, c);
+  x2 = _mm256_sub_pd(x0, t);
+  x0 = _mm256_add_pd(x0, t);
+  t = mulmod_shoup(x3, w1, w1p, c);
+  x3 = _mm256_sub_pd(x1, t);
+  x1 = _mm256_add_pd(x1, t);
+  t = mulmod_shoup(x1, w2, w2p, c);  // |x1| <= 2.57p
+  x1 = _mm256_sub_pd(x0, t);
+  x0 = _mm256_add_pd(x0, t);
+  t = mulmod_shoup(x3, w3, w3p, c);
+  x3 = _mm256_sub_pd(x2, t);
+  x2 = _mm256_add_pd(x2, t);
+}
+// Its inverse (times 4) with w1 = w[k]^-1, w2 = w[2k]^-1, w3 = w[2k + 1]^-1.
+// In [-2p, 2p], out <= 1.25p.
+BIGMUL_AVX2 inline void inv4(__m256d& x0, __m256d& x1, __m256d& x2, __m256d& x3, __m256d w1, __m256d w1p, __m256d w2,
+                             __m256d w2p, __m256d w3, __m256d w3p, const vconst& c) {
+  __m256d s = _mm256_add_pd(x0, x1);
+  x1 = mulmod_shoup(_mm256_sub_pd(x0, x1), w2, w2p, c);  // |x0 - x1| <= 4p < 2^52
+  x0 = reduce(s, c);
+  s = _mm256_add_pd(x2, x3);
+  x3 = mulmod_shoup(_mm256_sub_pd(x2, x3), w3, w3p, c);
+  x2 = reduce(s, c);
+  s = _mm256_add_pd(x0, x2);
+  x2 = mulmod_shoup(_mm256_sub_pd(x0, x2), w1, w1p, c);
+  x0 = s;
+  s = _mm256_add_pd(x1, x3);
+  x3 = mulmod_shoup(_mm256_sub_pd(x1, x3), w1, w1p, c);
+  x1 = s;
+}
+
+// Block 0 of a level (every transform's first step): w[0] = 1, so only
+// (x1 - x3) w[1] is a product. In [-2p, 2p] (sums < 4p < 2^52), out <= 1.13p.
+// zero_top: x2 = x3 = 0 (the upper half of a zero-padded input), in [-p, p):
+// out <= 2p without reductions.
+template <bool InU64, bool ZeroTop>
+BIGMUL_AVX2 void pass4_forward_first(double* a, std::size_t h, const tables& T, const vconst& c) {
+  const __m256d w3 = bc(T.w + 1), w3p = bc(T.wp + 1);
+  for (std::size_t j = 0; j < h; j += 4) {
+    const __m256d x0 = ld_as<InU64>(a + j, c), x1 = ld_as<InU64>(a + j + h, c);
+    __m256d y0, y1, y2, t;
+    if constexpr (ZeroTop) {
+      y0 = _mm256_add_pd(x0, x1);
+      y1 = _mm256_sub_pd(x0, x1);
+      y2 = x0;
+      t = mulmod_shoup(x1, w3, w3p, c);
+    } else {
+      const __m256d x2 = ld_as<InU64>(a + j + 2 * h, c), x3 = ld_as<InU64>(a + j + 3 * h, c);
+      const __m256d s02 = reduce(_mm256_add_pd(x0, x2), c), s13 = reduce(_mm256_add_pd(x1, x3), c);
+      y0 = _mm256_add_pd(s02, s13);
+      y1 = _mm256_sub_pd(s02, s13);
+      y2 = reduce(_mm256_sub_pd(x0, x2), c);
+      t = mulmod_shoup(_mm256_sub_pd(x1, x3), w3, w3p, c);
+    }
+    st(a + j, y0);
+    st(a + j + h, y1);
+    st(a + j + 2 * h, _mm256_add_pd(y2, t));
+    st(a + j + 3 * h, _mm256_sub_pd(y2, t));
+  }
+}
+
+// One radix-4 step over a block of 4h values (h a multiple of 4), block index k.
+template <bool InU64>
+BIGMUL_AVX2 void pass4_forward(double* a, std::size_t h, const tables& T, std::size_t k, const vconst& c) {
+  if (k == 0) return pass4_forward_first<InU64, false>(a, h, T, c);
+  const __m256d w1 = bc(T.w + k), w1p = bc(T.wp + k), w2 = bc(T.w + 2 * k), w2p = bc(T.wp + 2 * k),
+                w3 = bc(T.w + 2 * k + 1), w3p = bc(T.wp + 2 * k + 1);
+  for (std::size_t j = 0; j < h; j += 4) {
+    __m256d x0 = ld_as<InU64>(a + j, c), x1 = ld_as<InU64>(a + j + h, c), x2 = ld_as<InU64>(a + j + 2 * h, c),
+            x3 = ld_as<InU64>(a + j + 3 * h, c);
+    fwd4(x0, x1, x2, x3, w1, w1p, w2, w2p, w3, w3p, c);
+    st(a + j, x0);
+    st(a + j + h, x1);
+    st(a + j + 2 * h, x2);
+    st(a + j + 3 * h, x3);
+  }
+}
+// Block 0 of an inverse level pair (every transform's last step): the
+// inverse twiddles w[0]^-1 = 1 leave one product, (x2 - x3) w[1]^-1. In
+// [-2p, 2p], out <= 1.13p, or reduced as u64.
+template <bool OutU64>
+BIGMUL_AVX2 void pass4_inverse_first(double* a, std::size_t h, const tables& T, const vconst& c) {
+  const __m256d w3 = bc(T.w + 1), w3p = bc(T.wp + 1);
+  for (std::size_t j = 0; j < h; j += 4) {
+    const __m256d x0 = ld(a + j), x1 = ld(a + j + h), x2 = ld(a + j + 2 * h), x3 = ld(a + j + 3 * h);
+    const __m256d s01 = reduce(_mm256_add_pd(x0, x1), c), s23 = reduce(_mm256_add_pd(x2, x3), c);
+    const __m256d d01 = reduce(_mm256_sub_pd(x0, x1), c);
+    const __m256d t = mulmod_shoup(_mm256_sub_pd(x2, x3), w3, w3p, c);
+    const __m256d y0 = _mm256_add_pd(s01, s23), y1 = _mm256_add_pd(d01, t), y2 = _mm256_sub_pd(s01, s23),
+                  y3 = _mm256_sub_pd(d01, t);
+    if constexpr (OutU64) {
+      u64* b = reinterpret_cast<u64*>(a);
+      store_u64(b + j, reduce(y0, c), c);
+      store_u64(b + j + h, reduce(y1, c), c);
+      store_u64(b + j + 2 * h, reduce(y2, c), c);
+      store_u64(b + j + 3 * h, reduce(y3, c), c);
+    } else {
+      st(a + j, y0);
+      st(a + j + h, y1);
+      st(a + j + 2 * h, y2);
+      st(a + j + 3 * h, y3);
+    }
+  }
+}
+
+template <bool OutU64>
+BIGMUL_AVX2 void pass4_inverse(double* a, std::size_t h, const tables& T, std::size_t k, const vconst& c) {
+  if (k == 0) return pass4_inverse_first<OutU64>(a, h, T, c);
+  const __m256d w1 = bc(T.w + k), w1p = bc(T.wp + k), w2 = bc(T.w + 2 * k), w2p = bc(T.wp + 2 * k),
+                w3 = bc(T.w + 2 * k + 1), w3p = bc(T.wp + 2 * k + 1);
+  for (std::size_t j = 0; j < h; j += 4) {
+    __m256d x0 = ld(a + j), x1 = ld(a + j + h), x2 = ld(a + j + 2 * h), x3 = ld(a + j + 3 * h);
+    inv4(x0, x1, x2, x3, w1, w1p, w2, w2p, w3, w3p, c);
+    if constexpr (OutU64) {
+      u64* b = reinterpret_cast<u64*>(a);
+      store_u64(b + j, reduce(x0, c), c);
+      store_u64(b + j + h, reduce(x1, c), c);
+      store_u64(b + j + 2 * h, reduce(x2, c), c);
+      store_u64(b + j + 3 * h, reduce(x3, c), c);
+    } else {
+      st(a + j, x0);
+      st(a + j + h, x1);
+      st(a + j + 2 * h, x2);
+      st(a + j + 3 * h, x3);
+    }
+  }
+}
+
+// One radix-2 level on butterflies (x[j], y[j]), j < len (a multiple of 4),
+// twiddle w (or its inverse), w_p = w / p.
+template <bool InU64>
+BIGMUL_AVX2 void level_forward_run(double* x, double* y, std::size_t len, const double* w, const double* wp,
+                                   const vconst& c) {
+  const __m256d W = bc(w), WP = bc(wp);
+  for (std::size_t j = 0; j < len; j += 4) {
+    const __m256d X = reduce(ld_as<InU64>(x + j, c), c);
+    const __m256d t = mulmod_shoup(ld_as<InU64>(y + j, c), W, WP, c);
+    st(x + j, _mm256_add_pd(X, t));
+    st(y + j, _mm256_sub_pd(X, t));
+  }
+}
+template <bool OutU64>
+BIGMUL_AVX2 void level_inverse_run(double* x, double* y, std::size_t len, const double* w, const double* wp,
+                                   const vconst& c) {
+  const __m256d W = bc(w), WP = bc(wp);
+  for (std::size_t j = 0; j < len; j += 4) {
+    const __m256d X = ld(x + j), Y = ld(y + j);
+    const __m256d s = reduce(_mm256_add_pd(X, Y), c);
+    const __m256d d = mulmod_shoup(_mm256_sub_pd(X, Y), W, WP, c);
+    if constexpr (OutU64) {
+      store_u64(reinterpret_cast<u64*>(x + j), s, c);
+      store_u64(reinterpret_cast<u64*>(y + j), reduce(d, c), c);
+    } else {
+      st(x + j, s);
+      st(y + j, d);
+    }
+  }
+}
+
+// 4 x 4 transpose: row b of the input is lane b of the output.
+BIGMUL_AVX2 inline void transpose4(__m256d& r0, __m256d& r1, __m256d& r2, __m256d& r3) {
+  const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+  const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+  r0 = _mm256_permute2f128_pd(t0, t2, 0x20);
+  r1 = _mm256_permute2f128_pd(t1, t3, 0x20);
+  r2 = _mm256_permute2f128_pd(t0, t2, 0x31);
+  r3 = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+// Table entries 2k and 2k + 1 for the four k of a vector: p[2k0 .. 2k0 + 8)
+// split into evens and odds.
+BIGMUL_AVX2 inline void load_pairs(const double* p, __m256d& even, __m256d& odd) {
+  const __m256d A = ld(p), B = ld(p + 4);
+  even = _mm256_permute4x64_pd(_mm256_unpacklo_pd(A, B), 0xD8);
+  odd = _mm256_permute4x64_pd(_mm256_unpackhi_pd(A, B), 0xD8);
+}
+
+// The last two forward levels in registers: blocks of 4 values, four blocks
+// (16 values) a step, transposed so that each lane is one block; k0 = the
+// index of the first block. Output reduced, as u64 in [0, 2p).
+BIGMUL_AVX2 void last_levels_forward(double* a, std::size_t size, const tables& T, std::size_t k0, const vconst& c) {
+  for (std::size_t g = 0; g < size; g += 16) {
+    const std::size_t k = k0 + g / 4;
+    __m256d x0 = ld(a + g), x1 = ld(a + g + 4), x2 = ld(a + g + 8), x3 = ld(a + g + 12);
+    transpose4(x0, x1, x2, x3);
+    __m256d w2, w3, w2p, w3p;
+    load_pairs(T.w + 2 * k, w2, w3);
+    load_pairs(T.wp + 2 * k, w2p, w3p);
+    fwd4<false>(x0, x1, x2, x3, ld(T.w + k), ld(T.wp + k), w2, w2p, w3, w3p, c);
+    x0 = reduce(x0, c);
+    x1 = reduce(x1, c);
+    x2 = reduce(x2, c);
+    x3 = reduce(x3, c);
+    transpose4(x0, x1, x2, x3);
+    u64* b = reinterpret_cast<u64*>(a + g);
+    store_u64(b, x0, c);
+    store_u64(b + 4, x1, c);
+    store_u64(b + 8, x2, c);
+    store_u64(b + 12, x3, c);
+  }
+}
+// The first two inverse levels, u64 in [0, 2p) in, doubles out.
+BIGMUL_AVX2 void first_levels_inverse(double* a, std::size_t size, const tables& T, std::size_t k0, const vconst& c) {
+  for (std::size_t g = 0; g < size; g += 16) {
+    const std::size_t k = k0 + g / 4;
+    __m256d x0 = ld_as<true>(a + g, c), x1 = ld_as<true>(a + g + 4, c), x2 = ld_as<true>(a + g + 8, c),
+            x3 = ld_as<true>(a + g + 12, c);
+    transpose4(x0, x1, x2, x3);
+    __m256d w2, w3, w2p, w3p;
+    load_pairs(T.w + 2 * k, w2, w3);
+    load_pairs(T.wp + 2 * k, w2p, w3p);
+    inv4(x0, x1, x2, x3, ld(T.w + k), ld(T.wp + k), w2, w2p, w3, w3p, c);
+    transpose4(x0, x1, x2, x3);
+    st(a + g, x0);
+    st(a + g + 4, x1);
+    st(a + g + 8, x2);
+    st(a + g + 12, x3);
+  }
+}
+
+// A whole in-cache block of `size` values (16 <= size <= leaf_size), block
+// index kb at its level: radix-4 passes while blocks hold >= 16 values, one
+// radix-2 level when log2(size) is odd, then the last two levels in registers.
+template <bool InU64, bool ZeroTop = false>
+BIGMUL_AVX2 void leaf_forward(double* a, std::size_t size, std::size_t kb, const tables& T, u64 p) {
+  const vconst c = make_vconst(p);
+  if constexpr (ZeroTop)
+    pass4_forward_first<InU64, true>(a, size / 4, T, c);
+  else
+    pass4_forward<InU64>(a, size / 4, T, kb, c);
+  std::size_t s = size / 4;
+  for (; s >= 16; s /= 4)
+    for (std::size_t b = 0; b < size / s; ++b) pass4_forward<false>(a + b * s, s / 4, T, kb * (size / s) + b, c);
+  if (s == 8)
+    for (std::size_t b = 0; b < size / 8; ++b) {
+      const std::size_t k = kb * (size / 8) + b;
+      level_forward_run<false>(a + 8 * b, a + 8 * b + 4, 4, T.w + k, T.wp + k, c);
+    }
+  last_levels_forward(a, size, T, kb * (size / 4), c);
+}
+template <bool OutU64>
+BIGMUL_AVX2 void leaf_inverse(double* a, std::size_t size, std::size_t kb, const tables& T, u64 p) {
+  const vconst c = make_vconst(p);
+  first_levels_inverse(a, size, T, kb * (size / 4), c);
+  std::size_t s = 16;
+  if (ceil_log2(size) % 2 == 1) {
+    for (std::size_t b = 0; b < size / 8; ++b) {
+      const std::size_t k = kb * (size / 8) + b;
+      level_inverse_run<false>(a + 8 * b, a + 8 * b + 4, 4, T.w + k, T.wp + k, c);
+    }
+    s = 32;
+  }
+  for (; s < size; s *= 4)
+    for (std::size_t b = 0; b < size / s; ++b) pass4_inverse<false>(a + b * s, s / 4, T, kb * (size / s) + b, c);
+  pass4_inverse<OutU64>(a, size / 4, T, kb, c);
+}
+
+// Entry points taking the prime (the constants built once a call).
+template <bool InU64>
+BIGMUL_AVX2 void pass4_forward_p(double* a, std::size_t h, const tables& T, std::size_t k, u64 p) {
+  pass4_forward<InU64>(a, h, T, k, make_vconst(p));
+}
+template <bool OutU64>
+BIGMUL_AVX2 void pass4_inverse_p(double* a, std::size_t h, const tables& T, std::size_t k, u64 p) {
+  pass4_inverse<OutU64>(a, h, T, k, make_vconst(p));
+}
+template <bool InU64>
+BIGMUL_AVX2 void level_forward_p(double* x, double* y, std::size_t len, const double* w, const double* wp, u64 p) {
+  level_forward_run<InU64>(x, y, len, w, wp, make_vconst(p));
+}
+template <bool OutU64>
+BIGMUL_AVX2 void level_inverse_p(double* x, double* y, std::size_t len, const double* w, const double* wp, u64 p) {
+  level_inverse_run<OutU64>(x, y, len, w, wp, make_vconst(p));
+}
+
+// Depth first: a radix-4 step over the block, then its quarters.
+template <bool InU64>
+void rec_forward(double* a, std::size_t size, std::size_t k, const tables& T, u64 p) {
+  if (size <= leaf_size) return leaf_forward<InU64>(a, size, k, T, p);
+  pass4_forward_p<InU64>(a, size / 4, T, k, p);
+  for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, 4 * k + q, T, p);
+}
+// The whole transform, the upper half of its u64 input zero (a zero-padded operand).
+BIGMUL_AVX2 void forward_zero_top(double* a, std::size_t size, const tables& T, u64 p) {
+  if (size <= leaf_size) return leaf_forward<true, true>(a, size, 0, T, p);
+  pass4_forward_first<true, true>(a, size / 4, T, make_vconst(p));
+  for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, q, T, p);
+}
+template <bool OutU64>
+void rec_inverse(double* a, std::size_t size, std::size_t k, const tables& T, u64 p) {
+  if (size <= leaf_size) return leaf_inverse<OutU64>(a, size, k, T, p);
+  for (std::size_t q = 0; q < 4; ++q) rec_inverse<false>(a + q * (size / 4), size / 4, 4 * k + q, T, p);
+  pass4_inverse_p<OutU64>(a, size / 4, T, k, p);
+}
+#endif  // BIGMUL_HAVE_AVX2_CODE
+
+}  // namespace
+
+// With several threads: whole-array radix-2 levels until there are enough
+// independent sub-transforms to share out, then one task per sub-transform.
+void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, bool zero_top) const {
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  double* d = reinterpret_cast<double*>(a);
+  const tables T{fw_.data(), fw_p_.data()};
+  if (threads <= 1 || m_ <= leaf_size) {
+    if (zero_top && in_u64) return forward_zero_top(d, m_, T, p_);
+    return in_u64 ? rec_forward<true>(d, m_, 0, T, p_) : rec_forward<false>(d, m_, 0, T, p_);
+  }
+  const std::size_t size = ntt_task_size(m_, leaf_size, threads);
+  for (std::size_t s = m_; s > size; s /= 2) {
+    const std::size_t t = s / 2;
+    const bool first = s == m_ && in_u64;
+    ntt_parallel_level(m_, t, 4, vector_grain, threads, [&](std::size_t at, std::size_t, std::size_t len) {
+      const std::size_t k = at / s;
+      (first ? level_forward_p<true> : level_forward_p<false>)(d + at, d + at + t, len, T.w + k, T.wp + k, p_);
+    });
+  }
+  prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_forward<false>(d + b * size, size, b, T, p_); });
+#else
+  (void)a, (void)threads, (void)in_u64, (void)zero_top;
+#endif
+}
+
+void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64) const {
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  double* d = reinterpret_cast<double*>(a);
+  const tables T{iw_.data(), iw_p_.data()};
+  if (threads <= 1 || m_ <= leaf_size)
+    return out_u64 ? rec_inverse<true>(d, m_, 0, T, p_) : rec_inverse<false>(d, m_, 0, T, p_);
+  std::size_t size = ntt_task_size(m_, leaf_size, threads);
+  prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_inverse<false>(d + b * size, size, b, T, p_); });
+  for (; size < m_; size *= 2) {
+    const std::size_t t = size;
+    const bool last = 2 * t == m_ && out_u64;
+    ntt_parallel_level(m_, t, 4, vector_grain, threads, [&](std::size_t at, std::size_t, std::size_t len) {
+      const std::size_t k = at / (2 * t);
+      (last ? level_inverse_p<true> : level_inverse_p<false>)(d + at, d + at + t, len, T.w + k, T.wp + k, p_);
+    });
+  }
+#else
+  (void)a, (void)threads, (void)out_u64;
+#endif
+}
+void ntt_avx2_plan::forward(u64* a, unsigned threads) const { forward(a, threads, n_); }
+
+void ntt_avx2_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const {
+  if (!ntt_avx2_supported()) throw std::logic_error("ntt_avx2_plan: this processor has no AVX2 and FMA");
+  threads = prim::resolve_threads(threads);
+  if (m_ < 16) {
+    if (n_ != m_) radix3_.forward(a, threads);
+    for (std::size_t r = 0; r < n_ / m_; ++r) scalar_forward(a + r * m_, m_, p_, sfw_.data(), sfw_shoup_.data());
+    return;
+  }
+  if (n_ == m_) return pow2_forward(a, threads, true, nonzero <= m_ / 2);
+  radix3_vector(a, threads, false, nonzero);
+  for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads, false, false);
+}
+
+void ntt_avx2_plan::inverse(u64* a, unsigned threads) const {
+  if (!ntt_avx2_supported()) throw std::logic_error("ntt_avx2_plan: this processor has no AVX2 and FMA");
+  threads = prim::resolve_threads(threads);
+  if (m_ < 16) {
+    for (std::size_t r = 0; r < n_ / m_; ++r) scalar_inverse(a + r * m_, m_, p_, siw_.data(), siw_shoup_.data());
+    if (n_ != m_) radix3_.inverse(a, threads);
+    return;
+  }
+  if (n_ == m_) return pow2_inverse(a, threads, true);
+  for (int r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads, false);
+  radix3_vector(a, threads, true, n_);
+}
+}  // namespace bigmul::fft

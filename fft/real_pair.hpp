@@ -1,5 +1,5 @@
 // The real-FFT pair formulas, shared by the CPU real_fft (fft/fft_real.cpp) and
-// the GPU's fused pointwise step (fft/cuda/device_fft_plan.hpp). Packing
+// the GPU's fused pointwise step (fft/cuda/device_real_pointwise.hpp). Packing
 // z_l = x_2l + i x_2l+1 (n real points into h = n/2 complex), Z = the
 // half-length spectrum, w = w_n^f = exp(-2 pi i f / n), g = h - f:
 //   unpack  A = Z_f + conj Z_g, B = Z_f - conj Z_g, C = i w B,

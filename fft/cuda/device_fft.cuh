@@ -3,8 +3,8 @@
 // kernel with their own Load / Store functors (fusing split, scaling and rounding
 // into the first and last pass).
 //
-// Design (index math and arithmetic in fft/cuda/device_fft_plan.hpp, tested on the
-// CPU by tests/fft/test_fft_gpu_model.cpp):
+// Design (index math in fft/cuda/device_fft_plan.hpp, arithmetic in the device_*.hpp
+// headers beside it, tested on the CPU by tests/fft/test_fft_gpu_model.cpp):
 //  - n = m_0 * ... * m_{P-1}, P = 1..3 passes, each m_p <= S points held on chip
 //    (S = 4096 double2 / 8192 float2 = 64 KiB of shared memory per tile; column
 //    passes hold at most S/8 resp. S/16 points so that a tile reads >= 128 bytes of
@@ -63,7 +63,12 @@
 
 #include "bigmul/error.hpp"
 #include "bigmul/hd.hpp"
+#include "fft/cuda/device_complex.hpp"
 #include "fft/cuda/device_fft_plan.hpp"
+#include "fft/cuda/device_real_pointwise.hpp"
+#include "fft/cuda/device_roundoff.hpp"
+#include "fft/cuda/device_stockham.hpp"
+#include "fft/cuda/device_twiddle_tables.hpp"
 
 // Blocks per SM the FP64 pass kernel is compiled for (launch bound): 2 caps it at 128
 // registers (ptxas, sm_90: 60-140 bytes of spills), 1 lets it use ~224 registers (no

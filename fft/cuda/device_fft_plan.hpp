@@ -1,6 +1,8 @@
-// Plan decomposition, index math and per-element arithmetic of the in-house GPU
-// FFT (fft/cuda/device_fft.cuh). Plain C++17 with BIGMUL_HD functions and no CUDA
-// headers, so that tests/fft/test_fft_gpu_model.cpp runs the very same code on the
+// Plan decomposition and index math of the in-house GPU FFT (fft/cuda/device_fft.cuh;
+// host part in device_fft_plan.cpp). The per-element arithmetic sits beside it:
+// device_complex.hpp, device_stockham.hpp, device_twiddle_tables.hpp,
+// device_real_pointwise.hpp, device_roundoff.hpp. All plain C++17 with BIGMUL_HD
+// functions and no CUDA headers, so that tests/fft/test_fft_gpu_model.cpp runs the very same code on the
 // CPU (it emulates blocks, threads and barriers) and checks it against a DFT.
 //
 // Shape of a transform of n = 2^k points (batch B, transforms back to back):
@@ -35,13 +37,8 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
-#include <type_traits>
-#include <vector>
 
 #include "bigmul/hd.hpp"
-#include "fft/real_pair.hpp"
-#include "fft/twiddle.hpp"
 
 namespace bigmul::fft::cuda::plan {
 
@@ -111,85 +108,14 @@ struct fft_plan {
 
 // Bits of each pass (m_p = 2^bits[p]). Column passes (all but the last) hold at most
 // S / C_min points, the last at most S. Returns 0 when k cannot be planned.
-inline unsigned split_passes(unsigned k, const limits& lim, unsigned bits[max_passes]) {
-  const unsigned s_row = lim.log_tile;
-  const unsigned s_col = lim.log_tile - lim.log_min_cols;
-  if (k < 1 || k > max_log_n) return 0;
-  if (k <= s_row) {
-    bits[0] = k;
-    return 1;
-  }
-  if (k <= s_row + s_col) {
-    unsigned b0 = (k + 1) / 2;
-    if (b0 > s_col) b0 = s_col;
-    bits[0] = b0;
-    bits[1] = k - b0;
-    return 2;
-  }
-  if (k <= s_row + 2 * s_col) {
-    unsigned last = k / 3;
-    if (k > 2 * s_col && k - 2 * s_col > last) last = k - 2 * s_col;
-    const unsigned rest = k - last;
-    bits[0] = (rest + 1) / 2;
-    bits[1] = rest / 2;
-    bits[2] = last;
-    return 3;
-  }
-  return 0;
-}
+unsigned split_passes(unsigned k, const limits& lim, unsigned bits[max_passes]);
 
 // Radices of the in-tile Stockham FFT: ceil(b/4) stages, bits spread evenly (larger first).
-inline unsigned split_stages(unsigned b, unsigned char out[max_stages]) {
-  if (b == 0) return 0;
-  const unsigned ns = (b + log_elems_per_thread - 1) / log_elems_per_thread;
-  const unsigned base = b / ns, extra = b % ns;
-  for (unsigned s = 0; s < ns; ++s) out[s] = static_cast<unsigned char>(base + (s < extra ? 1 : 0));
-  return ns;
-}
+unsigned split_stages(unsigned b, unsigned char out[max_stages]);
 
-inline fft_plan make_plan(std::size_t n, std::size_t batch, const limits& lim) {
-  fft_plan p;
-  if (n < 2 || (n & (n - 1)) != 0 || batch == 0) return p;
-  const unsigned k = ilog2(n);
-  unsigned bits[max_passes] = {};
-  const unsigned np = split_passes(k, lim, bits);
-  if (np == 0) return p;
-  p.log_n = k;
-  p.batch = batch;
-  p.npasses = np;
-  unsigned after = k;
-  unsigned max_m = 0;
-  for (unsigned i = 0; i < np; ++i) {
-    pass_desc& d = p.pass[i];
-    d.log_m = bits[i];
-    after -= bits[i];
-    d.log_stride = after;
-    d.log_len = d.log_m + d.log_stride;
-    d.outer_total = batch << (k - d.log_len);
-    // Columns: as many consecutive inner indices as fit (>= C_min by construction).
-    unsigned lc = lim.log_tile - d.log_m;
-    if (lc > d.log_stride) lc = d.log_stride;
-    d.log_cols = lc;
-    d.col_groups = std::size_t{1} << (d.log_stride - lc);
-    // Rows: fill the tile, but not beyond the rows there are; pad tiny tiles.
-    unsigned lr = lim.log_tile - d.log_m - lc;
-    unsigned have = ilog2(d.outer_total);  // floor: no tile is mostly padding
-    if (lr > have) lr = have;
-    const unsigned min_tile = lim.log_min_tile > lim.log_tile ? lim.log_tile : lim.log_min_tile;
-    const unsigned need = min_tile > log_elems_per_thread ? min_tile : log_elems_per_thread;
-    if (d.log_m + lc + lr < need) lr = need - d.log_m - lc;
-    d.log_rows = lr;
-    d.row_groups = (d.outer_total + (std::size_t{1} << lr) - 1) >> lr;
-    d.threads = 1u << (d.log_tile() - log_elems_per_thread);
-    d.nstages = split_stages(d.log_m, d.stage_log);
-    d.j_fast = d.log_stride == 0;
-    if (d.log_m > max_m) max_m = d.log_m;
-  }
-  p.log_block_table = max_m;
-  p.log_split = k / 2;
-  p.valid = true;
-  return p;
-}
+// The passes, tiles and stages of a batch of transforms of n points (valid false
+// when n is not a power of two in 2 .. 2^max_log_n, or batch is 0).
+fft_plan make_plan(std::size_t n, std::size_t batch, const limits& lim);
 
 // Plan order <-> frequency (the bit fields of the passes, reversed).
 struct order {
@@ -226,12 +152,7 @@ struct order {
   }
 };
 
-inline order order_of(const fft_plan& p) {
-  order o;
-  o.npasses = p.npasses;
-  for (unsigned i = 0; i < p.npasses; ++i) o.bits[i] = p.pass[i].log_m;
-  return o;
-}
+order order_of(const fft_plan& p);
 
 // ---- tile and element coordinates ---------------------------------------------
 
@@ -297,285 +218,6 @@ BIGMUL_HD element element_at(const pass_desc& d, const tile& t, unsigned lane, u
 // Exponent e of the inter-pass twiddle w_n^e = w_len^{inner*k}.
 BIGMUL_HD std::size_t pass_twiddle_exponent(unsigned log_n, const pass_desc& d, std::size_t inner, std::size_t k) {
   return (inner * k) << (log_n - d.log_len);
-}
-
-// ---- complex arithmetic on any {x, y} type -------------------------------------
-
-template <class C>
-BIGMUL_HD C make_c(decltype(C{}.x) x, decltype(C{}.x) y) {
-  C r;
-  r.x = x;
-  r.y = y;
-  return r;
-}
-template <class C>
-BIGMUL_HD C c_add(const C& a, const C& b) { return make_c<C>(a.x + b.x, a.y + b.y); }
-template <class C>
-BIGMUL_HD C c_sub(const C& a, const C& b) { return make_c<C>(a.x - b.x, a.y - b.y); }
-template <class C>
-BIGMUL_HD C c_mul(const C& a, const C& b) {
-  return make_c<C>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
-}
-// a * conj(b)
-template <class C>
-BIGMUL_HD C c_mul_conj(const C& a, const C& b) {
-  return make_c<C>(a.x * b.x + a.y * b.y, a.y * b.x - a.x * b.y);
-}
-template <class C>
-BIGMUL_HD C c_conj(const C& a) { return make_c<C>(a.x, -a.y); }
-template <class C>
-BIGMUL_HD C c_scale(const C& a, decltype(C{}.x) s) { return make_c<C>(a.x * s, a.y * s); }
-
-// cos and sin of 2 pi k / 16, k < 16 (the roots inside the radix-16 butterfly).
-BIGMUL_HD constexpr double root16_cos(unsigned k) {
-  constexpr double c1 = 0.92387953251128675613, c2 = 0.70710678118654752440, c3 = 0.38268343236508977173;
-  switch (k & 15) {
-    case 0: return 1.0;
-    case 1: return c1;
-    case 2: return c2;
-    case 3: return c3;
-    case 4: return 0.0;
-    case 5: return -c3;
-    case 6: return -c2;
-    case 7: return -c1;
-    case 8: return -1.0;
-    case 9: return -c1;
-    case 10: return -c2;
-    case 11: return -c3;
-    case 12: return 0.0;
-    case 13: return c3;
-    case 14: return c2;
-    default: return c1;
-  }
-}
-BIGMUL_HD constexpr double root16_sin(unsigned k) { return root16_cos(k + 12); }  // sin x = cos(x - pi/2)
-
-// v * w_R^k with w_R = exp(-2 pi i / R) (forward) or its conjugate (Inv).
-template <int R, int K, bool Inv, class C>
-BIGMUL_HD C mul_root(const C& v) {
-  using Real = decltype(C{}.x);
-  constexpr int k = K % R;
-  if constexpr (k == 0) {
-    return v;
-  } else if constexpr (4 * k == R) {  // -i (forward), +i (inverse)
-    return Inv ? make_c<C>(-v.y, v.x) : make_c<C>(v.y, -v.x);
-  } else if constexpr (2 * k == R) {
-    return make_c<C>(-v.x, -v.y);
-  } else if constexpr (4 * k == 3 * R) {  // +i (forward), -i (inverse)
-    return Inv ? make_c<C>(v.y, -v.x) : make_c<C>(-v.y, v.x);
-  } else {
-    constexpr unsigned i16 = static_cast<unsigned>(k * (16 / R));
-    const Real c = static_cast<Real>(root16_cos(i16));
-    const Real s = Inv ? static_cast<Real>(root16_sin(i16)) : -static_cast<Real>(root16_sin(i16));
-    return make_c<C>(v.x * c - v.y * s, v.x * s + v.y * c);
-  }
-}
-
-// In-register DFT of R = 2, 4, 8, 16 points, natural order in and out (radix-2
-// decimation in time, all indices compile-time constants).
-template <int R, bool Inv, class C>
-struct dft {
-  template <int K = 0>
-  static BIGMUL_HD void combine(C* v, const C* e, const C* o) {
-    if constexpr (K < R / 2) {
-      const C t = mul_root<R, K, Inv>(o[K]);
-      v[K] = c_add(e[K], t);
-      v[K + R / 2] = c_sub(e[K], t);
-      combine<K + 1>(v, e, o);
-    }
-  }
-  template <int I = 0>
-  static BIGMUL_HD void split(const C* v, C* e, C* o) {
-    if constexpr (I < R / 2) {
-      e[I] = v[2 * I];
-      o[I] = v[2 * I + 1];
-      split<I + 1>(v, e, o);
-    }
-  }
-  static BIGMUL_HD void run(C* v) {
-    C e[R / 2], o[R / 2];
-    split(v, e, o);
-    dft<R / 2, Inv, C>::run(e);
-    dft<R / 2, Inv, C>::run(o);
-    combine(v, e, o);
-  }
-};
-template <bool Inv, class C>
-struct dft<2, Inv, C> {
-  static BIGMUL_HD void run(C* v) {
-    const C a = v[0], b = v[1];
-    v[0] = c_add(a, b);
-    v[1] = c_sub(a, b);
-  }
-};
-
-// ---- one Stockham stage ----------------------------------------------------------
-// A thread owns butterflies tid + i*threads, i < V/R; v[i*R + r] holds input r.
-
-// Read phase: get(lane, idx) gives element idx (along j) of the lane.
-template <int R, class C, class Get>
-BIGMUL_HD void stage_read(const pass_desc& d, unsigned tid, C* v, const Get& get) {
-  constexpr unsigned log_r = ilog2(R);
-  const unsigned log_q = d.log_m - log_r;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-  for (unsigned i = 0; i < elems_per_thread / R; ++i) {
-    unsigned lane, j;
-    butterfly_coords(d, log_q, tid + std::size_t(i) * d.threads, lane, j);
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (unsigned r = 0; r < unsigned(R); ++r) v[i * R + r] = get(lane, j + (r << log_q));
-  }
-}
-
-// Compute and write phase: twiddle, DFT_R, put(lane, idx, value). tw(e) gives
-// w_M^e from the block table of M = 2^log_table entries; log_ns = log2(Ns).
-template <int R, bool Inv, class C, class Tw, class Put>
-BIGMUL_HD void stage_write(const pass_desc& d, unsigned tid, unsigned log_ns, unsigned log_table, C* v, const Tw& tw,
-                           const Put& put) {
-  constexpr unsigned log_r = ilog2(R);
-  const unsigned log_q = d.log_m - log_r;
-  const unsigned ns_mask = (1u << log_ns) - 1;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-  for (unsigned i = 0; i < elems_per_thread / R; ++i) {
-    unsigned lane, j;
-    butterfly_coords(d, log_q, tid + std::size_t(i) * d.threads, lane, j);
-    const unsigned k = j & ns_mask;
-    if (log_ns > 0) {
-      const unsigned tshift = log_table - log_ns - log_r;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-      for (unsigned r = 1; r < unsigned(R); ++r) {
-        const C w = tw((k * r) << tshift);
-        v[i * R + r] = Inv ? c_mul_conj(v[i * R + r], w) : c_mul(v[i * R + r], w);
-      }
-    }
-    dft<R, Inv, C>::run(v + i * R);
-    const unsigned base = ((j >> log_ns) << (log_ns + log_r)) + k;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (unsigned r = 0; r < unsigned(R); ++r) put(lane, base + (r << log_ns), v[i * R + r]);
-  }
-}
-
-// Calls f(std::integral_constant<int, R>{}) for the radix R = 2^log_r (log_r = 1..4).
-template <class F>
-BIGMUL_HD void with_radix(unsigned log_r, F&& f) {
-  switch (log_r) {
-    case 1: f(std::integral_constant<int, 2>{}); break;
-    case 2: f(std::integral_constant<int, 4>{}); break;
-    case 3: f(std::integral_constant<int, 8>{}); break;
-    default: f(std::integral_constant<int, 16>{}); break;
-  }
-}
-
-// ---- twiddle tables (host, long double, each entry rounded once) -------------------
-// Layout of one table buffer: [block table: M entries w_M^e][lo: 2^log_split entries
-// w_n^e][hi: 2^(log_n - log_split) entries w_n^(e << log_split)].
-struct table_layout {
-  std::size_t block = 0, lo = 0, hi = 0, total = 0;
-};
-inline table_layout layout_of(const fft_plan& p) {
-  table_layout t;
-  t.block = 0;
-  t.lo = std::size_t{1} << p.log_block_table;
-  t.hi = t.lo + (std::size_t{1} << p.log_split);
-  t.total = t.hi + (std::size_t{1} << (p.log_n - p.log_split));
-  return t;
-}
-
-// Fills out[0 .. total) with {re, im} pairs (C has .x/.y of Real).
-template <class C>
-void fill_tables(const fft_plan& p, std::vector<C>& out) {
-  using Real = decltype(C{}.x);
-  const table_layout t = layout_of(p);
-  out.resize(t.total);
-  auto put = [&](std::size_t at, std::uint64_t e, std::uint64_t n) {
-    const root_ld w = unit_root(e, n);
-    out[at] = make_c<C>(static_cast<Real>(w.re), static_cast<Real>(w.im));
-  };
-  const std::uint64_t M = std::uint64_t{1} << p.log_block_table, n = std::uint64_t{1} << p.log_n;
-  for (std::uint64_t e = 0; e < M; ++e) put(t.block + e, e, M);
-  for (std::uint64_t e = 0; e < (std::uint64_t{1} << p.log_split); ++e) put(t.lo + e, e, n);
-  for (std::uint64_t e = 0; e < (n >> p.log_split); ++e) put(t.hi + e, e << p.log_split, n);
-}
-
-// w_n^e from the split tables.
-template <class C>
-BIGMUL_HD C split_root(const C* lo, const C* hi, unsigned log_split, std::size_t e) {
-  return c_mul(hi[e >> log_split], lo[e & ((std::size_t{1} << log_split) - 1)]);
-}
-
-// ---- round-off statistics of a Store (max |error| reduced through atomicMax on bits) --
-// The larger error, NaN sticky (fmax would drop a NaN and let a broken pass through).
-BIGMUL_HD double worse_error(double a, double b) { return (b > a || b != b) ? b : a; }
-// The value whose bits go to atomicMax on unsigned long long: non-negative with a clear
-// sign bit (-0.0 has the largest bits of all and would win every max), NaN and
-// inf as 1e300 (a huge failing value with ordered bits).
-BIGMUL_HD double error_for_atomic_max(double e) {
-  if (!(e <= 1e300)) return 1e300;
-  return e > 0 ? e : 0.0;
-}
-
-// ---- real-FFT pair arithmetic: fft/real_pair.hpp (shared with the CPU real_fft) --
-using bigmul::fft::real_pack;
-using bigmul::fft::real_pack0;
-using bigmul::fft::real_unpack;
-using bigmul::fft::real_unpack0;
-
-// The pointwise step of the real FFT for index i = b*h + pos (pos < h = 2^log_h >= 2:
-// a storage position of transform b's half-length spectrum Z, plan order `ord`).
-// With f = frequency_at(pos): if f < h - f, reads the pair (f, h-f) of dst (and src),
-// unpacks X (Y), multiplies P = X*Y*scale (X*X when Square) and re-packs 2x the packed
-// spectrum of P into both positions; f = 0 also does the real bins 0 and h and the
-// self-paired f = h/2; every other index does nothing. Iterating over positions keeps
-// the accesses coalesced (consecutive positions: consecutive partners, descending).
-// lo/hi: split table of w_n (n = 2h). src may alias dst.
-template <class C, bool Square, class Real>
-BIGMUL_HD void real_pointwise_at(C* dst, const C* src, std::size_t i, unsigned log_h, const order& ord, const C* lo,
-                                 const C* hi, unsigned log_split, Real scale) {
-  const std::size_t h = std::size_t{1} << log_h, quarter = h >> 1;
-  const std::size_t b = i >> log_h;
-  const std::size_t f = ord.frequency_at(i & (h - 1));
-  if (f != 0 && f >= h - f) return;  // the lower frequency of the pair does the work
-  C* zd = dst + b * h;
-  const C* zs = (Square ? dst : src) + b * h;
-  const std::size_t fe = f == 0 ? quarter : f;      // f = 0 also does the self pair h/2
-  const std::size_t g = f == 0 ? quarter : h - f;
-  const std::size_t pf = ord.position_of(fe), pg = ord.position_of(g);
-  const C w = split_root(lo, hi, log_split, fe);
-  C xf, xg, yf, yg;
-  real_unpack(zd[pf], zd[pg], w, xf, xg);
-  if (Square) {
-    yf = xf;
-    yg = xg;
-  } else {
-    real_unpack(zs[pf], zs[pg], w, yf, yg);
-  }
-  C zf, zg;
-  real_pack(c_scale(c_mul(xf, yf), scale), c_scale(c_mul(xg, yg), scale), w, zf, zg);
-  if (f == 0) {
-    const std::size_t p0 = i & (h - 1);
-    Real x0, xh, y0, yh;
-    real_unpack0(zd[p0], x0, xh);
-    if (Square) {
-      y0 = x0;
-      yh = xh;
-    } else {
-      real_unpack0(zs[p0], y0, yh);
-    }
-    zd[p0] = real_pack0<C>(x0 * y0 * scale, xh * yh * scale);
-    zd[pf] = zf;  // self pair: pf == pg
-    return;
-  }
-  zd[pf] = zf;
-  zd[pg] = zg;
 }
 
 }  // namespace bigmul::fft::cuda::plan

@@ -1,4 +1,6 @@
-// GPU FFT multiplication pass (see fft_mul_device.cuh).
+// GPU FFT multiplication pass (see fft_mul_device.cuh): memory layout, the
+// in-house engine's transforms, the guard, carry and join. The cuFFT engine's
+// transforms: fft_mul_cufft.cu.
 #include "mul/cuda/fft_mul_device.cuh"
 
 #include <cuda_runtime.h>
@@ -16,6 +18,8 @@
 #include "fft/cuda/device_fft.cuh"
 #include "fft/cuda/plan_cache.hpp"
 #include "mul/cuda/coefficients_device.cuh"
+#include "mul/cuda/fft_mul_cufft.cuh"
+#include "mul/cuda/fft_pass_functors.cuh"
 #include "mul/cuda/phase_clock.cuh"
 #include "mul/fft_mul.hpp"
 #include "mul/gpu_plan_rule.hpp"
@@ -25,7 +29,6 @@
 
 namespace bigmul::detail::cuda {
 
-namespace dfft = bigmul::fft::cuda;
 using prim::cuda::temp_carver;
 
 namespace {
@@ -47,28 +50,9 @@ job_sizes sizes_of(const fft_job& j) {
   return s;
 }
 
-// --- load / store functors for the FFT's first and last passes --------------
-
-// Balanced int32 digits -> transform input. Packed (real FFT): element l is
-// x_2l + i x_2l+1; complex: x_l + 0i. Zero past the operand.
-template <class Real, bool Packed>
-struct digits_load {
-  const std::int32_t* d;
-  std::size_t count;  // digits per problem (also the stride)
-  __device__ dfft::cplx<Real> operator()(std::size_t b, std::size_t idx) const {
-    const std::int32_t* p = d + b * count;
-    dfft::cplx<Real> v;
-    if (Packed) {
-      const std::size_t i = 2 * idx;
-      v.x = i < count ? static_cast<Real>(p[i]) : Real(0);
-      v.y = i + 1 < count ? static_cast<Real>(p[i + 1]) : Real(0);
-    } else {
-      v.x = idx < count ? static_cast<Real>(p[idx]) : Real(0);
-      v.y = Real(0);
-    }
-    return v;
-  }
-};
+// --- the in-house engine's spectrum load / store -----------------------------
+// (The digits load and the rounding store, shared with the cuFFT engine:
+// fft_pass_functors.cuh.)
 
 template <class Real>
 struct spectrum_load {
@@ -86,92 +70,6 @@ struct spectrum_store {
   __device__ void operator()(state&, std::size_t b, std::size_t idx, dfft::cplx<Real> v) const { p[b * len + idx] = v; }
   __device__ void end(state&) const {}
 };
-
-// Where the round-off statistics of a pass accumulate (device memory).
-struct roundoff_sink {
-  unsigned long long max_bits;  // max |x - round(x)| as the bits of a non-negative double (ordered like the values)
-  double err2;                  // sum (x - round(x))^2
-  double val2;                  // sum round(x)^2
-};
-
-// Inverse output -> rounded int64 coefficients, measuring the round-off (the
-// same per-element arithmetic as the CPU pipeline: round_coefficient).
-// Slots past the product must be ~0 (a large value there means the cyclic
-// convolution wrapped), and in the complex layout imaginary parts must be ~0.
-template <class Real, bool Packed>
-struct round_store {
-  std::int64_t* c;
-  std::size_t nc;  // coefficients per product (also the stride)
-  Real scale;
-  roundoff_sink* sink;
-  struct state {
-    double err, e2, v2;
-  };
-  __device__ state begin() const { return {0, 0, 0}; }
-  __device__ void one(state& st, std::size_t b, std::size_t i, Real x) const {
-    x *= scale;
-    if (i < nc) {
-      std::int64_t r;
-      const double e = static_cast<double>(round_coefficient(x, r));
-      c[b * nc + i] = r;
-      st.err = dfft::plan::worse_error(st.err, e);
-      st.e2 += e * e;
-      st.v2 += static_cast<double>(r) * static_cast<double>(r);
-    } else {
-      st.err = dfft::plan::worse_error(st.err, static_cast<double>(abs_of(x)));
-    }
-  }
-  __device__ void operator()(state& st, std::size_t b, std::size_t idx, dfft::cplx<Real> v) const {
-    if (Packed) {
-      one(st, b, 2 * idx, v.x);
-      one(st, b, 2 * idx + 1, v.y);
-    } else {
-      one(st, b, idx, v.x);
-      st.err = dfft::plan::worse_error(st.err, static_cast<double>(abs_of(v.y * scale)));
-    }
-  }
-  // Every thread of the block calls end(): warp reduction, one atomic per warp.
-  // NaN stays sticky through the reduction (fmax would drop it), and the value given
-  // to atomicMax has a clear sign bit (the bits of -0.0, e.g. |x - round(x)| for
-  // x = -0.0, are the largest of all and would hide every real error).
-  __device__ void end(state& st) const {
-    for (int o = 16; o > 0; o >>= 1) {
-      st.err = dfft::plan::worse_error(st.err, __shfl_down_sync(0xffffffffu, st.err, o));
-      st.e2 += __shfl_down_sync(0xffffffffu, st.e2, o);
-      st.v2 += __shfl_down_sync(0xffffffffu, st.v2, o);
-    }
-    if ((threadIdx.x & 31) == 0) {
-      const double m = dfft::plan::error_for_atomic_max(st.err);
-      atomicMax(&sink->max_bits, static_cast<unsigned long long>(__double_as_longlong(m)));
-      atomicAdd(&sink->err2, st.e2);
-      atomicAdd(&sink->val2, st.v2);
-    }
-  }
-};
-
-// --- generic passes for the cuFFT engine ---------------------------------------
-
-template <class Load, class C>
-__global__ void apply_load_kernel(Load load, C* out, std::size_t len, std::size_t total) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < total;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    out[i] = load(i / len, i % len);
-}
-
-// Every thread runs begin() / end() (the store protocol), whatever its share.
-template <class Store, class C>
-__global__ void apply_store_kernel(Store store, const C* in, std::size_t len, std::size_t total) {
-  auto st = store.begin();
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < total;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    store(st, i / len, i % len, in[i]);
-  store.end(st);
-}
-
-unsigned grid_for(std::size_t total, unsigned block) {
-  const std::size_t blocks = (total + block - 1) / block;
-  return static_cast<unsigned>(std::min<std::size_t>(std::max<std::size_t>(blocks, 1), 65536));
-}
 
 // --- plan cache for the in-house engine ---------------------------------------
 // Bounded (each plan holds twiddle tables in device memory): the few most
@@ -232,12 +130,6 @@ bool workspace_of(const fft_job& j, const job_sizes& s, std::size_t& elements) {
   return true;
 }
 
-template <class Real>
-constexpr dfft::cufft_kind cufft_kind_of(bool real_layout) {
-  if (std::is_same<Real, double>::value) return real_layout ? dfft::cufft_kind::d2z_z2d : dfft::cufft_kind::z2z;
-  return real_layout ? dfft::cufft_kind::r2c_c2r : dfft::cufft_kind::c2c;
-}
-
 // One layout of the pass's memory: the first call (base nullptr) measures it.
 template <class Real>
 cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, std::size_t& bytes) {
@@ -257,7 +149,7 @@ cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, s
   m.work = tc.take<C>(work_elements);
   m.cufft_work_bytes = 0;
   if (j.engine == fft_engine::cufft)
-    BIGMUL_TRY(dfft::cufft_work_bytes(cufft_kind_of<Real>(is_real_layout(j.algo)), s.n, G, m.cufft_work_bytes));
+    BIGMUL_TRY(cufft_pass_work_bytes<Real>(is_real_layout(j.algo), s.n, G, m.cufft_work_bytes));
   m.cufft_work = tc.take<char>(m.cufft_work_bytes);
   m.c = tc.take<std::int64_t>(G * s.nc);
   m.digits = tc.take<std::uint32_t>(G * s.m);
@@ -301,7 +193,6 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
   C* B = j.square ? A : static_cast<C*>(m.B);
   const digits_load<Real, Packed> load_a{m.da, s.ca}, load_b{m.db, s.cb};
   const round_store<Real, Packed> rounder{m.c, s.nc, Real(1), m.sink};
-  constexpr unsigned block = 256;
 
   if (j.engine == fft_engine::in_house) {
     const auto plan = cached_plan<plan_type<Real, Packed>>(s.n, G);
@@ -320,43 +211,10 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
     clock.mark();
     BIGMUL_TRY(plan->inverse(spectrum_load<Real>{A, s.spectrum}, rounder, work, st));
     clock.mark();
-  } else if (Packed) {  // cuFFT R2C / C2R
-    Real* Ra = static_cast<Real*>(m.Ra);
-    Real* Rb = j.square ? Ra : static_cast<Real*>(m.Rb);
-    const std::size_t half = s.n / 2;
-    apply_load_kernel<<<grid_for(G * half, block), block, 0, st>>>(load_a, reinterpret_cast<C*>(Ra), half, G * half);
-    BIGMUL_TRY(cudaGetLastError());
-    BIGMUL_TRY(dfft::cufft_forward_r2c(Ra, A, s.n, G, st, m.cufft_work, m.cufft_work_bytes));
-    if (!j.square) {
-      apply_load_kernel<<<grid_for(G * half, block), block, 0, st>>>(load_b, reinterpret_cast<C*>(Rb), half,
-                                                                      G * half);
-      BIGMUL_TRY(cudaGetLastError());
-      BIGMUL_TRY(dfft::cufft_forward_r2c(Rb, B, s.n, G, st, m.cufft_work, m.cufft_work_bytes));
-    }
-    clock.mark();
-    BIGMUL_TRY(dfft::cufft_pointwise_multiply_r2c(A, B, s.n, G, Real(1) / Real(s.n), st));
-    clock.mark();
-    BIGMUL_TRY(dfft::cufft_inverse_c2r(A, Ra, s.n, G, st, m.cufft_work, m.cufft_work_bytes));
-    apply_store_kernel<<<grid_for(G * half, block), block, 0, st>>>(rounder, reinterpret_cast<const C*>(Ra), half,
-                                                                     G * half);
-    BIGMUL_TRY(cudaGetLastError());
-    clock.mark();
-  } else {  // cuFFT C2C
-    apply_load_kernel<<<grid_for(G * s.n, block), block, 0, st>>>(load_a, A, s.n, G * s.n);
-    BIGMUL_TRY(cudaGetLastError());
-    BIGMUL_TRY(dfft::cufft_forward_c2c(A, A, s.n, G, st, m.cufft_work, m.cufft_work_bytes));
-    if (!j.square) {
-      apply_load_kernel<<<grid_for(G * s.n, block), block, 0, st>>>(load_b, B, s.n, G * s.n);
-      BIGMUL_TRY(cudaGetLastError());
-      BIGMUL_TRY(dfft::cufft_forward_c2c(B, B, s.n, G, st, m.cufft_work, m.cufft_work_bytes));
-    }
-    clock.mark();
-    BIGMUL_TRY(dfft::cufft_pointwise_multiply_c2c(A, B, s.n, G, Real(1) / Real(s.n), st));
-    clock.mark();
-    BIGMUL_TRY(dfft::cufft_inverse_c2c(A, A, s.n, G, st, m.cufft_work, m.cufft_work_bytes));
-    apply_store_kernel<<<grid_for(G * s.n, block), block, 0, st>>>(rounder, A, s.n, G * s.n);
-    BIGMUL_TRY(cudaGetLastError());
-    clock.mark();
+  } else {  // cuFFT: R2C / C2R (packed) or C2C, fft_mul_cufft.cu
+    const cudaError_t e = cufft_transforms<Real, Packed>(j.square, s.n, G, load_a, load_b, rounder, A, B, m.Ra,
+                                                         m.Rb, m.cufft_work, m.cufft_work_bytes, clock, st);
+    if (e != cudaSuccess) return e;
   }
 
   // The guard: read on the host before anything is carried or written.

@@ -1,7 +1,7 @@
 // The device-level API (include/bigmul/device.hpp): argument checks, the
 // device dispatcher (tiled below the tuned crossover, in-house fft_real
-// above), the exactness retry loop, the tiled pipeline and the modular check
-// on the device.
+// above), the exactness retry loop and the modular check on the device. The
+// pipelines it dispatches to: tiled_pass.cu and fft_mul_device.cu.
 #include "bigmul/device.hpp"
 
 #include <cuda_runtime.h>
@@ -16,10 +16,12 @@
 #include "carry/cuda/carry_device.cuh"
 #include "mul/coefficients.hpp"
 #include "mul/cuda/coefficients_device.cuh"
+#include "mul/cuda/device_status.cuh"
 #include "mul/cuda/fft_mul_device.cuh"
 #include "mul/cuda/params_gpu.hpp"
 #include "mul/cuda/phase_clock.cuh"
 #include "mul/cuda/tiled_device.cuh"
+#include "mul/cuda/tiled_pass.cuh"
 #include "mul/algorithm_table.hpp"
 #include "mul/fft_mul.hpp"
 #include "mul/fft_pass_policy.hpp"
@@ -30,109 +32,15 @@
 namespace bigmul::cuda {
 namespace {
 
-thread_local std::string last_message;
-
-cudaError_t fail(cudaError_t e, const std::string& what) {
-  // Clear a non-sticky launch error (the kernels report with
-  // cudaPeekAtLastError) so the next call in this thread starts clean.
-  cudaGetLastError();
-  last_message = what + (e == cudaSuccess ? "" : std::string(" (") + cudaGetErrorString(e) + ")");
-  return e == cudaSuccess ? cudaErrorUnknown : e;
-}
-
-#define BIGMUL_TRY(expr)                                                 \
-  do {                                                                   \
-    const cudaError_t e_ = (expr);                                       \
-    if (e_ != cudaSuccess) return fail(e_, std::string("bigmul::cuda: ") + #expr); \
-  } while (0)
+using status::fail;
 
 using detail::coeff_format;
 using prim::cuda::temp_carver;
 namespace dc = bigmul::detail::cuda;
 namespace pg = bigmul::detail::params_gpu;
 
-// --- the tiled pipeline: digits -> exact 128-bit convolution -> carry -> join --
-
-struct tiled_layout {
-  coeff_format f;
-  std::size_t cx, cy, nc, m;
-  std::uint32_t *x, *y, *digits;
-  unsigned __int128* c;
-  int* ok;
-  void *conv_temp, *carry_temp;
-  std::size_t conv_bytes, carry_bytes;
-};
-
-cudaError_t tiled_carve(void* base, std::size_t an, std::size_t bn, std::size_t G, radix rx, bool square,
-                        dc::tiled_variant v, unsigned tile, tiled_layout& t, std::size_t& bytes) {
-  t.f = coeff_format{rx, rx == radix::binary ? 32u : 9u};
-  t.cx = t.f.count(an);
-  t.cy = t.f.count(bn);
-  t.nc = t.cx + t.cy - 1;
-  t.m = t.f.count(an + bn);
-  temp_carver tc(base);
-  t.x = tc.take<std::uint32_t>(G * t.cx);
-  t.y = square ? t.x : tc.take<std::uint32_t>(G * t.cy);
-  t.c = tc.take<unsigned __int128>(G * t.nc);
-  t.digits = tc.take<std::uint32_t>(G * t.m);
-  t.ok = tc.take<int>(G);
-  t.conv_bytes = t.carry_bytes = 0;
-  cudaError_t e = dc::tiled_convolution_device(nullptr, t.conv_bytes, nullptr, t.cx, nullptr, t.cy, G, nullptr, v,
-                                               tile, 0);
-  if (e != cudaSuccess) return e;
-  e = carry::cuda::carry_normalize_device_batched<unsigned __int128>(
-      nullptr, t.carry_bytes, nullptr, t.nc, G, carry::digit_base{rx == radix::decimal, t.f.digits}, nullptr, t.m,
-      nullptr, 0, 0);
-  if (e != cudaSuccess) return e;
-  t.conv_temp = tc.take<char>(t.conv_bytes);
-  t.carry_temp = tc.take<char>(t.carry_bytes);
-  bytes = tc.bytes();
-  return cudaSuccess;
-}
-
 dc::tiled_variant variant_of(const device_options& o) {
   return o.tile_pair_atomic ? dc::tiled_variant::tile_pair_atomic : dc::tiled_variant::output_stationary;
-}
-
-cudaError_t tiled_run(void* d_temp, limb_t* d_r, const limb_t* d_a, std::size_t an, const limb_t* d_b,
-                      std::size_t bn, std::size_t G, radix rx, unsigned tile, dc::tiled_variant v, cudaStream_t st,
-                      mul_stats* stats) {
-  const bool square = d_a == d_b && an == bn;
-  tiled_layout t{};
-  std::size_t bytes = 0;
-  BIGMUL_TRY(tiled_carve(d_temp, an, bn, G, rx, square, v, tile, t, bytes));
-  dc::phase_clock clock(stats != nullptr, st);
-  clock.mark();
-  BIGMUL_TRY(dc::split_digits_device_batched(d_a, an, G, t.f, t.x, st));
-  if (!square) BIGMUL_TRY(dc::split_digits_device_batched(d_b, bn, G, t.f, t.y, st));
-  BIGMUL_TRY(dc::tiled_convolution_device(t.conv_temp, t.conv_bytes, t.x, t.cx, t.y, t.cy, G, t.c, v, tile, st));
-  clock.mark();
-  BIGMUL_TRY(carry::cuda::carry_normalize_device_batched<unsigned __int128>(
-      t.carry_temp, t.carry_bytes, t.c, t.nc, G, carry::digit_base{rx == radix::decimal, t.f.digits}, t.digits, t.m,
-      t.ok, st, 0));
-  std::vector<int> ok(G, 0);
-  BIGMUL_TRY(cudaMemcpyAsync(ok.data(), t.ok, G * sizeof(int), cudaMemcpyDeviceToHost, st));
-  BIGMUL_TRY(cudaStreamSynchronize(st));
-  if (std::find(ok.begin(), ok.end(), 0) != ok.end())
-    return fail(cudaErrorUnknown, "bigmul::cuda: tiled convolution: carry normalization overflow (internal error)");
-  BIGMUL_TRY(dc::join_digits_device_batched(t.digits, t.m, G, t.f, d_r, an + bn, st));
-  clock.mark();
-  BIGMUL_TRY(cudaStreamSynchronize(st));
-  if (stats) {
-    stats->t_forward += clock.seconds(0);  // the convolution itself
-    stats->t_carry += clock.seconds(1);
-  }
-  return cudaSuccess;
-}
-
-std::size_t tiled_bytes(std::size_t an, std::size_t bn, std::size_t G, radix rx, bool square, unsigned tile,
-                        dc::tiled_variant v) {
-  tiled_layout t{};
-  std::size_t bytes = 0;
-  return tiled_carve(nullptr, an, bn, G, rx, square, v, tile, t, bytes) ==
-                 cudaSuccess
-             ? bytes
-             : 0;
 }
 
 // --- the modular check on the device -----------------------------------------
@@ -235,7 +143,7 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
   const std::size_t extra = o.modular_check ? check_bytes(an, bn, G, rx) : 0;
   if (!d_temp) {
     temp_bytes = main_bytes + extra;
-    last_message.clear();
+    status::clear();
     return cudaSuccess;
   }
   if (temp_bytes < main_bytes + extra)
@@ -293,7 +201,7 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
     s.t_check = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   s.t_total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-  last_message.clear();
+  status::clear();
   return cudaSuccess;
 }
 
@@ -303,7 +211,7 @@ algorithm choose_device_algorithm(std::size_t an, std::size_t bn, radix rx) {
   return detail::gpu_algorithm_for(algorithm::automatic, an, bn, rx, false);
 }
 
-const char* last_error_message() { return last_message.c_str(); }
+const char* last_error_message() { return status::message(); }
 
 cudaError_t mul(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t* d_a, std::size_t an,
                 const limb_t* d_b, std::size_t bn, radix rx, const device_options& options, cudaStream_t stream) {

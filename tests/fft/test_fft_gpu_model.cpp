@@ -1,5 +1,5 @@
 // CPU model of the in-house GPU FFT (fft/cuda/device_fft.cuh): runs the plan, index
-// math and butterfly arithmetic of fft/cuda/device_fft_plan.hpp exactly as the pass
+// math and butterfly arithmetic of fft/cuda/device_*.hpp exactly as the pass
 // kernel does (blocks, threads, load phase, the two barrier phases of every stage,
 // store phase, shared-memory slots, padding rows, in-place passes) and compares with
 // a long double DFT. This is
@@ -15,7 +15,12 @@
 #include <random>
 #include <vector>
 
+#include "fft/cuda/device_complex.hpp"
 #include "fft/cuda/device_fft_plan.hpp"
+#include "fft/cuda/device_real_pointwise.hpp"
+#include "fft/cuda/device_roundoff.hpp"
+#include "fft/cuda/device_stockham.hpp"
+#include "fft/cuda/device_twiddle_tables.hpp"
 #include "fft/fft_complex.hpp"
 #include "reference_dft.hpp"
 #include "test_support.hpp"

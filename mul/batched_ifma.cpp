@@ -1,7 +1,7 @@
 // Batched products in AVX-512 IFMA lanes: see mul/batched_ifma.hpp.
 //
 // The vector code lives in functions with a target attribute (as in
-// fft/ntt_ifma.cpp), so nothing AVX-512 leaks into code that runs on
+// fft/ntt_ifma_*.cpp), so nothing AVX-512 leaks into code that runs on
 // processors without it; batched_ifma_supported() gates every call.
 //
 // One group of eight products:

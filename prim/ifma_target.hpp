@@ -1,4 +1,4 @@
-// The AVX-512 IFMA code's preamble, shared by fft/ntt_ifma.cpp,
+// The AVX-512 IFMA code's preamble, shared by fft/ntt_ifma*.cpp,
 // mul/batched_ifma.cpp and src/arith/montgomery_ifma.cpp: the intrinsics and
 // BIGMUL_IFMA, the target attribute that every function using them carries
 // (the translation units are built for plain x86-64, so no AVX-512

@@ -12,7 +12,7 @@
 // (< 2^52) after each product, since vpmadd52 reads only 52 bits.
 //
 // The vector code lives in functions with a target attribute (as in
-// fft/ntt_ifma.cpp); lanes_supported() gates every call.
+// fft/ntt_ifma_*.cpp); lanes_supported() gates every call.
 #include <algorithm>
 #include <cstring>
 #include <new>

@@ -27,7 +27,7 @@
 namespace bigmul::fft {
 
 // The radix-3 decimation stage of a length n = 3m transform, shared by the
-// NTT engines (fft/ntt_radix3.cpp; the vector engines use it for their tables and scalar tails); any p < 2^62.
+// NTT engines (fft/ntt_radix3.cpp): the portable engine, and the AVX2 engine for its roots and short (m < 16) stages; any p < 2^62.
 // forward: x_l = a[j + l m] -> y_r = sum_l x_l w3^(l r) times w_n^(j r), so each
 // third becomes a length-m cyclic DFT of its own. inverse undoes it (up to
 // the factor 3). Values [0, 2p) in, [0, p) out.

@@ -184,6 +184,20 @@ std::vector<integer> run_batched(op o, std::span<const integer> x, std::span<con
   detail::rethrow_allocation_failure(op_name(o));
 }
 
+// One power under a context: mod_pow (sliding window) and mod_pow_sec (fixed
+// window) differ only in the operation.
+integer single_pow(op o, const detail::montgomery_state& s, const integer& base, const integer& exponent) try {
+  std::vector<integer> keep;
+  keep.reserve(2);
+  const auto bb = binary_limbs(base, keep);
+  check_residue(base, bb, s.m, op_name(o), "base", 0, false);
+  check_exponent(exponent, op_name(o), 0, false);
+  const auto eb = binary_limbs(exponent, keep);
+  return finish(scalar_op(o, s.ctx, bb, eb), s.modulus.get_radix());
+} catch (...) {
+  detail::rethrow_allocation_failure(op_name(o));
+}
+
 }  // namespace
 
 // Allocation failure in any entry point becomes bigmul::error kind resource
@@ -223,28 +237,12 @@ integer montgomery_context::mod_sqr(const integer& a) const try {
   detail::rethrow_allocation_failure("bigmul::mod_sqr");
 }
 
-integer montgomery_context::mod_pow(const integer& base, const integer& exponent) const try {
-  std::vector<integer> keep;
-  keep.reserve(2);
-  const auto bb = binary_limbs(base, keep);
-  check_residue(base, bb, s_->m, "bigmul::mod_pow", "base", 0, false);
-  check_exponent(exponent, "bigmul::mod_pow", 0, false);
-  const auto eb = binary_limbs(exponent, keep);
-  return finish(scalar_op(op::pow, s_->ctx, bb, eb), s_->modulus.get_radix());
-} catch (...) {
-  detail::rethrow_allocation_failure("bigmul::mod_pow");
+integer montgomery_context::mod_pow(const integer& base, const integer& exponent) const {
+  return single_pow(op::pow, *s_, base, exponent);
 }
 
-integer montgomery_context::mod_pow_sec(const integer& base, const integer& exponent) const try {
-  std::vector<integer> keep;
-  keep.reserve(2);
-  const auto bb = binary_limbs(base, keep);
-  check_residue(base, bb, s_->m, "bigmul::mod_pow_sec", "base", 0, false);
-  check_exponent(exponent, "bigmul::mod_pow_sec", 0, false);
-  const auto eb = binary_limbs(exponent, keep);
-  return finish(scalar_op(op::pow_sec, s_->ctx, bb, eb), s_->modulus.get_radix());
-} catch (...) {
-  detail::rethrow_allocation_failure("bigmul::mod_pow_sec");
+integer montgomery_context::mod_pow_sec(const integer& base, const integer& exponent) const {
+  return single_pow(op::pow_sec, *s_, base, exponent);
 }
 
 std::vector<integer> montgomery_context::mod_mul(std::span<const integer> a, std::span<const integer> b,

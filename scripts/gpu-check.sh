@@ -225,22 +225,34 @@ gtest_counts() {
   echo "$run $((run - failed - skipped)) $failed $skipped"
 }
 
+# timed_run NAME LOG LIMIT COMMAND...: runs COMMAND (output to LOG) under what
+# is left of the budget, at most LIMIT s; sets the caller's t (the allowance),
+# t0 and rc. With under 10 s left it reports NAME as NOT RUN, fails the check
+# and returns 1.
+timed_run() {
+  local name=$1 log=$2 limit=$3
+  shift 3
+  t=$(allowance "$limit")
+  if [ "$t" -lt 10 ]; then
+    result_line "$name" "NOT RUN" 0 "out of time (BUDGET=$budget s)"
+    status=1
+    return 1
+  fi
+  t0=$SECONDS
+  timeout -k 10 "$t" "$@" >"$log" 2>&1
+  rc=$?
+  return 0
+}
+
 # gtest_step NAME LOG JSON LIMIT COMMAND...: runs a gtest program (directly or
 # under a sanitizer); passes only with exit 0, a JSON with at least one test
 # run, no failure and no skip.
 gtest_step() {
   local name=$1 log=$2 json=$3 limit=$4
   shift 4
-  local t
-  t=$(allowance "$limit")
-  if [ "$t" -lt 10 ]; then
-    result_line "$name" "NOT RUN" 0 "out of time (BUDGET=$budget s)"
-    status=1
-    return
-  fi
-  local t0=$SECONDS
-  timeout -k 10 "$t" "$@" >"$log" 2>&1
-  local rc=$? verdict=PASS detail
+  local t t0 rc
+  timed_run "$name" "$log" "$limit" "$@" || return
+  local verdict=PASS detail
   local counts
   counts=$(gtest_counts "$json")
   if [ -z "$counts" ]; then
@@ -270,16 +282,9 @@ gtest_step() {
 plain_step() {
   local name=$1 log=$2 limit=$3
   shift 3
-  local t
-  t=$(allowance "$limit")
-  if [ "$t" -lt 10 ]; then
-    result_line "$name" "NOT RUN" 0 "out of time (BUDGET=$budget s)"
-    status=1
-    return
-  fi
-  local t0=$SECONDS
-  timeout -k 10 "$t" "$@" >"$log" 2>&1
-  local rc=$? detail=
+  local t t0 rc
+  timed_run "$name" "$log" "$limit" "$@" || return
+  local detail=
   [ $rc = 124 ] || [ $rc = 137 ] && detail="TIMED OUT after ${t}s"
   if [ $rc = 0 ] && [ -n "${expect:-}" ] && ! grep -Eq "$expect" "$log"; then
     rc=99

@@ -1,5 +1,5 @@
 // Crossovers of the CPU dispatcher, in limbs of the smaller operand (bn).
-// The values are in mul/params_cpu.inc, which bench/mul/tune_cpu writes; do
+// The values are in mul/params_cpu.inc, which bench/tune/tune_cpu writes; do
 // not edit that file by hand.
 #pragma once
 

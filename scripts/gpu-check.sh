@@ -393,7 +393,7 @@ run_tune() {
     return
   fi
   plain_step "tune_gpu (params_sm90.inc in the archive)" "$logs/tune_gpu.log" "$step_timeout" \
-    "$tuner" "$logs/params_sm90.inc"
+    "$tuner" "$logs/params_sm90.inc" --log "$logs/tune_gpu.txt"
 }
 
 for p in $programs; do  # a misspelt name would quietly select nothing

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -117,6 +118,31 @@ std::string git_commit() {
     return out;
   }
   return BIGMUL_GIT_COMMIT;
+}
+
+namespace {
+std::FILE* g_log = nullptr;
+}
+
+bool open_log(const std::string& path) {
+  if (g_log) std::fclose(g_log);
+  g_log = std::fopen(path.c_str(), "w");
+  return g_log != nullptr;
+}
+
+void say(const char* fmt, ...) {
+  std::va_list ap;
+  va_start(ap, fmt);
+  if (g_log) {
+    std::va_list copy;
+    va_copy(copy, ap);
+    std::vfprintf(g_log, fmt, copy);
+    va_end(copy);
+    std::fflush(g_log);
+  }
+  std::vprintf(fmt, ap);
+  va_end(ap);
+  std::fflush(stdout);
 }
 
 std::string today() {

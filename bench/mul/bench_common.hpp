@@ -66,4 +66,10 @@ std::string machine_description();  // CPU model, cores
 std::string git_commit();           // HEAD of the source tree now ("(modified)" if dirty)
 std::string today();
 
+// A tuner's log: say() prints to stdout and, once open_log() has opened a
+// file, to that file too, so the table and the measurements behind it are
+// written by the same run.
+bool open_log(const std::string& path);
+void say(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
 }  // namespace bigmul::bench

@@ -56,7 +56,7 @@ void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std
 void release_scratch();
 
 // The smaller-operand size (limbs) from which bigmul::mul(automatic) beats
-// GMP's mpz_mul on this processor: measured by bench/mul/tune_cpu for the
+// GMP's mpz_mul on this processor: measured by bench/tune/tune_cpu for the
 // NTT engine this processor runs (mul/params_cpu.inc). The GMP bridge
 // (bigmul/gmp.hpp) uses GMP below it.
 std::size_t gmp_crossover_limbs();

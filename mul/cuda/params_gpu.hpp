@@ -1,5 +1,5 @@
 // Crossovers of the GPU dispatcher (sm_90: H100 / H200), in limbs. The table
-// is written by bench/mul/tune_gpu on a GPU (mul/cuda/params_sm90.inc).
+// is written by bench/tune/tune_gpu on a GPU (mul/cuda/params_sm90.inc).
 #pragma once
 
 #include <cstddef>

@@ -3,7 +3,7 @@
 // tree (one product by a cached reciprocal at the root, then one product per
 // node, no division; see below); decimal -> binary converts both halves and
 // recombines with one multiplication. Below a tuned length
-// (mul/params_cpu.inc, measured by bench/mul/tune_cpu) the schoolbook
+// (mul/params_cpu.inc, measured by bench/tune/tune_cpu) the schoolbook
 // conversions run; the same length is the tree's leaf size. This is the
 // library's only radix converter.
 #include "src/arith/radix_convert.hpp"

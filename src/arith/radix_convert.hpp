@@ -1,5 +1,5 @@
 // The radix converter with an explicit schoolbook threshold, for the tuner
-// (bench/mul/tune_cpu) and the tests that straddle it (internal). The public
+// (bench/tune/tune_cpu) and the tests that straddle it (internal). The public
 // binary_to_decimal / decimal_to_binary use the tuned thresholds of
 // mul/params_cpu.inc.
 #pragma once

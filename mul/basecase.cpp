@@ -10,6 +10,7 @@
 #include "mul/basecase.hpp"
 
 #include "mul/basecase_adx.hpp"
+#include "mul/basecase_small.hpp"
 #include "mul/limb_vec.hpp"
 
 namespace bigmul::detail {
@@ -60,7 +61,12 @@ void mul_basecase(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, s
     mul_basecase_decimal(r, a, an, b, bn);
     return;
   }
-  // From 8 limbs, MULX/ADX rows where the processor has them (mul/basecase_adx.hpp).
+  // Up to 8 limbs, a fixed unrolled kernel per shape (mul/basecase_small.hpp).
+  if (an <= basecase_small_max) {
+    mul_basecase_small(r, a, an, b, bn);
+    return;
+  }
+  // Above, MULX/ADX rows where the processor has them (mul/basecase_adx.hpp).
   if (an >= basecase_adx_min_limbs && basecase_adx_supported()) {
     mul_basecase_adx(r, a, an, b, bn);
     return;

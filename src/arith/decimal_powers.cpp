@@ -1,5 +1,7 @@
-// The power table: entry k + 1 is the square of entry k; reciprocals are
-// computed once per entry, so every division by the same power reuses them.
+// The power table: entry k + 1 is the square of entry k. Reciprocals are
+// computed on request to the precision asked for (a full-length reciprocal of
+// every entry cost more than the conversion that needed one of them), then
+// cached per entry.
 #include "src/arith/decimal_powers.hpp"
 
 #include <bit>
@@ -25,8 +27,6 @@ void prepare(decimal_power& p) {
   p.shift = static_cast<unsigned>(std::countl_zero(p.five.back()));
   p.normalized.resize(p.five.size());
   lshift(p.normalized.data(), p.five.data(), p.five.size(), p.shift);
-  p.reciprocal.resize(p.five.size() + 1);
-  approx_reciprocal(p.reciprocal.data(), p.normalized.data(), p.normalized.size());
 }
 
 }  // namespace
@@ -61,20 +61,24 @@ std::shared_ptr<const wide_reciprocal> decimal_power_wide_reciprocal(std::size_t
   const std::size_t dn = p.five.size();
   {
     std::lock_guard<std::mutex> lock(m);
-    if (cache.size() > k && cache[k] && cache[k]->r.size() >= min_limbs + 1) return cache[k];
+    if (cache.size() > k && cache[k] && cache[k]->r.size() >= min_limbs + 3) return cache[k];
   }
   auto w = std::make_shared<wide_reciprocal>();
-  // approx_reciprocal(a) ~ B^(2 n) / a for a = 5^m 2^shift B^z (n = dn + z limbs).
-  const std::size_t z = min_limbs > dn ? min_limbs - dn : 0;
-  if (z == 0) {
-    w->r = p.reciprocal;
+  // a = the top t limbs of 5^m 2^shift (t < dn: truncated), or it padded with t - dn zero limbs; either way
+  // a ~ 5^m 2^shift B^(t - dn) and approx_reciprocal(a) ~ B^(2 t) / a (within
+  // 2 units of t + 1 limbs, and r >= B^t) ~ 2^(64 (t + dn) - shift) / 5^m.
+  // Truncation (< 2 B^-t relative, as a >= B^t / 2) and approximation
+  // (<= 2 B^-t) together stay below 5 B^-t, t = min_limbs + 2.
+  const std::size_t t = min_limbs + 2;
+  std::vector<limb_t> a(t, 0);
+  if (t <= dn) {
+    std::copy(p.normalized.end() - static_cast<std::ptrdiff_t>(t), p.normalized.end(), a.begin());
   } else {
-    std::vector<limb_t> a(dn + z, 0);
-    std::copy(p.normalized.begin(), p.normalized.end(), a.begin() + static_cast<std::ptrdiff_t>(z));
-    w->r.resize(dn + z + 1);
-    approx_reciprocal(w->r.data(), a.data(), a.size());
+    std::copy(p.normalized.begin(), p.normalized.end(), a.begin() + static_cast<std::ptrdiff_t>(t - dn));
   }
-  w->exponent_bits = 64 * (2 * dn + z) - p.shift;
+  w->r.resize(t + 1);
+  approx_reciprocal(w->r.data(), a.data(), a.size());
+  w->exponent_bits = 64 * (t + dn) - p.shift;
   std::lock_guard<std::mutex> lock(m);
   while (cache.size() <= k) cache.emplace_back();
   if (!cache[k] || cache[k]->r.size() < w->r.size()) cache[k] = w;

@@ -16,17 +16,17 @@ struct decimal_power {
   std::vector<limb_t> five;        // 5^m in binary, no high zero limbs
   unsigned shift = 0;              // normalization shift of `five`
   std::vector<limb_t> normalized;  // five << shift
-  std::vector<limb_t> reciprocal;  // approx_reciprocal of `normalized` (size + 1 limbs), for Newton division
 };
 
 // Entry k of the table, built on first use (thread-safe; references stay valid).
 const decimal_power& decimal_power_at(std::size_t k);
 
-// r ~ 2^exponent_bits / 5^m (within 2 units) for entry k, with at least
-// min_limbs + 1 limbs: the root of binary -> decimal multiplies by it instead
-// of dividing. Up to the entry's own length it is the cached `reciprocal`;
-// wider ones come from the same Newton iteration on 5^m padded with zero
-// limbs, cached (the widest so far) per entry. Thread-safe.
+// r ~ 2^exponent_bits / 5^m for entry k, with at least min_limbs + 3 limbs
+// and a relative error below 5 B^-(min_limbs + 2) (B = 2^64): the root of
+// binary -> decimal multiplies by it instead of dividing. It is the Newton
+// reciprocal of the top min_limbs + 2 limbs of 5^m (padded with zero limbs
+// when 5^m is shorter): only the precision the caller asks for is paid, never
+// the entry's whole length. Cached (the widest so far) per entry. Thread-safe.
 struct wide_reciprocal {
   std::size_t exponent_bits = 0;
   std::vector<limb_t> r;

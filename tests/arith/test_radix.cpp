@@ -5,6 +5,7 @@
 #include <string>
 
 #include "arith_test_util.hpp"
+#include "src/arith/decimal_powers.hpp"
 #include "src/arith/radix_convert.hpp"
 
 using namespace bigmul;
@@ -148,4 +149,27 @@ TEST(RadixConversion, ScaledTreeBoundariesAndSettling) {
   }
   for (std::size_t n : {1u, 2u, 31u, 32u, 33u, 64u, 65u, 1000u, 1025u})
     check(test::limbs_to_mpz(std::vector<limb_t>(n, ~limb_t{0})), 3, "all_max n=" + std::to_string(n));
+}
+
+// The root's reciprocal of 5^m is computed from only the top limbs it needs
+// (or from 5^m padded with zero limbs when 5^m is shorter): its relative
+// error must stay below 5 B^-(min_limbs + 2) on both sides of that switch,
+// also when a wider cached one answers a narrower request.
+TEST(RadixConversion, PowerReciprocalPrecisionAgainstGmp) {
+  for (std::size_t k : {2u, 3u, 6u, 9u}) {  // 5^m of 3, 6, 45, 353 limbs
+    const std::size_t dn = detail::decimal_power_at(k).five.size();
+    for (std::size_t min_limbs : {std::size_t{1}, dn / 2, dn - 2, dn - 1, dn, dn + 1, 2 * dn + 7, std::size_t{2}}) {
+      const auto w = detail::decimal_power_wide_reciprocal(k, min_limbs);
+      ASSERT_GE(w->r.size(), min_limbs + 3) << "k=" << k << " min_limbs=" << min_limbs;
+      mpz_class five, r = test::limbs_to_mpz(w->r);
+      mpz_ui_pow_ui(five.get_mpz_t(), 5, 19ul << k);
+      mpz_class scaled;  // 2^exponent_bits
+      mpz_ui_pow_ui(scaled.get_mpz_t(), 2, w->exponent_bits);
+      // |r - 2^E / 5^m| * 5^m < 5 B^-(min_limbs + 2) * 2^E.
+      mpz_class err = abs(r * five - scaled);
+      mpz_class bound = 5 * scaled;
+      mpz_fdiv_q_2exp(bound.get_mpz_t(), bound.get_mpz_t(), 64 * (min_limbs + 2));
+      EXPECT_LT(err, bound) << "k=" << k << " min_limbs=" << min_limbs;
+    }
+  }
 }

@@ -4,6 +4,7 @@
 // the radix-3 stage: ntt_ifma_radix3.cpp; Garner's digits: ntt_ifma_crt.cpp.
 #include "fft/ntt_ifma.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -23,6 +24,20 @@ BIGMUL_IFMA void pointwise_run(u64* x, const u64* y, std::size_t b, std::size_t 
   const vconst c = make_vconst(p);
   const __m512i s = _mm512_set1_epi64(ll(scale)), sq = _mm512_set1_epi64(ll(scale_q));
   for (std::size_t i = b; i < e; i += 8) store(x + i, shoup_lazy(mont52(load(x + i), load(y + i), c), s, sq, c));
+}
+
+// dst[i] = src[i] mod p in [0, 2p) for i in [b, e) (multiples of 8): a limb
+// is hi 2^32 + lo; hi (2^32 mod p) is a Shoup product in [0, 2p) (hi <
+// 2^52), plus lo < 2^32 < p: below 3p, one conditional 2p off.
+BIGMUL_IFMA void load_run(u64* dst, const u64* src, std::size_t b, std::size_t e, u64 c32, u64 c32_q, u64 p) {
+  const vconst c = make_vconst(p);
+  const __m512i w = _mm512_set1_epi64(ll(c32)), wq = _mm512_set1_epi64(ll(c32_q));
+  const __m512i low32 = _mm512_set1_epi64(0xffffffffll);
+  for (std::size_t i = b; i < e; i += 8) {
+    const __m512i x = load(src + i);
+    const __m512i hi = shoup_lazy(_mm512_srli_epi64(x, 32), w, wq, c);
+    store(dst + i, reduce_2p(_mm512_add_epi64(hi, _mm512_and_si512(x, low32)), c));
+  }
 }
 #endif  // BIGMUL_HAVE_IFMA_CODE
 
@@ -98,6 +113,27 @@ ntt52_plan::ntt52_plan(unsigned prime, std::size_t length) : prime_(prime), n_(l
 std::shared_ptr<const ntt52_plan> ntt52_plan::get(unsigned prime, std::size_t length) {
   return cached_ntt_plan<ntt52_plan>(prime, length, 4 * 24);  // radix conversion trees use one or two lengths a level
 }
+void ntt52_plan::load(u64* dst, const u64* src, std::size_t len, unsigned threads) const {
+  threads = prim::resolve_threads(threads);
+  const u64 one_shoup = shoup_companion(1, p_);
+  const u64 c32 = (u64{1} << 32) % p_;
+  prim::parallel_chunks(n_, std::size_t{1} << 13, threads, [&](std::size_t b, std::size_t e) {
+    const std::size_t mid = std::min(std::max(b, len), e);
+    std::size_t i = b;
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+    if (ntt52_supported()) {
+      const std::size_t vec_end = b + (mid - b) / 8 * 8;
+      load_run(dst, src, b, vec_end, c32, shoup52_companion(c32, p_), p_);
+      i = vec_end;
+    }
+#else
+    (void)c32;
+#endif
+    for (; i < mid; ++i) dst[i] = mul_shoup_lazy(src[i], 1, one_shoup, p_);
+    std::fill(dst + mid, dst + e, u64{0});
+  });
+}
+
 void ntt52_plan::pointwise(u64* x, const u64* y, unsigned threads) const {
   threads = prim::resolve_threads(threads);
 #if defined(BIGMUL_HAVE_IFMA_CODE)

@@ -42,6 +42,9 @@ class ntt52_plan {
   void forward(u64* a, unsigned threads) const;
   void inverse(u64* a, unsigned threads) const;
   void pointwise(u64* x, const u64* y, unsigned threads) const;  // x = x y / n, as ntt_plan
+  // dst[0 .. n) = the residues in [0, 2p) of src[0 .. len) (any 64-bit
+  // values), zero-padded: the multiply's operand load, 8 lanes at a time.
+  void load(u64* dst, const u64* src, std::size_t len, unsigned threads) const;
 
   // The radix-3 stage's constants for the vector code (n = 3m, m >= 8):
   // twiddles w^(j r) = base(j0) * tw[i], j = j0 + i, the base in Montgomery

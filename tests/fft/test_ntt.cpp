@@ -329,18 +329,19 @@ TEST_F(NttAvx2, ForwardIsTheDftInBitReversedOrder) { forward_is_dft<ntt_avx2_pla
 TEST_F(NttAvx2, LargeLengthsRoundTripAndThreads) { large_lengths<ntt_avx2_plan>(ntt52_prime_count); }
 
 // load(): residues of any 64-bit limbs in [0, 2p), zero-padded to n.
-TEST_F(NttAvx2, LoadResiduesOfAnyLimb) {
+template <class Plan>
+void load_residues_of_any_limb() {
   auto g = bigmul::test::rng(7006);
   for (unsigned k = 0; k < ntt52_prime_count; ++k)
     for (std::size_t n : {std::size_t{1}, std::size_t{12}, std::size_t{64}, std::size_t{3} << 12}) {
-      const auto plan = ntt_avx2_plan::get(k, n);
+      const auto plan = Plan::get(k, n);
       const u64 p = plan->modulus();
       std::vector<u64> src(n);
       for (auto& x : src) x = g();
       const u64 edges[] = {0, 1, p - 1, p, 2 * p - 1, 2 * p, ~u64{0}, ~u64{0} - p, u64{1} << 63, (u64{1} << 32) - 1,
                            u64{1} << 32, 0xffffffff00000000ull};
       for (std::size_t i = 0; i < n && i < std::size(edges); ++i) src[i] = edges[i];
-      for (std::size_t len : {n, n / 2 + 1, std::size_t{0}})
+      for (std::size_t len : {n, n / 2 + 1, std::size_t{0}, n > 9 ? n - 9 : 0})
         for (unsigned threads : {1u, 2u}) {
           std::vector<u64> dst(n, 0xdeadbeef);
           plan->load(dst.data(), src.data(), len, threads);
@@ -352,14 +353,19 @@ TEST_F(NttAvx2, LoadResiduesOfAnyLimb) {
     }
 }
 
-// forward(a, threads, nonzero): a zero upper half skips its products, same result.
-TEST_F(NttAvx2, ZeroPaddedForwardMatches) {
+// forward(a, threads, nonzero): the zero part a[nonzero ..) skips its
+// products, same result. Every boundary of the first radix-4 step's quarters
+// (n/4, n/2, 3n/4) +- 1, and a few points past them.
+template <class Plan>
+void zero_padded_forward_matches() {
   auto g = bigmul::test::rng(7005);
-  for (std::size_t n : {std::size_t{16}, std::size_t{64}, std::size_t{2048}, std::size_t{4096}, std::size_t{1} << 15,
-                        std::size_t{48}, std::size_t{3} << 12})
-    for (std::size_t nonzero : {n / 2, n / 2 - 1, std::size_t{1}, n / 2 + 1, n})
+  for (std::size_t n : {std::size_t{16}, std::size_t{64}, std::size_t{1024}, std::size_t{2048}, std::size_t{4096},
+                        std::size_t{1} << 15, std::size_t{48}, std::size_t{3} << 12})
+    for (std::size_t nonzero : {n / 2, n / 2 - 1, std::size_t{1}, n / 2 + 1, n, n / 4, n / 4 + 1, n / 4 - 1,
+                                3 * n / 4, 3 * n / 4 + 1, 3 * n / 4 - 1, n / 2 + 8, n / 2 + 9, n - 1})
       for (unsigned threads : {1u, 2u}) {
-        const auto plan = ntt_avx2_plan::get(2, n);
+        if (nonzero == 0 || nonzero > n) continue;
+        const auto plan = Plan::get(2, n);
         const u64 p = plan->modulus();
         auto a = random_residues(n, p, g, true);
         std::fill(a.begin() + static_cast<std::ptrdiff_t>(nonzero), a.end(), 0);
@@ -374,6 +380,9 @@ TEST_F(NttAvx2, ZeroPaddedForwardMatches) {
       }
 }
 
+TEST_F(NttAvx2, LoadResiduesOfAnyLimb) { load_residues_of_any_limb<ntt_avx2_plan>(); }
+TEST_F(NttAvx2, ZeroPaddedForwardMatches) { zero_padded_forward_matches<ntt_avx2_plan>(); }
+
 class NttIfma : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -387,5 +396,6 @@ TEST(Ntt, LargeLengthsRoundTripAndThreads) { large_lengths<ntt_plan>(ntt_prime_c
 TEST_F(NttIfma, ConvolutionMatchesNaiveEveryPrimeSmallLengths) { convolution_small_lengths<ntt52_plan>(ntt52_prime_count); }
 TEST_F(NttIfma, ForwardIsTheDftInBitReversedOrder) { forward_is_dft<ntt52_plan>(ntt52_primes[1]); }
 TEST_F(NttIfma, LargeLengthsRoundTripAndThreads) { large_lengths<ntt52_plan>(ntt52_prime_count); }
+TEST_F(NttIfma, LoadResiduesOfAnyLimb) { load_residues_of_any_limb<ntt52_plan>(); }
 
 }  // namespace

@@ -11,6 +11,9 @@
 //
 //   bench_cli [--bigmul PATH] [--ref PATH] [--max-digits 1e7] [--runs 5]
 //             [--cap 60] [--startup-extra PATH]... [--json F] [--txt F]
+//             [--repetitions N (= --runs)] [--filter REGEX]
+// Rows startup/<program> and <combination>/<digits>; cpu_time is 0 (the work
+// runs in the child processes, timed by wall clock).
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -29,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_common.hpp"
+#include "harness.hpp"
 
 extern char** environ;
 
@@ -136,19 +139,24 @@ std::string fmt(double s, bool capped, double cap) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string bigmul = BIGMUL_CLI_PATH, ref = GMP_REF_PATH, json_path = "bench_cli.json", txt_path = "bench_cli.txt";
+  bigmul::bench::harness h("bench_cli", argc, argv, "bench_cli.json");
+  std::string bigmul = BIGMUL_CLI_PATH, ref = GMP_REF_PATH, txt_path = "bench_cli.txt";
   double max_digits = 1e7, cap = 60;
-  int runs = 5;
+  int runs = h.repetitions().value_or(5);
   std::vector<std::string> extra;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string k = argv[i], v = argv[i + 1];
+  const auto& av = h.args();
+  if (av.size() % 2) {
+    std::fprintf(stderr, "bench_cli: option %s needs a value\n", av.back().c_str());
+    return 2;
+  }
+  for (std::size_t i = 0; i + 1 < av.size(); i += 2) {
+    const std::string k = av[i], v = av[i + 1];
     if (k == "--bigmul") bigmul = v;
     else if (k == "--ref") ref = v;
     else if (k == "--max-digits") max_digits = std::atof(v.c_str());
     else if (k == "--runs") runs = std::max(1, std::atoi(v.c_str()));
     else if (k == "--cap") cap = std::atof(v.c_str());
     else if (k == "--startup-extra") extra.push_back(v);
-    else if (k == "--json") json_path = v;
     else if (k == "--txt") txt_path = v;
     else {
       std::fprintf(stderr, "bench_cli: unknown option %s\n", k.c_str());
@@ -162,22 +170,24 @@ int main(int argc, char** argv) {
   char dir_template[] = "/tmp/bench_cli.XXXXXX";
   const std::string dir = mkdtemp(dir_template);
 
-  std::ostringstream txt, json;
+  std::ostringstream txt;
   const std::string head = "bench_cli  " + bigmul::bench::machine_description() + "  commit " +
                            bigmul::bench::git_commit() + "  " + bigmul::bench::today() + "  gmp " + gmp_version;
   txt << "# " << head << "\n# bigmul: " << bigmul << "\n# reference: " << ref
       << " (mpz_set_str, mpz_mul, mpz_out_str)\n# wall time of the whole process, stdout to a file, median of up to "
       << runs << " runs (3 from 10^7 digits, 1 at 10^8); cap " << cap << " s a run\n";
-  json << "{\"benchmark\": \"bench_cli\", \"machine\": \"" << bigmul::bench::machine_description()
-       << "\", \"commit\": \"" << bigmul::bench::git_commit() << "\", \"date\": \"" << bigmul::bench::today()
-       << "\", \"gmp\": \"" << gmp_version << "\", \"cap_s\": " << cap << ",\n \"startup\": [";
+  h.context("cap_s", cap);
+  h.context("bigmul", bigmul);
+  h.context("reference", ref + " (mpz_set_str, mpz_mul, mpz_out_str)");
+  h.context("ratio", "bigmul's wall time / the reference's, same operands, same run");
 
   // Start-up: the smallest product, and which shared libraries load.
   std::vector<std::string> startup_bins = {bigmul, ref};
   startup_bins.insert(startup_bins.end(), extra.begin(), extra.end());
   txt << "\nstart-up (" << "`PROGRAM 3 4`, median of 51 runs)\n";
-  bool first = true;
   for (const auto& bin : startup_bins) {
+    const std::string row_name = "startup/" + bin.substr(bin.rfind('/') + 1);
+    if (!h.selected(row_name)) continue;
     std::vector<double> t;
     for (int i = 0; i < 51; ++i) t.push_back(run({bin, "3", "4"}, dir + "/out", dir + "/err", cap).seconds);
     const std::string ldd = shell_output("ldd '" + bin + "' 2>/dev/null");
@@ -186,11 +196,11 @@ int main(int argc, char** argv) {
     std::snprintf(line, sizeof line, "  %-60s %8.2f ms   CUDA libraries linked: %s\n", bin.c_str(), median(t) * 1e3,
                   cuda ? "yes (libcudart/libcufft load at start-up)" : "no");
     txt << line;
-    json << (first ? "" : ",") << "\n  {\"program\": \"" << bin << "\", \"ms\": " << median(t) * 1e3
-         << ", \"cuda_linked\": " << (cuda ? "true" : "false") << "}";
-    first = false;
+    bigmul::bench::measurement m;
+    m.real_s = median(t);
+    m.iterations = t.size();
+    h.add(row_name, m).label("program", bin).counter("cuda_linked", cuda ? 1 : 0);
   }
-  json << "],\n \"rows\": [";
 
   const combination combos[] = {{"dec->dec", false, false, false},
                                 {"hex->hex", true, true, true},
@@ -199,7 +209,6 @@ int main(int argc, char** argv) {
                                 {"dec*hex->dec", false, true, false}};
   std::mt19937_64 g(2026);
   bool capped_prog[5][2] = {};
-  first = true;
   txt << "\n" << std::string(88, '-') << "\n";
   char line[512];
   std::snprintf(line, sizeof line, "%-8s %-13s %12s %12s %10s %14s %6s\n", "digits", "combination", "bigmul s", "gmp s",
@@ -216,6 +225,8 @@ int main(int argc, char** argv) {
     double dec_dec = 0;
     for (std::size_t c = 0; c < 5; ++c) {
       const combination& cb = combos[c];
+      const std::string row_name = std::string(cb.name) + "/" + std::to_string(digits);
+      if (!h.selected(row_name)) continue;
       const std::string a = "@" + dir + "/a." + (cb.a_hex ? "hex" : "dec");
       const std::string b = "@" + dir + "/b." + (cb.b_hex ? "hex" : "dec");
       double med[2] = {0, 0};
@@ -259,17 +270,18 @@ int main(int argc, char** argv) {
       txt << line;
       std::printf("%s", line);
       std::fflush(stdout);
-      json << (first ? "" : ",") << "\n  {\"digits\": " << digits << ", \"combination\": \"" << cb.name
-           << "\", \"bigmul_s\": " << (capped[0] ? -1.0 : med[0]) << ", \"gmp_s\": " << (capped[1] ? -1.0 : med[1])
-           << ", \"bigmul_capped\": " << (capped[0] ? "true" : "false")
-           << ", \"gmp_capped\": " << (capped[1] ? "true" : "false") << ", \"runs\": " << done_runs << "}";
-      first = false;
+      // A capped program's time is the cap (a lower bound), flagged.
+      bigmul::bench::measurement m;
+      m.real_s = capped[0] ? cap : med[0];
+      m.iterations = static_cast<std::size_t>(std::max(done_runs, 1));
+      auto& w = h.add(row_name, m).label("combination", cb.name);
+      w.counter("digits", static_cast<double>(digits)).counter("bigmul_capped", capped[0]).counter("gmp_capped", capped[1]);
+      if (!capped[1]) w.baseline("gmp", med[1]);
+      if (!capped[0] && dec_dec > 0) w.counter("vs_dec_dec", med[0] / dec_dec);
     }
   }
-  json << "\n]}\n";
-  std::ofstream(json_path) << json.str();
   std::ofstream(txt_path) << txt.str();
-  std::printf("wrote %s and %s\n", json_path.c_str(), txt_path.c_str());
+  std::printf("wrote %s\n", txt_path.c_str());
   std::system(("rm -rf '" + dir + "'").c_str());
-  return 0;
+  return h.write() ? 0 : 1;
 }

@@ -8,9 +8,12 @@
 //              BN_mod_exp_mont_consttime with a BN_MONT_CTX built once.
 // Every result is compared with GMP's. Each contender keeps its best of three
 // interleaved rounds (the machine may be shared). Prints operations per
-// second and writes JSON (--json PATH).
+// second and writes JSON (--json PATH): rows product/<bits>/threads:<t>
+// (ratio_vs_gmp) and modexp/<bits>/threads:<t> (ours batched; ratio_vs_ each
+// other contender), real_time per batch of `count` operations.
 //
 //   bench_crypto [--products G] [--modexps G] [--json PATH] [--quick]
+//                [--repetitions N] [--min-time S] [--filter REGEX]
 #include <gmp.h>
 #include <openssl/bn.h>
 #include <openssl/opensslv.h>
@@ -18,11 +21,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include "bench_common.hpp"
+#include "harness.hpp"
 #include "bigmul/modular.hpp"
 #include "bigmul/mul.hpp"
 #include "prim/parallel.hpp"
@@ -32,27 +34,16 @@ using namespace bigmul::bench;
 
 namespace {
 
-std::string json_rows;
-
-void add_row(const std::string& row) {
-  if (!json_rows.empty()) json_rows += ",\n";
-  json_rows += "    " + row;
-}
+harness* H = nullptr;  // main's
 
 // The machine is shared: each contender is timed in `rounds` interleaved
 // rounds (ours, theirs, ours, ...) and keeps its best median, so that a burst
 // of load from elsewhere does not land on one side only.
 constexpr int rounds = 3;
 template <class F>
-void best_of(double& best, F&& f, double min_total, int min_runs) {
-  const double t = time_median(f, min_total, min_runs);
-  if (best == 0 || t < best) best = t;
-}
-
-std::string num(double x) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.6g", x);
-  return b;
+void best_of(measurement& best, F&& f, double min_total, int min_runs) {
+  const measurement t = H->time(f, {min_total, min_runs, 1000});
+  if (best.iterations == 0 || t.real_s < best.real_s) best = t;
 }
 
 void bench_products(std::size_t G, unsigned threads, bool quick) {
@@ -60,6 +51,8 @@ void bench_products(std::size_t G, unsigned threads, bool quick) {
   std::printf("%6s %14s %14s %8s\n", "bits", "ours_prod/s", "gmp_prod/s", "speedup");
   std::mt19937_64 g(15);
   for (std::size_t bits : {1024u, 2048u, 3072u, 4096u, 8192u}) {
+    const std::string name = "product/" + std::to_string(bits) + "/threads:" + std::to_string(threads);
+    if (!H->selected(name)) continue;
     const std::size_t n = bits / 64;
     const auto a = random_limbs(n * G, radix::binary, g), b = random_limbs(n * G, radix::binary, g);
     std::vector<limb_t> r(2 * n * G), want(2 * n * G);
@@ -76,19 +69,25 @@ void bench_products(std::size_t G, unsigned threads, bool quick) {
                         reinterpret_cast<const mp_limb_t*>(b.data() + n * i), static_cast<mp_size_t>(n));
           });
     };
-    double ours = 0, gmp = 0;
+    measurement m_ours, m_gmp;
     for (int round = 0; round < rounds; ++round) {
-      best_of(ours, ours_run, min_total, 5);
-      best_of(gmp, gmp_run, min_total, 5);
+      best_of(m_ours, ours_run, min_total, 5);
+      best_of(m_gmp, gmp_run, min_total, 5);
     }
+    const double ours = m_ours.real_s, gmp = m_gmp.real_s;
     if (r != want) {
       std::fprintf(stderr, "bench_crypto: products differ from GMP at %zu bits\n", bits);
       std::exit(1);
     }
     std::printf("%6zu %14.4g %14.4g %8.2f\n", bits, G / ours, G / gmp, gmp / ours);
-    add_row("{\"kind\": \"product\", \"bits\": " + std::to_string(bits) + ", \"threads\": " + std::to_string(threads) +
-            ", \"count\": " + std::to_string(G) + ", \"ours_per_s\": " + num(G / ours) + ", \"gmp_mpn_mul_n_per_s\": " +
-            num(G / gmp) + ", \"speedup_vs_gmp\": " + num(gmp / ours) + "}");
+    H->add(name, m_ours)
+        .counter("bits", static_cast<double>(bits))
+        .counter("threads", threads)
+        .counter("count", static_cast<double>(G))
+        .counter("ours_per_s", static_cast<double>(G) / ours)
+        .counter("gmp_mpn_mul_n_per_s", static_cast<double>(G) / gmp)
+        .counter("speedup_vs_gmp", gmp / ours)
+        .baseline("gmp", gmp);
   }
 }
 
@@ -101,6 +100,8 @@ void bench_modexp(std::size_t G0, unsigned threads, bool quick) {
               "gmp_powm_sec", "openssl_ct", "vs_ossl", "vs_gmpsec");
   std::mt19937_64 g(16);
   for (std::size_t bits : {1024u, 2048u, 3072u, 4096u}) {
+    const std::string name = "modexp/" + std::to_string(bits) + "/threads:" + std::to_string(threads);
+    if (!H->selected(name)) continue;
     const std::size_t n = bits / 64;
     // Fewer operations at large sizes; a multiple of 8 lanes x threads.
     std::size_t G = std::max<std::size_t>(8 * threads, G0 * 1024 / bits);
@@ -166,14 +167,16 @@ void bench_modexp(std::size_t G0, unsigned threads, bool quick) {
         BN_CTX_free(c);
       });
     };
-    double t_batch = 0, t_single = 0, t_gmp = 0, t_gmp_sec = 0, t_ossl = 0;
+    measurement m_batch, m_single, m_gmp, m_gmp_sec, m_ossl;
     for (int round = 0; round < rounds; ++round) {
-      best_of(t_batch, batch_run, min_total, 3);
-      best_of(t_ossl, ossl_run, min_total, 3);
-      best_of(t_single, single_run, min_total, 3);
-      best_of(t_gmp, [&] { gmp_run(false); }, min_total, 3);
-      best_of(t_gmp_sec, [&] { gmp_run(true); }, min_total, 3);  // last: zr holds mpz_powm_sec's results
+      best_of(m_batch, batch_run, min_total, 3);
+      best_of(m_ossl, ossl_run, min_total, 3);
+      best_of(m_single, single_run, min_total, 3);
+      best_of(m_gmp, [&] { gmp_run(false); }, min_total, 3);
+      best_of(m_gmp_sec, [&] { gmp_run(true); }, min_total, 3);  // last: zr holds mpz_powm_sec's results
     }
+    const double t_batch = m_batch.real_s, t_single = m_single.real_s, t_gmp = m_gmp.real_s,
+                 t_gmp_sec = m_gmp_sec.real_s, t_ossl = m_ossl.real_s;
     // Every result against GMP's (zr holds mpz_powm_sec's).
     for (std::size_t k = 0; k < G; ++k) {
       std::vector<limb_t> want(n, 0), got_o(n, 0);
@@ -190,12 +193,21 @@ void bench_modexp(std::size_t G0, unsigned threads, bool quick) {
     }
     std::printf("%6zu %5zu %12.1f %12.1f %12.1f %12.1f %12.1f %9.2f %9.2f\n", bits, G, G / t_batch, G / t_single,
                 G / t_gmp, G / t_gmp_sec, G / t_ossl, t_ossl / t_batch, t_gmp_sec / t_batch);
-    add_row("{\"kind\": \"modexp\", \"bits\": " + std::to_string(bits) + ", \"threads\": " + std::to_string(threads) +
-            ", \"count\": " + std::to_string(G) + ", \"ours_batched_sec_per_s\": " + num(G / t_batch) +
-            ", \"ours_single_sec_per_s\": " + num(G / t_single) + ", \"gmp_powm_per_s\": " + num(G / t_gmp) +
-            ", \"gmp_powm_sec_per_s\": " + num(G / t_gmp_sec) + ", \"openssl_consttime_per_s\": " + num(G / t_ossl) +
-            ", \"speedup_vs_openssl\": " + num(t_ossl / t_batch) + ", \"speedup_vs_gmp_powm_sec\": " +
-            num(t_gmp_sec / t_batch) + "}");
+    H->add(name, m_batch)
+        .counter("bits", static_cast<double>(bits))
+        .counter("threads", threads)
+        .counter("count", static_cast<double>(G))
+        .counter("ours_batched_sec_per_s", static_cast<double>(G) / t_batch)
+        .counter("ours_single_sec_per_s", static_cast<double>(G) / t_single)
+        .counter("gmp_powm_per_s", static_cast<double>(G) / t_gmp)
+        .counter("gmp_powm_sec_per_s", static_cast<double>(G) / t_gmp_sec)
+        .counter("openssl_consttime_per_s", static_cast<double>(G) / t_ossl)
+        .counter("speedup_vs_openssl", t_ossl / t_batch)
+        .counter("speedup_vs_gmp_powm_sec", t_gmp_sec / t_batch)
+        .baseline("ours_single", t_single)
+        .baseline("gmp_powm", t_gmp)
+        .baseline("gmp_powm_sec", t_gmp_sec)
+        .baseline("openssl", t_ossl);
     BN_MONT_CTX_free(mont);
     BN_CTX_free(setup);
     BN_free(om);
@@ -212,15 +224,16 @@ void bench_modexp(std::size_t G0, unsigned threads, bool quick) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  harness h("bench_crypto", argc, argv, "bench_crypto.json");
+  H = &h;
   std::size_t G_prod = 4096, G_exp = 64;
   bool quick = false;
-  std::string json = "bench_crypto.json";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
+  const auto& av = h.args();
+  for (std::size_t i = 0; i < av.size(); ++i) {
+    const std::string& a = av[i];
     if (a == "--quick") quick = true;
-    else if (a == "--products" && i + 1 < argc) G_prod = std::strtoull(argv[++i], nullptr, 10);
-    else if (a == "--modexps" && i + 1 < argc) G_exp = std::strtoull(argv[++i], nullptr, 10);
-    else if (a == "--json" && i + 1 < argc) json = argv[++i];
+    else if (a == "--products" && i + 1 < av.size()) G_prod = std::strtoull(av[++i].c_str(), nullptr, 10);
+    else if (a == "--modexps" && i + 1 < av.size()) G_exp = std::strtoull(av[++i].c_str(), nullptr, 10);
     else {
       std::fprintf(stderr, "usage: bench_crypto [--products G] [--modexps G] [--json PATH] [--quick]\n");
       return 2;
@@ -230,13 +243,8 @@ int main(int argc, char** argv) {
               git_commit().c_str(), today().c_str(), gmp_version, OPENSSL_VERSION_TEXT);
   for (unsigned threads : {1u, 2u}) bench_products(quick ? 512 : G_prod, threads, quick);
   for (unsigned threads : {1u, 2u}) bench_modexp(G_exp, threads, quick);
-  std::ofstream out(json);
-  out << "{\n  \"benchmark\": \"bench_crypto\",\n  \"machine\": \"" << machine_description() << "\",\n  \"commit\": \""
-      << git_commit() << "\",\n  \"date\": \"" << today() << "\",\n  \"gmp\": \"" << gmp_version
-      << "\",\n  \"openssl\": \"" << OPENSSL_VERSION_TEXT
-      << "\",\n  \"note\": \"operations per second on the same threads in the same run; speedup = our throughput / "
-         "theirs\",\n  \"rows\": [\n"
-      << json_rows << "\n  ]\n}\n";
-  std::printf("# wrote %s\n", json.c_str());
-  return 0;
+  h.context("openssl", OPENSSL_VERSION_TEXT);
+  h.context("note", "each contender's best of three interleaved medians, same threads, same run; ratio_vs_X = our "
+                    "time / X's, speedup_vs_X = our throughput / X's");
+  return h.write() ? 0 : 1;
 }

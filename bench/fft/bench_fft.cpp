@@ -3,7 +3,7 @@
 // conventional 5 n log2 n flops per complex transform (2.5 n log2 n for a real
 // one of n points). A last group measures the rounding error of an integer
 // convolution of random balanced 16-bit values (the accuracy budget).
-//   bench_fft --benchmark_out=fft.json --benchmark_out_format=json
+//   bench_fft --json fft.json
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "gbench_main.hpp"
 #include "fft/fft_complex.hpp"
 #include "fft/fft_real.hpp"
 #include "prim/parallel.hpp"
@@ -116,4 +117,4 @@ BENCHMARK(rounding_error)->Arg(16)->Arg(20)->Iterations(4)->Unit(benchmark::kMil
 
 }  // namespace
 
-BENCHMARK_MAIN();
+BIGMUL_BENCHMARK_MAIN("bench_fft")

@@ -3,7 +3,7 @@
 // the same primes, AVX2 + FMA doubles), one prime, n = 2^10 .. 2^22 and 3 * 2^k, one thread and all threads.
 // Counter ns_per_butterfly = time / (2 * (n/2) log2 n) (a radix-3 stage counts
 // as log2 3 levels), the cost one multiply pays per prime and transform.
-//   bench_ntt --benchmark_out=ntt.json --benchmark_out_format=json
+//   bench_ntt --json ntt.json
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "gbench_main.hpp"
 #include "fft/ntt.hpp"
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
@@ -68,4 +69,4 @@ BENCHMARK_TEMPLATE(round_trip, ntt_avx2_plan)->Apply(sizes)->Unit(benchmark::kMi
 
 }  // namespace
 
-BENCHMARK_MAIN();
+BIGMUL_BENCHMARK_MAIN("bench_ntt")

@@ -4,17 +4,17 @@
 // threads, measured in the same run. Prints products per second and the
 // ratio (our time / GMP's time: below 1 is faster); writes JSON.
 //
-//   bench_batched_cpu [--products G] [--json PATH]
+// Rows batched/<bits>, ratio_vs_gmp.
+//   bench_batched_cpu [--products G] [--json PATH] [--repetitions N] [--min-time S] [--filter REGEX]
 #include <gmp.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "bench_common.hpp"
+#include "harness.hpp"
 #include "bigmul/mul.hpp"
 #include "prim/parallel.hpp"
 
@@ -22,12 +22,12 @@ using namespace bigmul;
 using namespace bigmul::bench;
 
 int main(int argc, char** argv) {
+  harness h("bench_batched_cpu", argc, argv, "bench_batched_cpu.json");
   std::size_t G = std::size_t{1} << 15;
-  std::string json = "bench_batched_cpu.json";
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string a = argv[i];
-    if (a == "--products") G = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (a == "--json") json = argv[i + 1];
+  const auto& av = h.args();
+  for (std::size_t i = 0; i < av.size(); i += 2) {
+    const std::string a = av[i];
+    if (a == "--products" && i + 1 < av.size()) G = std::strtoull(av[i + 1].c_str(), nullptr, 10);
     else {
       std::fprintf(stderr, "usage: bench_batched_cpu [--products G] [--json PATH]\n");
       return 2;
@@ -38,8 +38,10 @@ int main(int argc, char** argv) {
               machine_description().c_str(), git_commit().c_str(), today().c_str(), gmp_version, G, threads);
   std::printf("%6s %5s %14s %14s %7s %14s\n", "bits", "limbs", "ours_prod/s", "gmp_prod/s", "ratio", "algorithm");
   std::mt19937_64 g(2024);
-  std::string rows;
+  h.context("ratio", "real_time / gmp_seconds (GMP mpn_mul_n over the same products on the same threads, same run)");
   for (std::size_t bits : {1024u, 2048u, 4096u, 8192u}) {
+    const std::string name = "batched/" + std::to_string(bits);
+    if (!h.selected(name)) continue;
     const std::size_t n = bits / 64;
     const auto a = random_limbs(n * G, radix::binary, g), b = random_limbs(n * G, radix::binary, g);
     std::vector<limb_t> r(2 * n * G), want(2 * n * G);
@@ -47,7 +49,8 @@ int main(int argc, char** argv) {
     opt.where = backend::cpu;
     mul_stats st;
     opt.stats = &st;
-    const double ours = time_median([&] { mul_batched(r.data(), a.data(), b.data(), n, G, radix::binary, opt); });
+    const measurement m = h.time([&] { mul_batched(r.data(), a.data(), b.data(), n, G, radix::binary, opt); });
+    const double ours = m.real_s;
     // GMP: the same G products in contiguous runs over the same threads.
     const auto gmp_all = [&] {
       prim::parallel_chunks(G, 64, threads, [&](std::size_t i0, std::size_t i1) {
@@ -57,23 +60,20 @@ int main(int argc, char** argv) {
                     reinterpret_cast<const mp_limb_t*>(b.data() + n * i), static_cast<mp_size_t>(n));
       });
     };
-    const double gmp = time_median(gmp_all);
+    const double gmp = h.time(gmp_all).real_s;
     if (r != want) {
       std::fprintf(stderr, "bench_batched_cpu: products differ from GMP at %zu bits\n", bits);
       return 1;
     }
     std::printf("%6zu %5zu %14.4g %14.4g %7.3f %14s\n", bits, n, G / ours, G / gmp, ours / gmp, algorithm_name(st.used));
-    if (!rows.empty()) rows += ",\n";
-    rows += "    {\"bits\": " + std::to_string(bits) + ", \"limbs\": " + std::to_string(n) + ", \"products\": " +
-            std::to_string(G) + ", \"threads\": " + std::to_string(threads) + ", \"ours_seconds\": " +
-            std::to_string(ours) + ", \"gmp_seconds\": " + std::to_string(gmp) + ", \"ratio\": " +
-            std::to_string(ours / gmp) + ", \"algorithm\": \"" + algorithm_name(st.used) + "\"}";
+    h.add(name, m)
+        .label("algorithm", algorithm_name(st.used))
+        .counter("bits", static_cast<double>(bits))
+        .counter("limbs", static_cast<double>(n))
+        .counter("products", static_cast<double>(G))
+        .counter("threads", threads)
+        .counter("products_per_s", static_cast<double>(G) / ours)
+        .baseline("gmp", gmp);
   }
-  std::ofstream out(json);
-  out << "{\n  \"benchmark\": \"bench_batched_cpu\",\n  \"machine\": \"" << machine_description() << "\",\n  \"commit\": \""
-      << git_commit() << "\",\n  \"date\": \"" << today() << "\",\n  \"gmp\": \"" << gmp_version
-      << "\",\n  \"ratio\": \"our time / GMP mpn_mul_n time on the same threads, same run\",\n  \"rows\": [\n"
-      << rows << "\n  ]\n}\n";
-  std::printf("# wrote %s\n", json.c_str());
-  return 0;
+  return h.write() ? 0 : 1;
 }

@@ -31,7 +31,7 @@
 #include <thread>
 #include <vector>
 
-#include "bench_common.hpp"
+#include "harness.hpp"
 #include "bigmul/device.hpp"
 #include "bigmul/mul.hpp"
 #include "mul/coefficients.hpp"

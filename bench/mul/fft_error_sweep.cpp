@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_common.hpp"
+#include "harness.hpp"
 #include "mul/coefficients.hpp"
 #include "mul/fft_mul.hpp"
 

@@ -1,6 +1,6 @@
 // Throughput of the CPU primitives against std:: on the same data, one
-// thread and all threads. Run with --benchmark_out=FILE
-// --benchmark_out_format=json for JSON. Sizes 2^16 .. 2^26 elements.
+// thread and all threads. Run with --json FILE for JSON (the harness's
+// options, bench/common/gbench_main.hpp). Sizes 2^16 .. 2^26 elements.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "gbench_main.hpp"
 #include "prim/ops.hpp"
 #include "prim/parallel.hpp"
 #include "prim/reduce.hpp"
@@ -163,4 +164,4 @@ BIGMUL_BENCH_TYPES(BM_std_stable_sort, sizes_sort_std)
 BIGMUL_BENCH_TYPES(BM_prim_merge_sort, sizes_sort_prim)
 BIGMUL_BENCH_TYPES(BM_prim_bitonic_sort, sizes_sort_prim)
 
-BENCHMARK_MAIN();
+BIGMUL_BENCHMARK_MAIN("bench_prim_cpu")

@@ -1,24 +1,26 @@
 // Multiplication through Boost.Multiprecision: bigmul::boost_int against
 // cpp_int and mpz_int on the same values, 1024 bits .. 10^6 digits.
-//   bench_boost [--max-digits 1e6] [--out boost.json]
+// Rows boost_int/<digits>; ratio_vs_cpp_int and ratio_vs_mpz_int (our time
+// over theirs: below 1 is faster; the text table prints their inverses).
+//   bench_boost [--max-digits 1e6] [--json bench_boost.json] [--repetitions N]
+//               [--min-time S] [--filter REGEX]
 #include <boost/multiprecision/cpp_int.hpp>
 #include <boost/multiprecision/gmp.hpp>
 #include <cstdio>
 #include <string>
 
-#include "arith_bench_util.hpp"
+#include "harness.hpp"
 #include "bigmul/boost.hpp"
 #include "prim/parallel.hpp"
 
-using namespace bigmul::bench_arith;
+using namespace bigmul::bench;
 using boost::multiprecision::cpp_int;
 using boost::multiprecision::mpz_int;
 
 int main(int argc, char** argv) {
-  const double max_digits = arg_number(argc, argv, "--max-digits", 1e6);
-  const std::string out = arg_string(argc, argv, "--out", "bench_boost.json");
+  harness h("bench_boost", argc, argv, "bench_boost.json");
+  const double max_digits = h.number("--max-digits", 1e6);
   std::mt19937_64 g(777);
-  json_rows rows;
   std::printf("threads: %u (bigmul::mul default)\n", bigmul::prim::default_threads());
   std::printf("%-10s %12s %12s %12s %10s %10s\n", "digits", "boost_int s", "cpp_int s", "mpz_int s", "cpp/ours",
               "mpz/ours");
@@ -27,6 +29,9 @@ int main(int argc, char** argv) {
   for (double digits : sizes) {
     const std::size_t n = limbs_for_digits(digits);
     const auto a = random_limbs(n, g), b = random_limbs(n, g);
+    char name[64];
+    std::snprintf(name, sizeof name, "boost_int/%.4g", digits);
+    if (!h.selected(name)) continue;
     // The same values in all three types, through hex strings.
     std::string ha = "0x", hb = "0x";
     static const char* hex = "0123456789abcdef";
@@ -41,27 +46,24 @@ int main(int argc, char** argv) {
     bigmul::boost_int z;
     cpp_int cz;
     mpz_int mz;
-    const double t_ours = time_median([&] { z = x * y; });
-    const double t_cpp = time_median([&] { cz = cx * cy; }, 0.3, 1, 200);
-    const double t_mpz = time_median([&] { mz = mx * my; });
+    const measurement m_ours = h.time([&] { z = x * y; });
+    const double t_ours = m_ours.real_s;
+    const double t_cpp = h.time([&] { cz = cx * cy; }, {0.3, 1, 200}).real_s;
+    const double t_mpz = h.time([&] { mz = mx * my; }).real_s;
     if (z.str(0, std::ios_base::hex) != mz.str(0, std::ios_base::hex) || cz.str(0, std::ios_base::hex) != mz.str(0, std::ios_base::hex)) {
       std::fprintf(stderr, "MISMATCH at %g digits\n", digits);
       return 1;
     }
     std::printf("%-10.4g %12.6f %12.6f %12.6f %10.2f %10.2f\n", digits, t_ours, t_cpp, t_mpz, t_cpp / t_ours,
                 t_mpz / t_ours);
-    rows.begin();
-    rows.field("digits", digits);
-    rows.field("limbs", static_cast<double>(n));
-    rows.field("boost_int_s", t_ours);
-    rows.field("cpp_int_s", t_cpp);
-    rows.field("mpz_int_s", t_mpz);
-    rows.field("speedup_vs_cpp_int", t_cpp / t_ours);
-    rows.field("speedup_vs_mpz_int", t_mpz / t_ours);
-    rows.end();
+    h.add(name, m_ours)
+        .counter("digits", digits)
+        .counter("limbs", static_cast<double>(n))
+        .counter("threads", bigmul::prim::default_threads())
+        .baseline("cpp_int", t_cpp)
+        .baseline("mpz_int", t_mpz)
+        .counter("speedup_vs_cpp_int", t_cpp / t_ours)
+        .counter("speedup_vs_mpz_int", t_mpz / t_ours);
   }
-  const std::string header = "\"benchmark\": \"bench_boost\", \"threads\": " + std::to_string(bigmul::prim::default_threads());
-  if (!rows.write(out, header)) return 1;
-  std::printf("wrote %s\n", out.c_str());
-  return 0;
+  return h.write() ? 0 : 1;
 }

@@ -2,6 +2,8 @@
 // miniature) and writes mul/params_cpu.inc.
 //   karatsuba_basecase: below it Karatsuba's recursion uses the schoolbook;
 //   karatsuba: smallest bn where Karatsuba beats the schoolbook;
+//   toom3 (binary): smallest bn where Toom-3 over Karatsuba beats Karatsuba
+//   (0 in the decimal row: no decimal Toom-3);
 //   fft: smallest bn where fft_real beats Karatsuba (balanced operands);
 //   ntt, ntt_portable, ntt_avx2: smallest bn where the NTT (IFMA engine,
 //   portable engine, AVX2 engine) beats whichever of Karatsuba and fft_real
@@ -29,10 +31,11 @@
 #include <string>
 #include <vector>
 
-#include "bench_common.hpp"
+#include "harness.hpp"
 #include "bigmul/mul.hpp"
 #include "mul/basecase.hpp"
 #include "mul/karatsuba.hpp"
+#include "mul/toom3.hpp"
 #include "mul/ntt_mul.hpp"
 #include "src/arith/radix_convert.hpp"
 
@@ -47,7 +50,7 @@ std::mt19937_64 g(77);
 double time_at(radix rx, std::size_t n, const std::function<void(limb_t*, const limb_t*, const limb_t*, std::size_t)>& f) {
   const auto a = random_limbs(n, rx, g), b = random_limbs(n, rx, g);
   std::vector<limb_t> r(2 * n);
-  return time_median([&] { f(r.data(), a.data(), b.data(), n); }, 0.05, 5, 2000);
+  return measure([&] { f(r.data(), a.data(), b.data(), n); }, timing{0.05, 5, 2000}).real_s;
 }
 
 // First size in `sizes` from which `challenger` is faster than `incumbent`
@@ -123,19 +126,33 @@ int main(int argc, char** argv) {
           detail::mul_karatsuba(r, a, n, b, n, rx, cut);
         },
         "karatsuba vs basecase");
+    const std::size_t toom3 =
+        rx == radix::binary
+            ? crossover(
+                  rx, geometric(60, 3000, 1.15),
+                  [cut](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
+                    detail::mul_karatsuba(r, a, n, b, n, radix::binary, cut);
+                  },
+                  [cut](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
+                    detail::mul_toom3(r, a, n, b, n, n, cut);  // Toom-3 at the top, Karatsuba below
+                  },
+                  "toom3 vs karatsuba")
+            : 0;
+    // What the dispatcher runs between the schoolbook and the FFTs.
+    const auto chain = [rx, cut, toom3](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
+      if (toom3 && n >= toom3) return detail::mul_toom3(r, a, n, b, n, toom3, cut);
+      detail::mul_karatsuba(r, a, n, b, n, rx, cut);
+    };
     const std::size_t fft = crossover(
-        rx, geometric(100, 30000, 1.15),
-        [rx, cut](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
-          detail::mul_karatsuba(r, a, n, b, n, rx, cut);
-        },
+        rx, geometric(100, 30000, 1.15), chain,
         [rx](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
           mul_options o;
           o.algo = algorithm::fft_real;
           mul(r, a, n, b, n, rx, o);
         },
         "fft_real vs karatsuba");
-    const auto incumbent = [rx, cut, fft](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
-      if (n < fft) return detail::mul_karatsuba(r, a, n, b, n, rx, cut);
+    const auto incumbent = [rx, chain, fft](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
+      if (n < fft) return chain(r, a, b, n);
       mul_options o;
       o.algo = algorithm::fft_real;
       mul(r, a, n, b, n, rx, o);
@@ -150,9 +167,10 @@ int main(int argc, char** argv) {
     const std::size_t ntt = ntt_vs_table(detail::ntt_engine::ifma, ntt_avx2);
     body += std::string("inline constexpr crossovers ") + (rx == radix::binary ? "binary_radix" : "decimal_radix") +
             "{" + std::to_string(kara) + ", " + std::to_string(fft) + ", " + std::to_string(cut) + ", " +
-            std::to_string(ntt) + ", " + std::to_string(ntt_portable) + ", " + std::to_string(ntt_avx2) + "};\n";
-    say("%s: karatsuba %zu, fft %zu, karatsuba_basecase %zu, ntt %zu, ntt_portable %zu, ntt_avx2 %zu\n",
-                rx == radix::binary ? "binary" : "decimal", kara, fft, cut, ntt, ntt_portable, ntt_avx2);
+            std::to_string(ntt) + ", " + std::to_string(ntt_portable) + ", " + std::to_string(ntt_avx2) + ", " +
+            std::to_string(toom3) + "};\n";
+    say("%s: karatsuba %zu, fft %zu, karatsuba_basecase %zu, ntt %zu, ntt_portable %zu, ntt_avx2 %zu, toom3 %zu\n",
+                rx == radix::binary ? "binary" : "decimal", kara, fft, cut, ntt, ntt_portable, ntt_avx2, toom3);
   }
   // Where bigmul (all threads, as the GMP bridge calls it) beats mpz_mul.
   mpz_t z;

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_common.hpp"
+#include "harness.hpp"
 #include "bigmul/device.hpp"
 #include "bigmul/mul.hpp"
 
@@ -85,11 +85,12 @@ double device_time(device_operands& d, std::size_t n, std::size_t G, radix rx, a
   check(call(d.temp, bytes), what);
   check(cudaDeviceSynchronize(), what);
   cudaError_t e = cudaSuccess;
-  const double t = bench::time_median(
-      [&] {
-        if (const cudaError_t x = call(d.temp, bytes); x != cudaSuccess && e == cudaSuccess) e = x;
-      },
-      0.05, 5, 200);
+  const double t = bench::measure(
+                       [&] {
+                         if (const cudaError_t x = call(d.temp, bytes); x != cudaSuccess && e == cudaSuccess) e = x;
+                       },
+                       bench::timing{0.05, 5, 200})
+                       .real_s;
   check(e, what + " (timed runs)");
   check(cudaDeviceSynchronize(), what + " (timed runs)");
   return t;
@@ -195,8 +196,8 @@ int tune(const char* out_path, const std::string& log_path) {
       mul_options gpu, cpu;
       gpu.where = backend::cuda;
       cpu.where = backend::cpu;
-      const double tg = bench::time_median([&] { mul(r.data(), a.data(), n, b.data(), n, rx, gpu); }, 0.05, 3, 100);
-      const double tc = bench::time_median([&] { mul(r.data(), a.data(), n, b.data(), n, rx, cpu); }, 0.05, 3, 100);
+      const double tg = bench::measure([&] { mul(r.data(), a.data(), n, b.data(), n, rx, gpu); }, {0.05, 3, 100}).real_s;
+      const double tc = bench::measure([&] { mul(r.data(), a.data(), n, b.data(), n, rx, cpu); }, {0.05, 3, 100}).real_s;
       bench::say("%s host n=%zu: gpu+transfers %.4f ms, cpu %.4f ms\n", rname, n, tg * 1e3, tc * 1e3);
       if (tg < tc) {
         if (wins++ == 0) first_host = 2 * n;

@@ -20,6 +20,7 @@
 #include "mul/mul_cuda.hpp"
 #include "mul/params_cpu.hpp"
 #include "mul/tiled.hpp"
+#include "mul/toom3.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul {
@@ -173,7 +174,12 @@ bool parse_algorithm(const std::string& name, algorithm& out) {
       break;
     case algorithm::karatsuba: {
       const auto& x = rx == radix::binary ? detail::params_cpu::binary_radix : detail::params_cpu::decimal_radix;
-      detail::mul_karatsuba(r, a, an, b, bn, rx, x.karatsuba_basecase);
+      // Chosen automatically, binary pieces from the tuned size split three
+      // ways (mul/toom3.hpp); asked for by name, Karatsuba throughout.
+      if (rx == radix::binary && options.algo == algorithm::automatic && x.toom3 && bn >= x.toom3)
+        detail::mul_toom3(r, a, an, b, bn, x.toom3, x.karatsuba_basecase);
+      else
+        detail::mul_karatsuba(r, a, an, b, bn, rx, x.karatsuba_basecase);
       break;
     }
     case algorithm::tiled:

@@ -16,6 +16,7 @@ struct crossovers {
   std::size_t ntt;           // bn >= this: the NTT (processors with AVX-512 IFMA)
   std::size_t ntt_portable;  // the same for the portable NTT engine (no IFMA)
   std::size_t ntt_avx2;      // the same for the AVX2 + FMA engine
+  std::size_t toom3;         // bn >= this, where Karatsuba would run: Toom-3 (binary; 0: never)
 };
 
 // Also in the table: radix_to_decimal_basecase and radix_from_decimal_basecase,

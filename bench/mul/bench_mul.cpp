@@ -19,7 +19,8 @@
 //             [--algorithms a,b,...] [--digits 1e6,1e7,...] [--threads 1,2]
 //             [--warm-runs N] [--gmp-max-digits N] [--scaling-only | --no-scaling]
 //             [--json PATH] [--repetitions N] [--min-time S] [--filter REGEX]
-// Default --digits 1e6,1e7; the heavy sizes (1e8, 3e8, 1e9) only when asked,
+// Warm products: at least --warm-runs (3) and --min-time seconds (0.3); GMP
+// likewise. Default --digits 1e6,1e7; the heavy sizes (1e8, 3e8, 1e9) only when asked,
 // e.g. bench_mul --scaling-only --digits 1e7,3e7,1e8,3e8,1e9.
 #include <gmp.h>
 
@@ -79,7 +80,7 @@ double max_rss_bytes() {
 
 // One scaling measurement in this (fresh) process; prints one "result" line
 // for the parent. GMP runs last, so the RSS peak is ours alone.
-int child(std::size_t digits, unsigned threads, int warm_runs, bool with_gmp) {
+int child(std::size_t digits, unsigned threads, int warm_runs, bool with_gmp, double min_time) {
   const double rss_base = max_rss_bytes();
   std::mt19937_64 g(digits ^ 0x5eed);
   const std::size_t n = limbs_for_digits(static_cast<double>(digits));
@@ -101,7 +102,9 @@ int child(std::size_t digits, unsigned threads, int warm_runs, bool with_gmp) {
   const auto [cold, cold_cpu, heap_cold] = peak_of(product);
   std::vector<double> warm, warm_cpu;
   double heap_warm = 0;
-  for (int i = 0; i < warm_runs; ++i) {
+  // At least warm_runs products, and at least min_time seconds of them.
+  const double warm_start = now_seconds();
+  for (int i = 0; i < 1000 && (i < warm_runs || now_seconds() - warm_start < min_time); ++i) {
     const auto [t, c, h] = peak_of(product);
     warm.push_back(t);
     warm_cpu.push_back(c);
@@ -117,8 +120,8 @@ int child(std::size_t digits, unsigned threads, int warm_runs, bool with_gmp) {
     mpz_inits(x, y, z, nullptr);
     limbs_to_mpz(x, a.data(), n, radix::binary);
     limbs_to_mpz(y, b.data(), n, radix::binary);
-    // Products of a second or more are timed once or twice; small ones as usual.
-    const measurement m = measure([&] { mpz_mul(z, x, y); }, timing{warm.empty() ? 0.3 : std::min(0.3, warm[0]), 1, 3});
+    // As the warm products: a few runs and min_time seconds (one run past it).
+    const measurement m = measure([&] { mpz_mul(z, x, y); }, timing{min_time, std::min(warm_runs, 3), 1000});
     t_gmp = m.real_s;
     gmp_runs = static_cast<int>(m.iterations);
     if (mpz_size(z) != 2 * n - (r[2 * n - 1] == 0) ||
@@ -138,11 +141,12 @@ int child(std::size_t digits, unsigned threads, int warm_runs, bool with_gmp) {
 // Runs one child and turns its line into a row; false when it failed.
 bool scaling_row(harness& h, const std::string& self, std::size_t digits, unsigned threads, int warm_runs,
                  std::size_t gmp_max_digits) {
+  const double min_time = h.min_time().value_or(0.3);
   const std::string name = "scaling/binary/" + std::to_string(digits) + "/threads:" + std::to_string(threads);
   if (!h.selected(name)) return true;
   const bool with_gmp = digits <= gmp_max_digits;
   const std::string cmd = "'" + self + "' --child " + std::to_string(digits) + " " + std::to_string(threads) + " " +
-                          std::to_string(warm_runs) + " " + (with_gmp ? "1" : "0");
+                          std::to_string(warm_runs) + " " + (with_gmp ? "1" : "0") + " " + std::to_string(min_time);
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return false;
   char line[512] = "";
@@ -188,9 +192,9 @@ bool scaling_row(harness& h, const std::string& self, std::size_t digits, unsign
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 6 && std::strcmp(argv[1], "--child") == 0)
+  if (argc == 7 && std::strcmp(argv[1], "--child") == 0)
     return child(std::stoull(argv[2]), static_cast<unsigned>(std::stoul(argv[3])), std::atoi(argv[4]),
-                 std::strcmp(argv[5], "1") == 0);
+                 std::strcmp(argv[5], "1") == 0, std::atof(argv[6]));
   harness h("bench_mul", argc, argv, "bench_mul.json");
   std::size_t min_digits = 1000, max_digits = 10000000, gmp_max_digits = 300000000;
   std::string radix_arg = "both";
@@ -354,7 +358,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     self[len] = 0;
-    std::printf("# scaling: binary operands, each row a fresh process; warm = median of %d products after the "
+    std::printf("# scaling: binary operands, each row a fresh process; warm = median of >= %d products after the "
                 "first; heap MB = a product's peak heap over operands and result\n", warm_runs);
     std::printf("%11s %3s %11s %11s %6s %11s %11s %6s %11s %7s\n", "digits", "thr", "cold_s", "warm_s", "c/w",
                 "heap_MB", "rss_MB", "heap/io", "gmp_s", "ratio");

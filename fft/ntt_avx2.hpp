@@ -54,7 +54,8 @@ class ntt_avx2_plan {
   // inverse bit-reversed -> natural, times n.
   void forward(u64* a, unsigned threads) const;
   // The same when a[nonzero ..) is known to be zero (a zero-padded operand):
-  // the first step skips the products of its zero parts.
+  // the first step (radix 3, or the first radix-4 step on one thread) skips
+  // the products and sums of its zero parts.
   void forward(u64* a, unsigned threads, std::size_t nonzero) const;
   void inverse(u64* a, unsigned threads) const;
   void pointwise(u64* x, const u64* y, unsigned threads) const;  // x = x y / n, as ntt_plan
@@ -73,7 +74,7 @@ class ntt_avx2_plan {
   };
 
  private:
-  void pow2_forward(u64* a, unsigned threads, bool in_u64, bool zero_top) const;
+  void pow2_forward(u64* a, unsigned threads, bool in_u64, std::size_t nonzero) const;  // a[nonzero ..) zero
   void pow2_inverse(u64* a, unsigned threads, bool out_u64) const;
   void radix3_vector(u64* a, unsigned threads, bool inverse, std::size_t nonzero) const;
 

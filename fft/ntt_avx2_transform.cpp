@@ -13,6 +13,7 @@
 // The inverse step reduces the first level's sums (<= 4p) and multiplies its
 // differences (< 2^52); its outputs are <= 1.25p. u64 residues in [0, 2p)
 // enter as x - p and leave reduced, as r + p.
+#include <algorithm>
 #include <stdexcept>
 
 #include "fft/ntt_avx2.hpp"
@@ -115,22 +116,36 @@ BIGMUL_AVX2 inline void inv4(__m256d& x0, __m256d& x1, __m256d& x2, __m256d& x3,
 }
 
 // Block 0 of a level (every transform's first step): w[0] = 1, so only
-// (x1 - x3) w[1] is a product. In [-2p, 2p] (sums < 4p < 2^52), out <= 1.13p.
-// zero_top: x2 = x3 = 0 (the upper half of a zero-padded input), in [-p, p):
-// out <= 2p without reductions.
-template <bool InU64, bool ZeroTop>
-BIGMUL_AVX2 void pass4_forward_first(double* a, std::size_t h, const tables& T, const vconst& c) {
-  const __m256d w3 = bc(T.w + 1), w3p = bc(T.wp + 1);
-  for (std::size_t j = 0; j < h; j += 4) {
-    const __m256d x0 = ld_as<InU64>(a + j, c), x1 = ld_as<InU64>(a + j + h, c);
+// (x1 - x3) w[1] is a product, on j in [j0, j1). In [-2p, 2p] (sums < 4p <
+// 2^52), out <= 1.13p. Z: how many of the top quarters are zero (a
+// zero-padded u64 operand, in [-p, p)): Z = 1, x3 = 0: out <= 1.5p + 1;
+// Z = 2, x2 = x3 = 0: out <= 2p; Z = 3, only x0: out = x0; no reductions
+// past the first pair of sums.
+template <bool InU64, int Z>
+BIGMUL_AVX2 void first_run(double* a, std::size_t h, std::size_t j0, std::size_t j1, __m256d w3, __m256d w3p,
+                           const vconst& c) {
+  for (std::size_t j = j0; j < j1; j += 4) {
+    const __m256d x0 = ld_as<InU64>(a + j, c);
     __m256d y0, y1, y2, t;
-    if constexpr (ZeroTop) {
+    if constexpr (Z == 3) {
+      y0 = y1 = y2 = x0;
+      t = _mm256_setzero_pd();
+    } else if constexpr (Z == 2) {
+      const __m256d x1 = ld_as<InU64>(a + j + h, c);
       y0 = _mm256_add_pd(x0, x1);
       y1 = _mm256_sub_pd(x0, x1);
       y2 = x0;
       t = mulmod_shoup(x1, w3, w3p, c);
+    } else if constexpr (Z == 1) {
+      const __m256d x1 = ld_as<InU64>(a + j + h, c), x2 = ld_as<InU64>(a + j + 2 * h, c);
+      const __m256d s02 = reduce(_mm256_add_pd(x0, x2), c);
+      y0 = _mm256_add_pd(s02, x1);
+      y1 = _mm256_sub_pd(s02, x1);
+      y2 = reduce(_mm256_sub_pd(x0, x2), c);
+      t = mulmod_shoup(x1, w3, w3p, c);
     } else {
-      const __m256d x2 = ld_as<InU64>(a + j + 2 * h, c), x3 = ld_as<InU64>(a + j + 3 * h, c);
+      const __m256d x1 = ld_as<InU64>(a + j + h, c), x2 = ld_as<InU64>(a + j + 2 * h, c),
+                    x3 = ld_as<InU64>(a + j + 3 * h, c);
       const __m256d s02 = reduce(_mm256_add_pd(x0, x2), c), s13 = reduce(_mm256_add_pd(x1, x3), c);
       y0 = _mm256_add_pd(s02, s13);
       y1 = _mm256_sub_pd(s02, s13);
@@ -143,11 +158,31 @@ BIGMUL_AVX2 void pass4_forward_first(double* a, std::size_t h, const tables& T, 
     st(a + j + 3 * h, _mm256_sub_pd(y2, t));
   }
 }
+template <bool InU64>
+BIGMUL_AVX2 void pass4_forward_first(double* a, std::size_t h, const tables& T, const vconst& c) {
+  first_run<InU64, 0>(a, h, 0, h, bc(T.w + 1), bc(T.wp + 1), c);
+}
+// The first step of a u64 operand whose a[nonzero ..) is zero: x_q at j is
+// zero from j = nonzero - q h on, so the loop splits into runs with 0 .. 3
+// zero quarters (run ends rounded up to whole vectors).
+BIGMUL_AVX2 void pass4_forward_first_partial(double* a, std::size_t h, const tables& T, const vconst& c,
+                                             std::size_t nonzero) {
+  const auto end = [&](std::size_t q) {  // the first j where x_q is zero
+    const std::size_t at = nonzero > q * h ? nonzero - q * h : 0;
+    return std::min(h, (at + 3) / 4 * 4);
+  };
+  const std::size_t e3 = end(3), e2 = end(2), e1 = end(1);
+  const __m256d w3 = bc(T.w + 1), w3p = bc(T.wp + 1);
+  first_run<true, 0>(a, h, 0, e3, w3, w3p, c);
+  first_run<true, 1>(a, h, e3, e2, w3, w3p, c);
+  first_run<true, 2>(a, h, e2, e1, w3, w3p, c);
+  first_run<true, 3>(a, h, e1, h, w3, w3p, c);
+}
 
 // One radix-4 step over a block of 4h values (h a multiple of 4), block index k.
 template <bool InU64>
 BIGMUL_AVX2 void pass4_forward(double* a, std::size_t h, const tables& T, std::size_t k, const vconst& c) {
-  if (k == 0) return pass4_forward_first<InU64, false>(a, h, T, c);
+  if (k == 0) return pass4_forward_first<InU64>(a, h, T, c);
   const __m256d w1 = bc(T.w + k), w1p = bc(T.wp + k), w2 = bc(T.w + 2 * k), w2p = bc(T.wp + 2 * k),
                 w3 = bc(T.w + 2 * k + 1), w3p = bc(T.wp + 2 * k + 1);
   for (std::size_t j = 0; j < h; j += 4) {
@@ -305,11 +340,13 @@ BIGMUL_AVX2 void first_levels_inverse(double* a, std::size_t size, const tables&
 // A whole in-cache block of `size` values (16 <= size <= leaf_size), block
 // index kb at its level: radix-4 passes while blocks hold >= 16 values, one
 // radix-2 level when log2(size) is odd, then the last two levels in registers.
-template <bool InU64, bool ZeroTop = false>
-BIGMUL_AVX2 void leaf_forward(double* a, std::size_t size, std::size_t kb, const tables& T, u64 p) {
+// nonzero < size (u64 input, kb = 0): a[nonzero ..) is zero.
+template <bool InU64>
+BIGMUL_AVX2 void leaf_forward(double* a, std::size_t size, std::size_t kb, const tables& T, u64 p,
+                              std::size_t nonzero = ~std::size_t{0}) {
   const vconst c = make_vconst(p);
-  if constexpr (ZeroTop)
-    pass4_forward_first<InU64, true>(a, size / 4, T, c);
+  if (InU64 && kb == 0 && nonzero < size)
+    pass4_forward_first_partial(a, size / 4, T, c, nonzero);
   else
     pass4_forward<InU64>(a, size / 4, T, kb, c);
   std::size_t s = size / 4;
@@ -364,10 +401,10 @@ void rec_forward(double* a, std::size_t size, std::size_t k, const tables& T, u6
   pass4_forward_p<InU64>(a, size / 4, T, k, p);
   for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, 4 * k + q, T, p);
 }
-// The whole transform, the upper half of its u64 input zero (a zero-padded operand).
-BIGMUL_AVX2 void forward_zero_top(double* a, std::size_t size, const tables& T, u64 p) {
-  if (size <= leaf_size) return leaf_forward<true, true>(a, size, 0, T, p);
-  pass4_forward_first<true, true>(a, size / 4, T, make_vconst(p));
+// The whole transform of a u64 input whose a[nonzero ..) is zero (a zero-padded operand).
+BIGMUL_AVX2 void forward_partial(double* a, std::size_t size, const tables& T, u64 p, std::size_t nonzero) {
+  if (size <= leaf_size) return leaf_forward<true>(a, size, 0, T, p, nonzero);
+  pass4_forward_first_partial(a, size / 4, T, make_vconst(p), nonzero);
   for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, q, T, p);
 }
 template <bool OutU64>
@@ -382,12 +419,12 @@ void rec_inverse(double* a, std::size_t size, std::size_t k, const tables& T, u6
 
 // With several threads: whole-array radix-2 levels until there are enough
 // independent sub-transforms to share out, then one task per sub-transform.
-void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, bool zero_top) const {
+void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, std::size_t nonzero) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(a);
   const tables T{fw_.data(), fw_p_.data()};
   if (threads <= 1 || m_ <= leaf_size) {
-    if (zero_top && in_u64) return forward_zero_top(d, m_, T, p_);
+    if (in_u64 && nonzero < m_) return forward_partial(d, m_, T, p_, nonzero);
     return in_u64 ? rec_forward<true>(d, m_, 0, T, p_) : rec_forward<false>(d, m_, 0, T, p_);
   }
   const std::size_t size = ntt_task_size(m_, leaf_size, threads);
@@ -401,7 +438,7 @@ void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, bool zer
   }
   prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_forward<false>(d + b * size, size, b, T, p_); });
 #else
-  (void)a, (void)threads, (void)in_u64, (void)zero_top;
+  (void)a, (void)threads, (void)in_u64, (void)nonzero;
 #endif
 }
 
@@ -435,9 +472,9 @@ void ntt_avx2_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const
     for (std::size_t r = 0; r < n_ / m_; ++r) scalar_forward(a + r * m_, m_, p_, sfw_.data(), sfw_shoup_.data());
     return;
   }
-  if (n_ == m_) return pow2_forward(a, threads, true, nonzero <= m_ / 2);
+  if (n_ == m_) return pow2_forward(a, threads, true, nonzero);
   radix3_vector(a, threads, false, nonzero);
-  for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads, false, false);
+  for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads, false, m_);
 }
 
 void ntt_avx2_plan::inverse(u64* a, unsigned threads) const {

@@ -19,6 +19,7 @@
 #include "bigmul/version.hpp"
 #include "cli/failure.hpp"
 #include "cli/input.hpp"
+#include "cli/memory_check.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
@@ -149,6 +150,15 @@ int run_checked(const options& o, progress& prog) {
       say("bigmul: --random " + std::to_string(*o.random_digits) + " with seed " + std::to_string(seed) +
           " (repeat with --seed " + std::to_string(seed) + ")");
     prog.set_long_run(2 * *o.random_digits >= progress_min_digits);
+    {
+      // Too large for this machine: say so before generating anything.
+      const std::size_t limbs = (*o.random_digits + 18) / 19;
+      mul_options pre;
+      pre.algo = o.algo;
+      pre.threads = o.threads;
+      check_product_memory(limbs, limbs, o.hex ? radix::binary : radix::decimal, pre, 2 * limbs * sizeof(limb_t),
+                           "the product of two " + std::to_string(*o.random_digits) + "-digit numbers");
+    }
     prog.phase("generating two random " + std::to_string(*o.random_digits) + "-digit numbers");
     const auto t0 = clock_type::now();
     a = random_decimal(*o.random_digits, seed, 0, o.threads);
@@ -202,9 +212,14 @@ int run_checked(const options& o, progress& prog) {
   const bool multiplied = !a.is_zero() && !b.is_zero();
   prog.phase("multiplying " + std::to_string(digit_count(a)) + " x " + std::to_string(digit_count(b)) + " digits");
   integer product;
+  if (multiplied && mo.where != backend::cuda)
+    check_product_memory(a.magnitude().size(), b.magnitude().size(), a.get_radix(), mo, 0,
+                         "the product of " + std::to_string(digit_count(a)) + " x " + std::to_string(digit_count(b)) +
+                             " digits");
   auto t0 = clock_type::now();
   try {
     mul(product, a, b, mo);
+    release_scratch();  // the transform buffers are not needed for the text
   } catch (const error& e) {
     if (e.code() == error::kind::internal)
       throw failure(exit_check, std::string("bigmul: the product failed a check: ") + e.what());

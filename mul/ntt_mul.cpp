@@ -15,6 +15,7 @@
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "mul/limb_vec.hpp"
+#include "mul/ntt_coefficients.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
 
@@ -65,11 +66,11 @@ inline bool horner_limbs(const fft::ntt_prime* primes, unsigned used, const u64*
   return fits && acc[3] == 0;
 }
 
-// r[i ..] += x (three limbs) with carries up to r[rn); false if anything
+// r[i ..] += x (`limbs` limbs) with carries up to r[rn); false if anything
 // would land at or beyond rn.
-bool add_at(limb_t* r, std::size_t rn, std::size_t i, const u64 x[3], radix rx) {
-  const std::size_t fit = i < rn ? std::min<std::size_t>(3, rn - i) : 0;
-  for (std::size_t k = fit; k < 3; ++k)
+bool add_at(limb_t* r, std::size_t rn, std::size_t i, const u64* x, std::size_t limbs, radix rx) {
+  const std::size_t fit = i < rn ? std::min<std::size_t>(limbs, rn - i) : 0;
+  for (std::size_t k = fit; k < limbs; ++k)
     if (x[k]) return false;
   if (fit == 0) return true;
   const limb_t c = add_n(r + i, r + i, x, fit, rx);
@@ -132,11 +133,10 @@ u64* const* scratch(std::size_t count, std::size_t n) {
 // product exceeds the largest coefficient, min(an, bn) (B - 1)^2. With the
 // IFMA primes, three suffice up to min(an, bn) of about 2^22 binary limbs
 // (2^23.8 decimal ones), four beyond.
-unsigned primes_needed(const fft::ntt_prime* primes, unsigned available, std::size_t an, std::size_t bn, radix rx) {
-  const u64 top = rx == radix::binary ? ~u64{0} : decimal_limb_base - 1;
+// The same for `terms` products of coefficients at most `top` each.
+unsigned primes_needed_for(const fft::ntt_prime* primes, unsigned available, u64 top, u64 terms) {
   const fft::u128 sq = static_cast<fft::u128>(top) * top;
-  // bound = min(an, bn) * (B - 1)^2 as three limbs.
-  const u64 terms = std::min(an, bn);
+  // bound = terms * top^2 as three limbs.
   const fft::u128 lo = static_cast<fft::u128>(static_cast<u64>(sq)) * terms;
   const fft::u128 hi = static_cast<fft::u128>(static_cast<u64>(sq >> 64)) * terms + static_cast<u64>(lo >> 64);
   const u64 bound[3] = {static_cast<u64>(lo), static_cast<u64>(hi), static_cast<u64>(hi >> 64)};
@@ -157,6 +157,9 @@ unsigned primes_needed(const fft::ntt_prime* primes, unsigned available, std::si
       }
   }
   return available + 1;  // not enough primes (cannot happen within the length limit)
+}
+unsigned primes_needed(const fft::ntt_prime* primes, unsigned available, std::size_t an, std::size_t bn, radix rx) {
+  return primes_needed_for(primes, available, rx == radix::binary ? ~u64{0} : decimal_limb_base - 1, std::min(an, bn));
 }
 
 // Decimal pieces a task: each piece's carry runs through two dependent
@@ -179,22 +182,24 @@ inline limb_t decimal_step(const u64 x[3], u64 pend[2]) {
   return low.r;
 }
 
-// Chinese remaindering and carries. The coefficients are cut into pieces;
-// each piece writes its own limbs and keeps what carries past its end (a
-// "tail"), and the tails are added in order at the end. Binary pieces run
-// one per task; decimal ones decimal_chains per task, their division chains
-// interleaved.
+// Chinese remaindering and carries of `count` coefficients into r[0 .. rn).
+// The coefficients are cut into pieces; each piece writes its own limbs and
+// keeps what carries past its end (a "tail"), and the tails are added in
+// order at the end. Binary pieces run one per task; decimal ones
+// decimal_chains per task, their division chains interleaved. bits < 64
+// (binary only): coefficient c sits at bit c bits, not limb c.
 template <unsigned K, class MixedRadix>
 void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, unsigned used, u64* const* res,
-                   limb_t* r, std::size_t an, std::size_t bn, radix rx, unsigned threads, mul_stats& st,
-                   bool timing) {
-  const std::size_t count = an + bn - 1;
+                   limb_t* r, std::size_t count, std::size_t rn, unsigned bits, radix rx, unsigned threads,
+                   mul_stats& st, bool timing) {
   const auto t0 = timing ? clock_type::now() : clock_type::time_point{};
-  const std::size_t rn = an + bn;
   const std::size_t tasks = prim::chunk_count(count, grain, threads);
   const std::size_t per_task = rx == radix::decimal ? decimal_chains : 1, pieces = tasks * per_task;
   const auto bound = [&](std::size_t piece) { return count * piece / pieces; };
-  std::vector<u64> tails(3 * pieces);
+  // The limb where a piece's tail lands (the first limb the next piece writes).
+  const auto limb_at = [&](std::size_t coefficient) { return bits == 64 ? coefficient : (coefficient * bits) >> 6; };
+  constexpr std::size_t tail_limbs = 4;
+  std::vector<u64> tails(tail_limbs * pieces);
   std::vector<char> task_ok(tasks, 1);
   const u64* residues[K] = {};
   for (unsigned j = 0; j < used; ++j) residues[j] = res[j];
@@ -210,7 +215,34 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
   prim::parallel_for(tasks, threads, [&](std::size_t task) {
     u64 digits[K * group], x[3 * group];
     bool ok = true;
-    if (rx == radix::binary) {
+    if (rx == radix::binary && bits < 64) {
+      // Coefficients at bit offsets: each adds into a 4-limb running sum that
+      // emits the limbs below the next coefficient's bit (ntt_bit_accumulator).
+      const std::size_t lo = bound(task), hi = bound(task + 1);
+      std::size_t out = limb_at(lo);
+      ntt_bit_accumulator sum;
+      sum.shift = static_cast<unsigned>((lo * bits) & 63);
+      for (std::size_t g0 = lo; g0 < hi; g0 += group) {
+        const std::size_t len = std::min(group, hi - g0);
+        mixed_radix(residues, g0, len, digits, used);
+        for (std::size_t q = 0; q < len; ++q) {
+          u64 v[3];
+          if (used == 3) {  // v = v0 + p0 (v1 + p1 v2) < p0 p1 p2 < 2^150, straight-line
+            const fft::u128 y = static_cast<fft::u128>(digits[2 * len + q]) * primes[1].p + digits[len + q];
+            const fft::u128 l = static_cast<fft::u128>(static_cast<u64>(y)) * primes[0].p + digits[q];
+            const fft::u128 h =
+                static_cast<fft::u128>(static_cast<u64>(y >> 64)) * primes[0].p + static_cast<u64>(l >> 64);
+            v[0] = static_cast<u64>(l);
+            v[1] = static_cast<u64>(h);
+            v[2] = static_cast<u64>(h >> 64);
+          } else {
+            ok &= horner_limbs(primes, used, digits, len, q, v);
+          }
+          if (sum.add(v, bits, r + out)) ++out;
+        }
+      }
+      std::copy(sum.acc, sum.acc + 4, tails.begin() + tail_limbs * task);
+    } else if (rx == radix::binary) {
       const std::size_t lo = bound(task), hi = bound(task + 1);
       u64 pend[3] = {0, 0, 0};
       for (std::size_t g0 = lo; g0 < hi; g0 += group) {
@@ -249,7 +281,7 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
           pend[2] = 0;
         }
       }
-      std::copy(pend, pend + 3, tails.begin() + 3 * task);
+      std::copy(pend, pend + 3, tails.begin() + tail_limbs * task);
     } else {
       // decimal_chains pieces a task, their division chains interleaved.
       constexpr unsigned C = decimal_chains;
@@ -277,36 +309,125 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
       for (unsigned c = 0; c < C; ++c) {
         const std::size_t piece = C * task + c;
         const qr64 d = div_1e19((static_cast<fft::u128>(pend[c][1]) << 64) | pend[c][0]);  // pend[1] < 2^37
-        tails[3 * piece] = d.r;
-        tails[3 * piece + 1] = d.q;  // < 2^38
-        tails[3 * piece + 2] = 0;
+        tails[tail_limbs * piece] = d.r;
+        tails[tail_limbs * piece + 1] = d.q;  // < 2^38
       }
     }
     task_ok[task] = ok;
   });
-  for (std::size_t i = count; i < rn; ++i) r[i] = 0;
+  for (std::size_t i = std::min(limb_at(count), rn); i < rn; ++i) r[i] = 0;
   bool ok = std::all_of(task_ok.begin(), task_ok.end(), [](char c) { return c != 0; });
   for (std::size_t piece = 0; piece < pieces && ok; ++piece)
-    ok = add_at(r, rn, bound(piece + 1), tails.data() + 3 * piece, rx);
+    ok = add_at(r, rn, limb_at(bound(piece + 1)), tails.data() + tail_limbs * piece, tail_limbs, rx);
   if (!ok)
-    throw error(error::kind::internal, "ntt: a reconstructed coefficient exceeded its bound (" + std::to_string(an) +
-                                           " x " + std::to_string(bn) + " limbs); the product was not returned");
+    throw error(error::kind::internal, "ntt: a reconstructed coefficient exceeded its bound (" +
+                                           std::to_string(rn) + "-limb product); the product was not returned");
   if (timing) st.t_carry += seconds_since(t0);
+}
+
+// The product's coefficients (whole limbs, or `bits`-bit pieces of binary
+// limbs), prime count and transform shape: the cheaper of whole limbs on the
+// primes they need and, where that is four, b-bit coefficients on three
+// primes with the largest b whose coefficients three primes still cover.
+// Cost: primes x (n log n + the folded low product's), the transforms' share.
+// Decimal limbs stay whole (a base-10^19 limb has no bit split; past
+// ~2^23.8 limbs, 2.7 10^8 digits, decimal products take four primes).
+// force_bits (tests; binary) picks b, force_primes raises the prime count.
+template <unsigned K>
+ntt_layout choose_layout(const fft::ntt_prime (&primes)[K], std::size_t an, std::size_t bn, radix rx,
+                         unsigned force_primes, unsigned force_bits) {
+  const auto cost = [](const ntt_shape& s) {
+    const auto f = [](std::size_t len) {
+      return len ? static_cast<double>(len) * std::log2(static_cast<double>(len)) : 0.0;
+    };
+    return f(s.n) + f(s.low_length);
+  };
+  const auto split = [&](unsigned bits) {
+    ntt_layout l;
+    l.bits = bits;
+    l.ca = ntt_coefficient_count(an, bits);
+    l.cb = ntt_coefficient_count(bn, bits);
+    l.primes = primes_needed_for(primes, K, bits == 64 ? ~u64{0} : (u64{1} << bits) - 1, std::min(l.ca, l.cb));
+    l.shape = ntt_choose_shape(l.ca, l.cb);
+    return l;
+  };
+  ntt_layout best;
+  best.bits = 64;
+  best.ca = an;
+  best.cb = bn;
+  best.primes = primes_needed(primes, K, an, bn, rx);
+  best.shape = ntt_choose_shape(an, bn);
+  if (force_bits != 0 && force_bits < 64) {
+    if (rx != radix::binary || force_bits < 8)
+      throw error(error::kind::invalid_argument, "ntt: coefficients of " + std::to_string(force_bits) +
+                                                     " bits (binary limbs only, 8 .. 64 bits)");
+    best = split(force_bits);
+  } else if (force_bits == 0 && rx == radix::binary && best.primes > 3 && K > 3) {
+    // The largest b for three primes: 2 b + log2(min(ca, cb)) < log2(p0 p1 p2) ~ 150.
+    for (unsigned bits = 63; bits >= 40; --bits) {
+      const ntt_layout l = split(bits);
+      if (l.primes > 3) continue;
+      if (l.shape.n != 0 && (best.shape.n == 0 || 3 * cost(l.shape) < best.primes * cost(best.shape))) best = l;
+      break;
+    }
+  }
+  best.primes = std::max(best.primes, std::min(force_primes, K));
+  return best;
+}
+
+// Whole forward transforms as tasks (both operands, every prime: 2 x primes
+// arrays) only up to this length, where the memory is small; above it the
+// two operands' forward transforms of one prime run side by side (two
+// threads) and the inverse is split over the threads: primes + 1 arrays.
+constexpr std::size_t by_task_max_length = std::size_t{1} << 16;
+
+// The residue arrays a product allocates (each max(n, count) u64) and where
+// b's transforms go. By task: 2 x primes arrays. Otherwise prime k's in
+// res[k] and b's for prime k in res[k + 1], still unused; the last prime's b
+// in the result r when max(n, count) <= an + bn (nothing in r is read before
+// Garner's output overwrites it), else in res[0] with prime 0's finished
+// residues parked, packed, in r meanwhile (pack_first), else in one more
+// array. Peak heap: primes x max(n, count) u64, about 3 (binary) or 4
+// (decimal, past 2.7 10^8 digits) times the operands' bytes.
+struct ntt_arrays {
+  std::size_t arrays = 0, points = 0;
+  bool by_task = false, last_b_in_result = false, pack_first = false;
+};
+unsigned residue_width(u64 p) { return 64 - static_cast<unsigned>(__builtin_clzll(p)); }
+ntt_arrays plan_arrays(const ntt_layout& l, u64 p0, std::size_t an, std::size_t bn, unsigned threads, bool square) {
+  ntt_arrays A;
+  const std::size_t n = l.shape.n, count = l.ca + l.cb - 1, rn = an + bn;
+  A.points = std::max(n, count);
+  A.by_task = threads > 1 && n <= by_task_max_length;
+  if (A.by_task) {
+    A.arrays = square ? l.primes + (l.shape.wrap != 0 ? 1 : 0) : 2 * l.primes;
+    return A;
+  }
+  A.arrays = l.primes;
+  // A square needs b's array only for a folded low product (n + w = count < rn: r).
+  A.last_b_in_result = square ? true : A.points <= rn;
+  if (!A.last_b_in_result) {
+    A.pack_first = l.primes >= 2 && ntt_packed_words(count, residue_width(p0)) <= rn;
+    if (!A.pack_first) ++A.arrays;
+  }
+  return A;
 }
 
 // The multiply on one engine: Plan (ntt_plan, ntt52_plan or ntt_avx2_plan) over its K primes.
 template <class Plan, unsigned K, class MixedRadix>
-void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, unsigned force_primes, limb_t* r,
-                const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx, const mul_options& options,
-                mul_stats& st) {
-  const std::size_t count = an + bn - 1;  // convolution coefficients
-  const ntt_shape shape = ntt_choose_shape(an, bn);
+void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, unsigned force_primes,
+                unsigned force_bits, limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn,
+                radix rx, const mul_options& options, mul_stats& st) {
+  const ntt_layout layout = choose_layout(primes, an, bn, rx, force_primes, force_bits);
+  const unsigned bits = layout.bits;
+  const std::size_t ca = layout.ca, cb = layout.cb;
+  const std::size_t count = ca + cb - 1;  // convolution coefficients
+  const ntt_shape shape = layout.shape;
   const std::size_t n = shape.n, w = shape.wrap;
   if (n == 0)
     throw error(error::kind::domain, "ntt: a product of " + std::to_string(an + bn) +
                                          " limbs needs a transform longer than 3*2^32 points");
-  const unsigned needed = primes_needed(primes, K, an, bn, rx);
-  const unsigned used = std::max(needed, std::min(force_primes, K));
+  const unsigned used = layout.primes;
   if (used > K) throw error(error::kind::internal, "ntt: the primes do not cover this product's coefficients");
   // Below 2^13 points a product is a few hundred microseconds: the thread
   // hand-offs cost more than a second core gains (measured: 2000 x 2000
@@ -315,24 +436,38 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
   const bool square = a == b && an == bn;
   const bool timing = options.stats != nullptr;
   st.transform_length = n;
-  st.coefficient_digits = rx == radix::binary ? 64 : decimal_limb_digits;
+  st.coefficient_digits = rx == radix::binary ? bits : decimal_limb_digits;
 
-  // With several threads the forward transforms (a's and b's for every
-  // prime: 2 x primes tasks, an even share for 2 threads) run as whole
-  // transforms in parallel; so do the products and inverses up to 2^18
-  // points (a split transform that small pays more in thread hand-offs than
-  // it gains), while larger inverses, one per prime, are each split over the
-  // threads. Measured at 10^7 digits on 2 threads: 8-12% faster than
-  // splitting every transform, for 2 x primes transform buffers instead of
-  // primes + 1. Phase times are summed over the tasks.
-  const bool by_task = threads > 1;
-  const bool split_inverse = n > (std::size_t{1} << 18);
-  // Residue arrays hold all `count` coefficients (n + w when folded): prime
-  // k's in res[k]; b's transforms in res[used + k] (by task) or res[used].
-  std::size_t arrays = by_task && !square ? 2 * used : used + (square ? 0 : 1);
-  if (w != 0 && arrays == used) ++arrays;  // room for the low product
-  u64* const* res = scratch(arrays, std::max(n, count));
-  const auto other = [&](unsigned k) { return res[by_task && !square ? used + k : used]; };
+  // Threads. Small transforms (up to by_task_max_length): every forward
+  // transform (a's and b's for every prime: 2 x primes tasks, an even share
+  // for 2 threads) is a task of its own, and so are the products and
+  // inverses (a split transform that small pays more in thread hand-offs
+  // than it gains); 2 x primes arrays. Larger, with two or three threads:
+  // prime by prime, a's and b's forward transforms side by side, then the
+  // inverse split over the threads; primes + 1 arrays (or primes, b's in r).
+  // More threads: every transform split over all of them. Phase times are
+  // summed over the tasks.
+  const ntt_arrays A = plan_arrays(layout, primes[0].p, an, bn, threads, square);
+  const bool by_task = A.by_task;
+  const bool pair_forward = !by_task && !square && threads > 1 && threads < 4;
+  // Prime k's residues in res[k]; b's transforms (and the low product's) as
+  // plan_arrays says.
+  u64* const* res = scratch(A.arrays, A.points);
+  const auto other = [&](unsigned k) -> u64* {
+    if (by_task) return square ? res[used] : res[used + k];
+    if (k + 1 < used) return res[k + 1];
+    if (A.last_b_in_result) return r;
+    return A.pack_first ? res[0] : res[used];
+  };
+  const unsigned width = residue_width(primes[0].p);
+  // Operand x's first `coefficients` coefficients as residues, zero-padded.
+  const auto load_coefficients = [&](const Plan& plan, u64* x, const limb_t* src, std::size_t len,
+                                     std::size_t coefficients, unsigned th) {
+    if (bits == 64)
+      load_operand(plan, x, src, coefficients, th);
+    else
+      ntt_load_coefficients(x, plan.length(), src, len, coefficients, bits, plan.modulus(), th);
+  };
 
   // Folded shape: the low product's coefficients c[0 .. w) mod p, parked in
   // res[k][n .. n + w) until the main inverse transform is done.
@@ -340,10 +475,10 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
     const auto t0 = timing ? clock_type::now() : clock_type::time_point{};
     const auto plan = Plan::get(k, shape.low_length);
     u64 *x = res[k], *y = other(k);
-    load_operand(*plan, y, a, std::min(w, an), 1);
-    if (!square) load_operand(*plan, x, b, std::min(w, bn), 1);
-    forward_operand(*plan, y, std::min(w, an), 1);
-    if (!square) forward_operand(*plan, x, std::min(w, bn), 1);
+    load_coefficients(*plan, y, a, an, std::min(w, ca), 1);
+    if (!square) load_coefficients(*plan, x, b, bn, std::min(w, cb), 1);
+    forward_operand(*plan, y, std::min(w, ca), 1);
+    if (!square) forward_operand(*plan, x, std::min(w, cb), 1);
     plan->pointwise(y, square ? y : x, 1);
     plan->inverse(y, 1);
     std::copy(y, y + w, x + n);
@@ -372,9 +507,10 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
     slot += dt;
   };
   // One operand's residues and forward transform into x.
-  const auto forward_one = [&](const Plan& plan, u64* x, const limb_t* src, std::size_t len, unsigned th) {
-    timed(st.t_split, [&] { load_operand(plan, x, src, len, th); });
-    timed(st.t_forward, [&] { forward_operand(plan, x, len, th); });
+  const auto forward_one = [&](const Plan& plan, u64* x, const limb_t* src, std::size_t len, std::size_t coefficients,
+                               unsigned th) {
+    timed(st.t_split, [&] { load_coefficients(plan, x, src, len, coefficients, th); });
+    timed(st.t_forward, [&] { forward_operand(plan, x, coefficients, th); });
   };
   // Prime k's pointwise product, inverse transform and unfolding, in res[k].
   const auto finish = [&](unsigned k, const Plan& plan, unsigned th) {
@@ -394,22 +530,32 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
     prim::parallel_for(used * operands, threads, [&](std::size_t task) {
       const unsigned k = static_cast<unsigned>(task / operands);
       const bool is_b = task % operands == 1;
-      forward_one(*plans[k], is_b ? other(k) : res[k], is_b ? b : a, is_b ? bn : an, 1);
+      forward_one(*plans[k], is_b ? other(k) : res[k], is_b ? b : a, is_b ? bn : an, is_b ? cb : ca, 1);
     });
-    if (split_inverse)
-      for (unsigned k = 0; k < used; ++k) finish(k, *plans[k], threads);
-    else
-      prim::parallel_for(used, threads, [&](std::size_t k) { finish(static_cast<unsigned>(k), *plans[k], 1); });
+    prim::parallel_for(used, threads, [&](std::size_t k) { finish(static_cast<unsigned>(k), *plans[k], 1); });
   } else {
     for (unsigned k = 0; k < used; ++k) {
+      const bool park = A.pack_first && k + 1 == used;
+      if (park) timed(st.t_carry, [&] { ntt_pack_residues(r, res[0], count, width, primes[0].p, threads); });
       if (w != 0) low_product(k);
       const auto plan = Plan::get(k, n);
-      forward_one(*plan, res[k], a, an, threads);
-      if (!square) forward_one(*plan, other(k), b, bn, threads);
+      if (pair_forward) {
+        // Nested parallel loops run serially: each transform on one thread.
+        prim::parallel_for(2, threads, [&](std::size_t t) {
+          if (t == 0)
+            forward_one(*plan, res[k], a, an, ca, 1);
+          else
+            forward_one(*plan, other(k), b, bn, cb, 1);
+        });
+      } else {
+        forward_one(*plan, res[k], a, an, ca, threads);
+        if (!square) forward_one(*plan, other(k), b, bn, cb, threads);
+      }
       finish(k, *plan, threads);
+      if (park) timed(st.t_carry, [&] { ntt_unpack_residues(res[0], r, count, width, threads); });
     }
   }
-  crt_and_carry<K>(primes, mixed_radix, used, res, r, an, bn, rx, threads, st, timing);
+  crt_and_carry<K>(primes, mixed_radix, used, res, r, count, an + bn, bits, rx, threads, st, timing);
 }
 
 }  // namespace
@@ -432,7 +578,26 @@ ntt_shape ntt_choose_shape(std::size_t an, std::size_t bn) {
   return {n, wrap, low};
 }
 
-std::size_t ntt_transform_length(std::size_t an, std::size_t bn) { return ntt_choose_shape(an, bn).n; }
+std::size_t ntt_transform_length(std::size_t an, std::size_t bn) {
+  return ntt_choose_layout(ntt_default_engine(), an, bn, radix::binary).shape.n;
+}
+
+ntt_layout ntt_choose_layout(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned force_primes,
+                             unsigned force_bits) {
+  if (e == ntt_engine::best) e = ntt_default_engine();
+  if (e == ntt_engine::portable) return choose_layout(fft::ntt_primes, an, bn, rx, force_primes, force_bits);
+  return choose_layout(fft::ntt52_primes, an, bn, rx, force_primes, force_bits);
+}
+
+std::size_t ntt_heap_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned threads) {
+  if (e == ntt_engine::best) e = ntt_default_engine();
+  const ntt_layout l = ntt_choose_layout(e, an, bn, rx);
+  if (l.shape.n == 0) return 0;
+  const unsigned th = l.shape.n < (std::size_t{1} << 13) ? 1u : prim::resolve_threads(threads);
+  const u64 p0 = e == ntt_engine::portable ? fft::ntt_primes[0].p : fft::ntt52_primes[0].p;
+  const ntt_arrays A = plan_arrays(l, p0, an, bn, th, false);
+  return A.arrays * A.points * sizeof(u64);
+}
 
 bool ntt_engine_available(ntt_engine e) {
   switch (e) {
@@ -510,19 +675,20 @@ unsigned ntt_primes_needed(ntt_engine e, std::size_t an, std::size_t bn, radix r
 }
 
 void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
-             const mul_options& options, mul_stats& st, ntt_engine engine, unsigned force_primes) {
+             const mul_options& options, mul_stats& st, ntt_engine engine, unsigned force_primes,
+             unsigned force_bits) {
   engine = ntt_resolve_engine(engine);
   st.ntt_engine = ntt_engine_name(engine);
   switch (engine) {
     case ntt_engine::ifma:
-      return mul_ntt_on<fft::ntt52_plan>(fft::ntt52_primes, fft::ntt52_mixed_radix_digits, force_primes, r, a, an, b,
-                                         bn, rx, options, st);
+      return mul_ntt_on<fft::ntt52_plan>(fft::ntt52_primes, fft::ntt52_mixed_radix_digits, force_primes, force_bits, r,
+                                         a, an, b, bn, rx, options, st);
     case ntt_engine::avx2:
-      return mul_ntt_on<fft::ntt_avx2_plan>(fft::ntt52_primes, fft::ntt_avx2_mixed_radix_digits, force_primes, r, a,
-                                            an, b, bn, rx, options, st);
+      return mul_ntt_on<fft::ntt_avx2_plan>(fft::ntt52_primes, fft::ntt_avx2_mixed_radix_digits, force_primes,
+                                            force_bits, r, a, an, b, bn, rx, options, st);
     default:
-      return mul_ntt_on<fft::ntt_plan>(fft::ntt_primes, fft::ntt_mixed_radix_digits, force_primes, r, a, an, b, bn,
-                                       rx, options, st);
+      return mul_ntt_on<fft::ntt_plan>(fft::ntt_primes, fft::ntt_mixed_radix_digits, force_primes, force_bits, r, a,
+                                       an, b, bn, rx, options, st);
   }
 }
 

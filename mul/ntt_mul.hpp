@@ -8,11 +8,14 @@ namespace bigmul::detail {
 // NTT multiplication r[0..an+bn) = a * b (algorithm::ntt), modulo three or
 // four primes.
 //
-// Every limb is one coefficient (base 2^64 or 10^19, no splitting), the
-// cyclic convolution of length n >= an + bn - 1 (n = 2^k or 3 * 2^k) is
+// Every limb is one coefficient (base 2^64 or 10^19), or, for large binary
+// products on the vector engines, binary limbs are cut into b-bit
+// coefficients so that three primes still cover them (ntt_choose_layout);
+// the cyclic convolution of length n >= ca + cb - 1 (n = 2^k or 3 * 2^k) is
 // computed modulo several primes whose product exceeds every coefficient
-// (< min(an, bn) B^2 < 2^162), and each coefficient is recovered exactly by
-// Chinese remaindering (Garner) and added into the result with its carries. Integer arithmetic throughout:
+// (< min(ca, cb) (2^b - 1)^2, or min(an, bn) B^2 for whole limbs), and each
+// coefficient is recovered exactly by Chinese remaindering (Garner) and added
+// into the result at its bit offset with its carries. Integer arithmetic throughout:
 // there is no rounding to guard. Squaring (a == b, an == bn) transforms once.
 // Throws bigmul::error (domain) past the largest transform, 3 * 2^32 points.
 //
@@ -22,13 +25,16 @@ namespace bigmul::detail {
 // fft/ntt_avx2.hpp); and `portable`, three primes below 2^62 in scalar
 // 64-bit arithmetic (fft/ntt.hpp). `best` is ntt_resolve_engine's choice.
 // The vector engines use three of their primes while min(an, bn) (B - 1)^2
-// stays below their product (about 2^22 binary limbs), four beyond;
-// force_primes (tests) raises the count. stats.ntt_engine names the engine;
-// its phase times are measured only when options.stats is set.
+// stays below their product (about 2^22 binary limbs); beyond, binary
+// products take b-bit coefficients on three primes where that costs less
+// than a fourth prime, decimal ones four primes. force_primes (tests) raises
+// the count, force_bits (tests, binary) sets b. stats.ntt_engine names the
+// engine, stats.coefficient_digits the coefficient bits (binary); phase times
+// are measured only when options.stats is set.
 enum class ntt_engine { best, portable, ifma, avx2 };
 void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
              const mul_options& options, mul_stats& stats, ntt_engine engine = ntt_engine::best,
-             unsigned force_primes = 0);
+             unsigned force_primes = 0, unsigned force_bits = 0);
 // The calling thread's cached transform buffers: their size, and freeing them
 // (bigmul::release_scratch()).
 std::size_t ntt_scratch_bytes();
@@ -61,7 +67,23 @@ struct ntt_shape {
 };
 ntt_shape ntt_choose_shape(std::size_t an, std::size_t bn);
 
-// The main transform length mul_ntt uses for a product of an + bn limbs (0: too large).
+// The main transform length mul_ntt uses for a product of an + bn limbs on
+// the default engine (0: too large).
 std::size_t ntt_transform_length(std::size_t an, std::size_t bn);
+
+// How a product is cut into coefficients: `bits` per coefficient (64: whole
+// limbs), ca and cb coefficients, the primes and the transform shape.
+struct ntt_layout {
+  unsigned primes = 0, bits = 64;
+  std::size_t ca = 0, cb = 0;
+  ntt_shape shape;
+};
+ntt_layout ntt_choose_layout(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned force_primes = 0,
+                             unsigned force_bits = 0);
+
+// The heap bytes mul_ntt allocates for this product (its residue arrays;
+// the thread's cached scratch counts as already there only if it is as
+// large), threads as in mul_options (0: the default).
+std::size_t ntt_heap_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned threads);
 
 }  // namespace bigmul::detail

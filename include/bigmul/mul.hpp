@@ -50,10 +50,20 @@ void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std
                  radix rx = radix::binary, const mul_options& options = {});
 
 // Frees the scratch buffers the calling thread keeps between products (the
-// NTT's transform buffers, about (primes + 1) * 8 bytes per transform point of
+// NTT's transform buffers, about primes * 8 bytes per transform point of
 // the largest product so far); the next product allocates them again.
 // Products run inside mul_batched keep theirs in the pool's worker threads.
 void release_scratch();
+
+// The heap bytes bigmul::mul allocates for a product of an x bn limbs with
+// these options, beyond the operands and the result (whose an + bn limbs the
+// caller holds): the NTT's residue arrays (what automatic runs from ~10^4
+// digits: about 3 x the operands' bytes, 4 for decimal past 2.7 10^8 digits),
+// computed from the same rule the product uses; small per-call tables not
+// counted. Other algorithms: 0 (not estimated; they run only on smaller
+// products unless forced). A caller can check it against free memory
+// before starting (the CLI does).
+std::size_t mul_heap_bytes(std::size_t an, std::size_t bn, radix rx = radix::binary, const mul_options& options = {});
 
 // The smaller-operand size (limbs) from which bigmul::mul(automatic) beats
 // GMP's mpz_mul on this processor: measured by bench/tune/tune_cpu for the

@@ -334,3 +334,152 @@ TEST(MulNtt, LengthLimit) {
 }
 
 }  // namespace
+
+namespace {
+
+// Binary limbs cut into b-bit coefficients (three primes past 2^22 limbs):
+// forced b at small sizes, every engine, all-maximum and random operands,
+// balanced and unbalanced, both thread paths, squares.
+TEST(MulNtt, SplitCoefficientsMatchGmp) {
+  using detail::ntt_engine;
+  auto g = bigmul::test::rng(7108);
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes =
+      sanitized ? std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {3, 2}, {700, 7}, {2000, 1999}}
+                : std::vector<std::pair<std::size_t, std::size_t>>{
+                      {1, 1}, {3, 2}, {700, 7}, {2000, 1999}, {30000, 3}, {4097, 4095}, {40000, 40000}, {70001, 9000}};
+  for (unsigned bits : {8u, 33u, 50u, 57u, 60u, 63u, 64u})
+    for (auto [an, bn] : shapes)
+      for (operand_kind k : {operand_kind::all_max, operand_kind::random}) {
+        const auto a = bigmul::test::make_operand(k, an, radix::binary, g);
+        const auto b = bigmul::test::make_operand(operand_kind::all_max, bn, radix::binary, g);
+        const auto want = bigmul::test::gmp_product(a.data(), an, b.data(), bn, radix::binary);
+        const auto want_sq = bigmul::test::gmp_product(a.data(), an, a.data(), an, radix::binary);
+        for (ntt_engine e : {ntt_engine::portable, ntt_engine::avx2, ntt_engine::ifma}) {
+          if (!detail::ntt_engine_available(e)) continue;
+          for (unsigned threads : {1u, 2u}) {
+            mul_options opt;
+            opt.threads = threads;
+            std::vector<limb_t> r(an + bn, 0x5a5a5a5a);
+            mul_stats st;
+            detail::mul_ntt(r.data(), a.data(), an, b.data(), bn, radix::binary, opt, st, e, 0, bits);
+            EXPECT_EQ(st.coefficient_digits, bits);
+            ASSERT_EQ(r, want) << bits << "-bit coefficients, " << an << " x " << bn << ", "
+                               << bigmul::test::operand_kind_name(k) << ", engine " << detail::ntt_engine_name(e)
+                               << ", threads " << threads;
+            if (an > 40000 || threads == 2) continue;
+            std::vector<limb_t> s(2 * an);
+            detail::mul_ntt(s.data(), a.data(), an, a.data(), an, radix::binary, opt, st, e, 0, bits);
+            ASSERT_EQ(s, want_sq) << bits << "-bit square, " << an << " limbs, engine " << detail::ntt_engine_name(e);
+          }
+        }
+      }
+}
+
+// The coefficient rule past the three-prime limit of whole limbs (2^22
+// binary limbs): three primes with the largest b whose coefficients they
+// cover, b + 1 would not be covered; whole limbs below it; decimal: four
+// primes. Layouts only: no 10^8-digit products in a test.
+TEST(MulNtt, SplitLayoutAtTheSwitchPoints) {
+  using detail::ntt_engine;
+  long double log_p = 0;
+  for (unsigned k = 0; k < 3; ++k) log_p += std::log2(static_cast<long double>(fft::ntt52_primes[k].p));
+  // The largest min(an, bn) three primes cover with whole limbs.
+  std::size_t lo = 1u << 21, hi = 1u << 22;
+  while (hi - lo > 1) {
+    const std::size_t mid = (lo + hi) / 2;
+    (detail::ntt_primes_needed(ntt_engine::ifma, mid, mid, radix::binary) == 3 ? lo : hi) = mid;
+  }
+  for (ntt_engine e : {ntt_engine::ifma, ntt_engine::avx2}) {
+    const auto below = detail::ntt_choose_layout(e, lo, lo, radix::binary);
+    EXPECT_EQ(below.bits, 64u);
+    EXPECT_EQ(below.primes, 3u);
+    for (std::size_t m : {lo + 1, lo + 2, hi + 1000, std::size_t{1} << 23, std::size_t{5} << 22,
+                          std::size_t{1} << 25, std::size_t{52} << 20, std::size_t{1} << 28}) {
+      for (std::size_t bn : {m, m / 2 + 1}) {
+        SCOPED_TRACE(std::to_string(m) + " x " + std::to_string(bn) + " limbs");
+        const auto l = detail::ntt_choose_layout(e, m, bn, radix::binary);
+        const auto whole = detail::ntt_choose_layout(e, m, bn, radix::binary, 0, 64);
+        if (l.bits == 64) {  // whole limbs: three primes cover them (2:1), or four cost less
+          EXPECT_EQ(l.primes, whole.primes);
+          if (whole.primes == 3) EXPECT_LE(bn, lo);
+          continue;
+        }
+        EXPECT_EQ(l.primes, 3u);
+        EXPECT_GE(l.bits, 56u);
+        EXPECT_LE(l.shape.n, 2 * whole.shape.n);
+        EXPECT_EQ(l.ca, (64 * m + l.bits - 1) / l.bits);
+        // Covered: min(ca, cb) (2^b - 1)^2 < p0 p1 p2; b + 1: not (logs, with the margin of rounding).
+        const auto covers = [&](unsigned b) {
+          const std::size_t terms = std::min((64 * m + b - 1) / b, (64 * bn + b - 1) / b);
+          return std::log2(static_cast<long double>(terms)) + 2 * b < log_p;
+        };
+        EXPECT_TRUE(covers(l.bits));
+        EXPECT_FALSE(covers(l.bits + 1));
+        EXPECT_EQ(detail::ntt_choose_layout(e, m, bn, radix::binary, 0, l.bits + 1).primes, 4u);
+      }
+    }
+    // Decimal limbs stay whole: four primes past their own limit.
+    const auto dec = detail::ntt_choose_layout(e, std::size_t{1} << 25, std::size_t{1} << 25, radix::decimal);
+    EXPECT_EQ(dec.bits, 64u);
+    EXPECT_EQ(dec.primes, 4u);
+  }
+  // 10^8 and 10^9 digits (5.2 10^6 and 5.2 10^7 limbs): three primes.
+  EXPECT_EQ(detail::ntt_choose_layout(ntt_engine::ifma, 5190551, 5190551, radix::binary).primes, 3u);
+  EXPECT_EQ(detail::ntt_choose_layout(ntt_engine::ifma, 51905504, 51905504, radix::binary).primes, 3u);
+  // The portable engine's primes (~2^186) never need a split.
+  EXPECT_EQ(detail::ntt_choose_layout(ntt_engine::portable, std::size_t{1} << 30, std::size_t{1} << 30,
+                                      radix::binary).bits, 64u);
+  EXPECT_THROW(detail::ntt_choose_layout(ntt_engine::ifma, 100, 100, radix::decimal, 0, 60), error);
+}
+
+// The product's heap: ntt_heap_bytes is what the product allocates (the
+// thread's scratch after release_scratch()), and from 10^6 digits up it is
+// at most 4 x the operands' bytes on 1 and 2 threads wherever three primes
+// suffice (every binary size; decimal up to 2.7 10^8 digits).
+TEST(MulNtt, HeapBytesMatchAndStayWithinFourTimesTheOperands) {
+  using detail::ntt_engine;
+  auto g = bigmul::test::rng(7109);
+  for (auto [an, bn] : {std::pair<std::size_t, std::size_t>{3000, 2000}, {20000, 20000}, {40000, 9000},
+                        {(1u << 16) + 5, (1u << 16) - 3}, {std::size_t{70001}, std::size_t{70001}}}) {
+    if (sanitized && an > 20000) continue;
+    for (radix rx : {radix::binary, radix::decimal})
+      for (unsigned threads : {1u, 2u}) {
+        const auto a = bigmul::test::make_operand(operand_kind::random, an, rx, g);
+        const auto b = bigmul::test::make_operand(operand_kind::all_max, bn, rx, g);
+        std::vector<limb_t> r(an + bn);
+        mul_options opt;
+        opt.threads = threads;
+        mul_stats st;
+        release_scratch();
+        detail::mul_ntt(r.data(), a.data(), an, b.data(), bn, rx, opt, st);
+        EXPECT_EQ(detail::ntt_scratch_bytes(), detail::ntt_heap_bytes(ntt_engine::best, an, bn, rx, threads))
+            << an << " x " << bn << ", threads " << threads;
+        EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), an, b.data(), bn, rx));
+        opt.algo = algorithm::ntt;
+        EXPECT_EQ(mul_heap_bytes(an, bn, rx, opt), detail::ntt_heap_bytes(ntt_engine::best, an, bn, rx, threads));
+      }
+  }
+  release_scratch();
+  mul_options basecase;
+  basecase.algo = algorithm::basecase;
+  EXPECT_EQ(mul_heap_bytes(100, 100, radix::binary, basecase), 0u);
+  // 10^6 .. 10^10 digits, balanced and 2:1, both radices, every engine's layout.
+  for (ntt_engine e : {ntt_engine::ifma, ntt_engine::avx2})
+    for (radix rx : {radix::binary, radix::decimal})
+      for (double digits = 1e6; digits <= 1e10; digits *= std::sqrt(10.0))
+        for (unsigned threads : {1u, 2u}) {
+          const double per_limb = rx == radix::binary ? 19.265919722494796 : 19.0;
+          const std::size_t an = static_cast<std::size_t>(digits / per_limb) + 1;
+          for (std::size_t bn : {an, an / 2}) {
+            const std::size_t bytes = detail::ntt_heap_bytes(e, an, bn, rx, threads);
+            if (bytes == 0) continue;  // past the longest transform
+            // Decimal past 2.7 10^8 digits: four primes (limbs stay whole), up to ~4.9x; not claimed.
+            if (detail::ntt_choose_layout(e, an, bn, rx).primes > 3) continue;
+            EXPECT_LE(bytes, 4 * (an + bn) * sizeof(limb_t))
+                << digits << " digits, " << an << " x " << bn << (rx == radix::binary ? " binary" : " decimal")
+                << ", threads " << threads << ", engine " << detail::ntt_engine_name(e);
+          }
+        }
+}
+
+}  // namespace

@@ -1,0 +1,70 @@
+// The memory pre-flight check (see cli/memory_check.hpp).
+#include "cli/memory_check.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "cli/failure.hpp"
+
+namespace bigmul::cli {
+namespace {
+
+std::optional<std::uint64_t> meminfo_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib) {
+    std::getline(in, unit);
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  return std::nullopt;
+}
+
+// Under RLIMIT_AS: the limit less the address space mapped now.
+std::optional<std::uint64_t> address_space_left() {
+  rlimit lim{};
+  if (::getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return std::nullopt;
+  std::ifstream in("/proc/self/statm");
+  std::uint64_t pages = 0;
+  if (!(in >> pages)) return std::nullopt;
+  const std::uint64_t used = pages * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  return lim.rlim_cur > used ? lim.rlim_cur - used : 0;
+}
+
+std::string megabytes(std::uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f MB", static_cast<double>(bytes) / 1e6);
+  return buf;
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> memory_available() {
+  const auto a = meminfo_available(), b = address_space_left();
+  if (a && b) return std::min(*a, *b);
+  return a ? a : b;
+}
+
+void check_product_memory(std::size_t an, std::size_t bn, radix rx, const mul_options& mo, std::uint64_t held,
+                          const std::string& what) {
+  if (an == 0 || bn == 0) return;
+  const std::uint64_t result = (static_cast<std::uint64_t>(an) + bn) * sizeof(limb_t);
+  const std::uint64_t work = mul_heap_bytes(std::max(an, bn), std::min(an, bn), rx, mo);
+  const std::uint64_t need = held + result + work;
+  const auto available = memory_available();
+  if (!available || need <= *available) return;
+  const bool capped = address_space_left().has_value();
+  throw failure(exit_io, "bigmul: out of memory: " + what + " needs " + megabytes(need) + " (" +
+                             (held ? "operands " + megabytes(held) + " + " : std::string()) + "product " +
+                             megabytes(result) + " + transform buffers " + megabytes(work) + "), " +
+                             megabytes(*available) + " available" + (capped ? " (ulimit -v)" : "") +
+                             "; nothing was computed");
+}
+
+}  // namespace bigmul::cli

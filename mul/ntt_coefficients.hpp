@@ -1,0 +1,94 @@
+// Binary limbs as NTT coefficients of `bits` < 64 bits, and the coefficients
+// of the product added back at bit offsets: what lets the NTT multiply keep
+// three primes below 2^50 past 2^22 limbs (mul/ntt_mul.cpp).
+//
+// Why: with whole 64-bit limbs a coefficient of the product reaches
+// min(an, bn) (2^64 - 1)^2, which three primes below 2^50 (product ~2^150)
+// cover only up to ~2^22 limbs, so larger products took a fourth prime: a
+// third more transforms. Coefficients of b bits make the bound
+// min(ca, cb) (2^b - 1)^2 and cost 64 / b times the points; for b near 60
+// that is cheaper than a fourth prime (the rule is in ntt_mul.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "bigmul/config.hpp"
+
+namespace bigmul::detail {
+
+// Coefficients of `bits` bits (1 .. 64) holding `limbs` 64-bit limbs.
+inline std::size_t ntt_coefficient_count(std::size_t limbs, unsigned bits) {
+  return (limbs * 64 + bits - 1) / bits;
+}
+
+// Coefficient j (bits [j bits, (j + 1) bits) of src[0 .. len), zero beyond).
+inline std::uint64_t ntt_coefficient_at(const limb_t* src, std::size_t len, std::size_t j, unsigned bits) {
+  const std::size_t off = j * bits, i = off >> 6;
+  const unsigned s = static_cast<unsigned>(off & 63);
+  if (i >= len) return 0;
+  std::uint64_t v = src[i] >> s;
+  if (s + bits > 64 && i + 1 < len) v |= src[i + 1] << (64 - s);
+  return bits == 64 ? v : v & ((std::uint64_t{1} << bits) - 1);
+}
+
+// dst[0 .. n) = coefficients 0 .. count of src[0 .. len) as residues mod p in
+// [0, 2p) (what every NTT engine's forward transform takes), zero-padded.
+// count <= n.
+void ntt_load_coefficients(std::uint64_t* dst, std::size_t n, const limb_t* src, std::size_t len, std::size_t count,
+                           unsigned bits, std::uint64_t p, unsigned threads);
+
+// A running sum of coefficients x_c (each < 2^192, three limbs) placed at
+// bit offsets c * bits, emitted limb by limb: after coefficient c every limb
+// wholly below bit (c + 1) bits is final (later coefficients only add at or
+// above that bit), so it is written out and the sum shifts down by 64.
+// Bound: with every x < 2^X, after coefficient c the pending sum is
+// sum_{j <= c} x_j 2^(j bits - 64 out) with 64 out > (c + 1) bits - 64, so
+// below 2^(X + 65 - bits); adding x << shift (< 2^(X + 63)) keeps it below
+// 2^256 for X <= 192 (three limbs) and bits >= 3: four limbs never overflow.
+struct ntt_bit_accumulator {
+  std::uint64_t acc[4] = {0, 0, 0, 0};
+  unsigned shift = 0;  // bit offset of the next coefficient within the next limb out
+
+  // Adds x << shift; returns true (and the finished limb in *out) when a
+  // limb is complete. bits < 64, so at most one limb per coefficient.
+  inline bool add(const std::uint64_t x[3], unsigned bits, std::uint64_t* out) {
+    const unsigned s = shift, rs = 63 - s;  // (v >> 1) >> (63 - s): v >> (64 - s), 0 when s == 0
+    const std::uint64_t y0 = x[0] << s, y1 = (x[1] << s) | ((x[0] >> 1) >> rs),
+                        y2 = (x[2] << s) | ((x[1] >> 1) >> rs), y3 = (x[2] >> 1) >> rs;
+    unsigned __int128 t = static_cast<unsigned __int128>(acc[0]) + y0;
+    acc[0] = static_cast<std::uint64_t>(t);
+    t = static_cast<unsigned __int128>(acc[1]) + y1 + static_cast<std::uint64_t>(t >> 64);
+    acc[1] = static_cast<std::uint64_t>(t);
+    t = static_cast<unsigned __int128>(acc[2]) + y2 + static_cast<std::uint64_t>(t >> 64);
+    acc[2] = static_cast<std::uint64_t>(t);
+    acc[3] += y3 + static_cast<std::uint64_t>(t >> 64);
+    shift = s + bits;
+    if (shift < 64) return false;
+    shift -= 64;
+    *out = acc[0];
+    acc[0] = acc[1];
+    acc[1] = acc[2];
+    acc[2] = acc[3];
+    acc[3] = 0;
+    return true;
+  }
+};
+
+}  // namespace bigmul::detail
+
+namespace bigmul::detail {
+
+// Residues in [0, 2p) (p < 2^width) packed into width-bit fields and back,
+// reduced to [0, p): the NTT multiply parks its first prime's finished
+// residues in the result's limbs while that prime's array holds the last
+// prime's b transform (one residue array fewer: peak heap primes x n points,
+// not primes + 1). Fields go in units of 64 residues = `width` words, so the
+// units pack in parallel. The packed size: ntt_packed_words(count, width).
+inline std::size_t ntt_packed_words(std::size_t count, unsigned width) { return (count * width + 63) / 64; }
+void ntt_pack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,
+                       std::uint64_t p, unsigned threads);
+void ntt_unpack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,
+                         unsigned threads);
+
+}  // namespace bigmul::detail

@@ -54,12 +54,13 @@ declare -A san_filter=(
   [test_carry_gpu]='CarryGpu.MatchesTwoPhaseCpu:CarryGpu.BatchedEqualsSeparateCalls:CarryGpu.InvalidBaseIsAnError'
   [test_fft_gpu]='FftGpu.PlanOrderMapsFrequencies:FftGpu.LoadStoreFunctors:FftGpu.ComplexPointwiseExactConvolution:FftGpu.CufftAdapterReportsErrors:FftGpu.InvalidSizesThrow'
   [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.BatchedModularCheckFlagsTheWrongProduct:MulKernelsGpu.TiledConvolutionMatchesNaive:MulKernelsGpu.TiledProductsMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp'
+  [test_montgomery_gpu]='MontgomeryGpu.RefusesBadSizes:MontgomeryGpu.ModMulMatchesGmp'
   [test_mul_gpu]='Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/*:GpuTest.OversizedCoefficientsAreRetried:GpuTest.DeviceApiTwoPhaseAndErrors:GpuTest.TilePairAtomicVariant'
 )
-# Benchmark arguments after the JSON path: sizes that fit the window.
+# Benchmark arguments besides --json FILE: sizes that fit the window.
 declare -A bench_args=(
-  [bench_prim_gpu]='26'
-  [bench_fft_gpu]='23'
+  [bench_prim_gpu]='--max-log2 26'
+  [bench_fft_gpu]='--max-log2 23'
   [bench_mul_gpu]='--max-log2 22'
 )
 
@@ -300,7 +301,7 @@ plain_step() {
 
 # Test programs bottom-up through the layers (a fault low down shows first;
 # the longest, test_mul_gpu, comes last), then any other.
-order="test_prim_gpu test_carry_gpu test_fft_gpu test_mul_kernels_gpu test_mul_gpu"
+order="test_prim_gpu test_carry_gpu test_fft_gpu test_mul_kernels_gpu test_montgomery_gpu test_mul_gpu"
 mapfile -t gpu_tests < <(printf '%s\n' "${progs[@]}" | grep '/test_[^/]*_gpu$' |
   awk -v order="$order" 'BEGIN { n = split(order, o, " "); for (i = 1; i <= n; ++i) rank[o[i]] = i }
     { b = $0; sub(/.*\//, "", b); print (b in rank ? rank[b] : 99) "\t" $0 }' | sort -n | cut -f2)
@@ -381,7 +382,7 @@ run_bench() {
     n=$(basename "$b")
     want_prog "$n" || continue
     # shellcheck disable=SC2086  # the table's arguments split on purpose
-    plain_step "benchmark $n" "$logs/$n.log" "$step_timeout" "$b" "$logs/$n.json" ${bench_args[$n]:-}
+    plain_step "benchmark $n" "$logs/$n.log" "$step_timeout" "$b" --json "$logs/$n.json" ${bench_args[$n]:-}
   done
 }
 

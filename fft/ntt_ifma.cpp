@@ -9,6 +9,7 @@
 #include <string>
 
 #include "fft/ntt_ifma_arith.hpp"
+#include "fft/ntt_level_table.hpp"
 #include "prim/cpu_features.hpp"
 #include "prim/parallel.hpp"
 
@@ -51,7 +52,7 @@ bool ntt52_supported() {
 #endif
 }
 
-std::size_t ntt52_plan::level_offset(std::size_t t) { return (t - 1) + ceil_log2(t); }  // as level_tables
+std::size_t ntt52_plan::level_offset(std::size_t t) { return ntt52_level_table::offset(t); }
 
 ntt52_plan::ntt52_plan(unsigned prime, std::size_t length) : prime_(prime), n_(length) {
   if (prime >= ntt52_prime_count) throw std::invalid_argument("ntt52_plan: prime index out of range");
@@ -59,29 +60,11 @@ ntt52_plan::ntt52_plan(unsigned prime, std::size_t length) : prime_(prime), n_(l
     throw std::invalid_argument("ntt52_plan: length " + std::to_string(length) + " is not 2^k or 3*2^k <= 3*2^32");
   p_ = ntt52_primes[prime].p;
   m_ = n_ % 3 == 0 ? n_ / 3 : n_;
-  const u64 root_n = pow_mod(ntt52_primes[prime].generator, (p_ - 1) / n_, p_);
-  const u64 root_m = n_ == m_ ? root_n : pow_mod(root_n, 3, p_);
   if (m_ >= 2) {
-    w_.resize(level_offset(m_));
-    wq_.resize(w_.size());
-    // Top level t = m/2: w_m^j, j = 0 .. m/2; each lower level takes every other entry.
-    const std::size_t top = m_ / 2, off = level_offset(top);
-    const u64 root_shoup = shoup_companion(root_m, p_);
-    prim::parallel_chunks(top + 1, std::size_t{1} << 12, 0, [&](std::size_t b, std::size_t e) {
-      u64 w = pow_mod(root_m, b, p_);
-      for (std::size_t j = b; j < e; ++j) {
-        w_[off + j] = w;
-        wq_[off + j] = shoup52_companion(w, p_);
-        w = mul_shoup(w, root_m, root_shoup, p_);
-      }
-    });
-    for (std::size_t t = top / 2; t >= 1; t /= 2) {
-      const std::size_t o = level_offset(t), up = level_offset(2 * t);
-      for (std::size_t j = 0; j <= t; ++j) {
-        w_[o + j] = w_[up + 2 * j];
-        wq_[o + j] = wq_[up + 2 * j];
-      }
-    }
+    // Levels 1 .. m/2 of the prime's shared table (fft/ntt_level_table.hpp).
+    levels_ = ntt52_levels(prime, m_ / 2);
+    w_.p = levels_->w.data();
+    wq_.p = levels_->wq.data();
   }
   pointwise_ = ntt_pointwise_scale(p_, n_);
   // mont52 leaves x y / 2^52; the scale 2^52 / n mod p restores it and divides by n.

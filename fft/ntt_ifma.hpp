@@ -19,6 +19,8 @@
 
 namespace bigmul::fft {
 
+struct ntt52_level_table;  // fft/ntt_level_table.hpp
+
 // Whether this processor runs the IFMA engine (AVX-512F and AVX-512 IFMA).
 bool ntt52_supported();
 
@@ -40,6 +42,10 @@ class ntt52_plan {
   // As ntt_plan: [0, 2p) in and out; forward natural -> digit-reversed,
   // inverse digit-reversed -> natural, times n.
   void forward(u64* a, unsigned threads) const;
+  // The same when a[nonzero ..) is known to be zero (a zero-padded operand):
+  // the first step (radix 3, or the first pair of levels on one thread)
+  // skips the sums and products of its zero parts.
+  void forward(u64* a, unsigned threads, std::size_t nonzero) const;
   void inverse(u64* a, unsigned threads) const;
   void pointwise(u64* x, const u64* y, unsigned threads) const;  // x = x y / n, as ntt_plan
   // dst[0 .. n) = the residues in [0, 2p) of src[0 .. len) (any 64-bit
@@ -70,12 +76,19 @@ class ntt52_plan {
   unsigned prime_;
   u64 p_;
   std::size_t n_, m_;
-  std::vector<u64> w_, wq_;  // per level t = 1, 2, 4 .. m/2: w_2t^j and floor(w 2^52 / p), j = 0 .. t
+  // Per level t = 1, 2, 4 .. m/2: w_2t^j and floor(w 2^52 / p), j = 0 .. t,
+  // in the prime's table shared by all lengths (fft/ntt_level_table.hpp).
+  std::shared_ptr<const ntt52_level_table> levels_;
+  struct table_ref {
+    const u64* p = nullptr;
+    const u64* data() const { return p; }
+  };
+  table_ref w_, wq_;  // levels_->w, levels_->wq
   ntt_pointwise_scale pointwise_;   // scalar product (n not a multiple of 8)
   u64 scale52_ = 0, scale52_q_ = 0;  // 2^52 / n mod p and its 52-bit companion (vector product)
   ntt_radix3_stage radix3_;   // scalar stage (m < 8)
   radix3_tables radix3_vec_{};  // vector stage
-  void radix3_vector(u64* a, unsigned threads, bool inverse) const;
+  void radix3_vector(u64* a, unsigned threads, bool inverse, std::size_t nonzero = ~std::size_t{0}) const;
 };
 
 }  // namespace bigmul::fft

@@ -222,7 +222,7 @@ TEST_F(CliOutputTest, MemoryCapsEndInAProductOrOutOfMemoryNeverASignal) {
     }
     return r.status == 0;
   };
-  unsigned long long lo = 32 * 1024, hi = 4 * 1024 * 1024;  // KiB: 32 MiB fails, 4 GiB succeeds
+  unsigned long long lo = 16 * 1024, hi = 4 * 1024 * 1024;  // KiB: 16 MiB fails, 4 GiB succeeds
   EXPECT_FALSE(outcome(lo));
   ASSERT_TRUE(outcome(hi));
   while (hi - lo > 2048) {

@@ -6,6 +6,7 @@
 // The vector code lives in functions with a target attribute (not in a file
 // compiled with -mavx512*), so nothing AVX-512 can leak into code that runs
 // on processors without it; ntt52_supported() gates every call.
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -174,6 +175,63 @@ BIGMUL_IFMA inline void level_pair_forward(u64* a, std::size_t t, const level_ta
     store(a + j + t + h, x3);
   }
 }
+// The first pair of levels of a u64 operand whose a[nonzero ..) is zero
+// (block 0, t = size / 2): x_q at j is zero from j = nonzero - q h on, so
+// the first level runs in spans with 0 .. 3 zero quarters (span ends rounded
+// up to whole vectors). A zero y in (x, y) leaves x (< 2p) as it is and
+// makes y = x w, a Shoup product of x < 2p < 2^52: no sums, no reductions.
+template <int Z>
+BIGMUL_IFMA inline void pair_first_run(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const level_tables& L,
+                                       const vconst& c) {
+  const std::size_t h = t / 2;
+  const u64 *wt = L.w_at(t), *wqt = L.wq_at(t), *wh = L.w_at(h), *wqh = L.wq_at(h);
+  for (std::size_t j = j0; j < j1; j += 8) {
+    __m512i x0 = load(a + j), x1, x2, x3;
+    if constexpr (Z == 0) {
+      x1 = load(a + j + h);
+      x2 = load(a + j + t);
+      x3 = load(a + j + t + h);
+      bf_dif(x0, x2, load(wt + j), load(wqt + j), c);
+      bf_dif(x1, x3, load(wt + j + h), load(wqt + j + h), c);
+    } else if constexpr (Z == 1) {
+      x1 = load(a + j + h);
+      x2 = load(a + j + t);
+      bf_dif(x0, x2, load(wt + j), load(wqt + j), c);
+      x3 = shoup_lazy(x1, load(wt + j + h), load(wqt + j + h), c);
+    } else if constexpr (Z == 2) {
+      x1 = load(a + j + h);
+      x2 = shoup_lazy(x0, load(wt + j), load(wqt + j), c);
+      x3 = shoup_lazy(x1, load(wt + j + h), load(wqt + j + h), c);
+    }
+    const __m512i w = load(wh + j), wq = load(wqh + j);
+    if constexpr (Z == 3) {  // only x0: x2 = x0 w_t, then x1 = x0 w_h, x3 = x2 w_h
+      x2 = shoup_lazy(x0, load(wt + j), load(wqt + j), c);
+      x1 = shoup_lazy(x0, w, wq, c);
+      x3 = shoup_lazy(x2, w, wq, c);
+    } else {
+      bf_dif(x0, x1, w, wq, c);
+      bf_dif(x2, x3, w, wq, c);
+    }
+    store(a + j, x0);
+    store(a + j + h, x1);
+    store(a + j + t, x2);
+    store(a + j + t + h, x3);
+  }
+}
+BIGMUL_IFMA void level_pair_forward_partial(u64* a, std::size_t t, const level_tables& L, const vconst& c,
+                                            std::size_t nonzero) {
+  const std::size_t h = t / 2;
+  const auto end = [&](std::size_t q) {  // the first j where x_q is zero
+    const std::size_t at = nonzero > q * h ? nonzero - q * h : 0;
+    return std::min(h, (at + 7) / 8 * 8);
+  };
+  const std::size_t e3 = end(3), e2 = end(2), e1 = end(1);
+  pair_first_run<0>(a, t, 0, e3, L, c);
+  pair_first_run<1>(a, t, e3, e2, L, c);
+  pair_first_run<2>(a, t, e2, e1, L, c);
+  pair_first_run<3>(a, t, e1, h, L, c);
+}
+
 // Entries end - 7 .. end, lane i holding entry end - i.
 BIGMUL_IFMA inline __m512i load_back(__m512i rev, const u64* end) { return _mm512_permutexvar_epi64(rev, load(end - 7)); }
 
@@ -197,9 +255,15 @@ BIGMUL_IFMA inline void level_pair_inverse(u64* a, std::size_t t, const level_ta
   }
 }
 
-BIGMUL_IFMA void leaf_forward(u64* a, std::size_t size, const level_tables& L, u64 p) {
+// nonzero < size (block 0 of a zero-padded operand): a[nonzero ..) is zero.
+BIGMUL_IFMA void leaf_forward(u64* a, std::size_t size, const level_tables& L, u64 p,
+                              std::size_t nonzero = ~std::size_t{0}) {
   const vconst c = make_vconst(p);
   std::size_t t = size / 2;
+  if (nonzero < size && t >= 16) {
+    level_pair_forward_partial(a, t, L, c, nonzero);
+    t /= 4;
+  }
   for (; t >= 16; t /= 4)  // pairs of levels while both have >= 8 butterflies a block
     for (std::size_t k = 0; k < size; k += 2 * t) level_pair_forward(a + k, t, L, c);
   if (t == 8)
@@ -235,6 +299,10 @@ BIGMUL_IFMA void level_pair_forward_p(u64* a, std::size_t t, const level_tables&
 }
 BIGMUL_IFMA void level_pair_inverse_p(u64* a, std::size_t t, const level_tables& L, u64 p) {
   level_pair_inverse(a, t, L, make_vconst(p));
+}
+BIGMUL_IFMA void level_pair_forward_partial_p(u64* a, std::size_t t, const level_tables& L, u64 p,
+                                              std::size_t nonzero) {
+  level_pair_forward_partial(a, t, L, make_vconst(p), nonzero);
 }
 
 #endif  // BIGMUL_HAVE_IFMA_CODE
@@ -321,12 +389,27 @@ void ntt52_plan::pow2_inverse(u64* a, unsigned threads) const {
   }
 }
 
-void ntt52_plan::forward(u64* a, unsigned threads) const {
+void ntt52_plan::forward(u64* a, unsigned threads) const { forward(a, threads, n_); }
+
+void ntt52_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const {
   if (!ntt52_supported()) throw std::logic_error("ntt52_plan: this processor has no AVX-512 IFMA");
   threads = prim::resolve_threads(threads);
-  if (n_ == m_) return pow2_forward(a, threads);
+  if (n_ == m_) {
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+    // One thread, m >= 32: the first pair of levels skips the zero part
+    // (the threaded path starts with whole-array levels instead).
+    if (nonzero < m_ && m_ >= 32 && (threads <= 1 || m_ <= leaf_size)) {
+      const level_tables L{w_.data(), wq_.data()};
+      if (m_ <= leaf_size) return leaf_forward(a, m_, L, p_, nonzero);
+      level_pair_forward_partial_p(a, m_ / 2, L, p_, nonzero);
+      for (int q = 0; q < 4; ++q) rec_forward(a + q * (m_ / 4), m_ / 4);
+      return;
+    }
+#endif
+    return pow2_forward(a, threads);
+  }
   if (m_ >= 8)
-    radix3_vector(a, threads, false);
+    radix3_vector(a, threads, false, nonzero);
   else
     radix3_.forward(a, threads);
   for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads);

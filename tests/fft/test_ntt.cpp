@@ -397,5 +397,6 @@ TEST_F(NttIfma, ConvolutionMatchesNaiveEveryPrimeSmallLengths) { convolution_sma
 TEST_F(NttIfma, ForwardIsTheDftInBitReversedOrder) { forward_is_dft<ntt52_plan>(ntt52_primes[1]); }
 TEST_F(NttIfma, LargeLengthsRoundTripAndThreads) { large_lengths<ntt52_plan>(ntt52_prime_count); }
 TEST_F(NttIfma, LoadResiduesOfAnyLimb) { load_residues_of_any_limb<ntt52_plan>(); }
+TEST_F(NttIfma, ZeroPaddedForwardMatches) { zero_padded_forward_matches<ntt52_plan>(); }
 
 }  // namespace

@@ -6,7 +6,12 @@
 
 #include "arith_test_util.hpp"
 #include "src/arith/decimal_powers.hpp"
+#include "src/arith/ntt_reuse.hpp"
 #include "src/arith/radix_convert.hpp"
+#include "mul/ntt_mul.hpp"
+
+#include <cstdlib>
+#include <optional>
 
 using namespace bigmul;
 using test::operand_kind;
@@ -171,5 +176,84 @@ TEST(RadixConversion, PowerReciprocalPrecisionAgainstGmp) {
       mpz_fdiv_q_2exp(bound.get_mpz_t(), bound.get_mpz_t(), 64 * (min_limbs + 2));
       EXPECT_LT(err, bound) << "k=" << k << " min_limbs=" << min_limbs;
     }
+  }
+}
+
+// Cyclic products by a fixed factor (src/arith/ntt_reuse.hpp) against GMP:
+// a * b mod (B^n - 1), for every engine this processor runs, with operands
+// from 1 limb to the whole length (all-max limbs: the largest coefficients
+// and the longest carry chains, which wrap around the top), the same factor
+// reused for many products, exact when the product fits.
+TEST(RadixConversion, FixedFactorCyclicProductsAgainstGmp) {
+  auto g = test::rng(313);
+  const char* outer = std::getenv("BIGMUL_NTT_ENGINE");
+  const std::optional<std::string> saved = outer ? std::optional<std::string>(outer) : std::nullopt;
+  for (const char* name : {"ifma", "avx2", "portable"}) {
+    detail::ntt_engine e = detail::ntt_engine::portable;
+    if (std::string(name) == "ifma") e = detail::ntt_engine::ifma;
+    if (std::string(name) == "avx2") e = detail::ntt_engine::avx2;
+    if (!detail::ntt_engine_available(e)) continue;
+    setenv("BIGMUL_NTT_ENGINE", name, 1);
+    for (std::size_t bn : {1u, 2u, 7u, 100u, 1000u, 5000u}) {
+      for (auto bkind : {operand_kind::random, operand_kind::all_max}) {
+        const std::vector<limb_t> b = test::operand(bkind, bn, g);
+        for (std::size_t max_an : {std::size_t{1}, bn, 3 * bn + 1}) {
+          const detail::ntt_fixed_factor f(b.data(), b.size(), max_an, bn + max_an / 2);
+          const std::size_t n = f.length();
+          ASSERT_GE(n, std::max({bn, max_an, bn + max_an / 2}));
+          mpz_class modulus;
+          mpz_ui_pow_ui(modulus.get_mpz_t(), 2, 64 * n);
+          modulus -= 1;
+          for (std::size_t an : {std::size_t{1}, max_an / 2 + 1, max_an}) {
+            for (auto akind : {operand_kind::random, operand_kind::all_max, operand_kind::sparse}) {
+              const std::vector<limb_t> a = test::operand(akind, an, g);
+              std::vector<limb_t> r(n, 7);
+              f.mul_mod(r.data(), a.data(), a.size());
+              const mpz_class got = test::limbs_to_mpz(r) % modulus;
+              const mpz_class want = test::limbs_to_mpz(a) * test::limbs_to_mpz(b) % modulus;
+              ASSERT_EQ(got, want) << name << " bn=" << bn << " an=" << an << " n=" << n << " "
+                                   << test::operand_kind_name(akind) << " x " << test::operand_kind_name(bkind);
+            }
+          }
+        }
+      }
+    }
+  }
+  if (saved) setenv("BIGMUL_NTT_ENGINE", saved->c_str(), 1);
+  else unsetenv("BIGMUL_NTT_ENGINE");
+}
+
+// The same at lengths whose upper levels multiply by a cached transform of
+// 5^m (ntt_reuse, cyclic products whose wrapped carries land under the
+// window) and whose lower ones use the schoolbook window rows: zeros or nines
+// below leaf and node boundaries, all nines, all-max binary limbs, with the
+// tuned leaf and with tiny leaves (every level in play).
+TEST(RadixConversion, ScaledTreeWithCachedTransformsAtBoundaries) {
+  auto g = test::rng(317);
+  const auto pow10 = [](unsigned long e) {
+    mpz_class r;
+    mpz_ui_pow_ui(r.get_mpz_t(), 10, e);
+    return r;
+  };
+  for (std::size_t t : {std::size_t{2}, std::size_t{38}}) {
+    for (std::size_t L : {1025u, 2048u, 2049u, 4500u}) {
+      std::vector<mpz_class> values = {pow10(19 * L) - 1,
+                                       test::limbs_to_mpz(test::operand(operand_kind::random, L, g)) % pow10(19 * L)};
+      const mpz_class r = test::limbs_to_mpz(test::operand(operand_kind::random, L, g));
+      for (std::size_t p : {std::size_t{1}, std::size_t{32}, std::size_t{512}, std::size_t{1024}, L - 4, L - 1}) {
+        const mpz_class a = r % pow10(19 * (L - p));  // L decimal limbs in all (or fewer: leading zeros)
+        for (long d : {-1L, 0L, 1L}) values.push_back(a * pow10(19 * p) + d);
+      }
+      for (const mpz_class& v : values) {
+        const std::vector<limb_t> bin = limbs_of(v);
+        const std::vector<limb_t> dec = detail::binary_to_decimal(bin.data(), bin.size(), t);
+        ASSERT_EQ(digits_of(dec), v.get_str(10)) << "L=" << L << " t=" << t;
+      }
+    }
+  }
+  for (std::size_t n : {2000u, 4096u, 9000u}) {
+    const std::vector<limb_t> ones(n, ~limb_t{0});
+    const std::vector<limb_t> dec = binary_to_decimal(ones.data(), ones.size());
+    ASSERT_EQ(digits_of(dec), test::limbs_to_mpz(ones).get_str(10)) << "all_max n=" << n;
   }
 }

@@ -1,0 +1,50 @@
+// Products by one fixed binary operand whose forward transforms are computed
+// once and reused by every product (internal): the radix converter multiplies
+// every node of a tree level by the same power 5^m, so caching that power's
+// transform saves one of the three transforms of each product (FLINT keeps
+// its fixed operands transformed the same way [FLINT]). The products are
+// cyclic, modulo B^n - 1 (B = 2^64): a caller that needs only a middle window
+// of a * b lets the high limbs wrap onto low limbs it discards, and pays a
+// transform of the window's length instead of the product's [BERNSTEIN04].
+//
+// Built on the NTT engines of fft/ (the engine ntt_resolve_engine picks, as
+// bigmul::mul does); lives in src/arith beside its only user.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "bigmul/config.hpp"
+
+namespace bigmul::detail {
+
+class ntt_fixed_factor {
+ public:
+  // b[0 .. bn) (bn >= 1), for products by operands of at most max_an limbs,
+  // modulo B^n - 1 with n >= max(min_length, max_an, bn) a transform length.
+  ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, std::size_t min_length);
+  ~ntt_fixed_factor();
+  ntt_fixed_factor(const ntt_fixed_factor&) = delete;
+  ntt_fixed_factor& operator=(const ntt_fixed_factor&) = delete;
+
+  std::size_t length() const;  // n
+  std::size_t max_an() const;
+
+  // r[0 .. n) = a * b mod (B^n - 1) for a[0 .. an), an <= max_an: a value in
+  // [0, B^n - 1] (B^n - 1 stands for 0); exactly a * b when a * b < B^n - 1.
+  // threads: 0 for the library's default (1 inside a parallel task).
+  void mul_mod(limb_t* r, const limb_t* a, std::size_t an, unsigned threads = 0) const;
+  // The same into the calling thread's result buffer (n limbs, kept between
+  // calls: no fresh pages a product), valid until its next call.
+  const limb_t* mul_mod_scratch(const limb_t* a, std::size_t an, unsigned threads = 0) const;
+
+  struct state;
+
+ private:
+  std::unique_ptr<state> s_;
+};
+
+// Frees the calling thread's buffers kept by mul_mod between calls.
+void ntt_reuse_release_scratch();
+
+}  // namespace bigmul::detail

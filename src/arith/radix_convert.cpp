@@ -1,8 +1,9 @@
 // Binary <-> decimal (10^19 limbs) conversion by divide and conquer over
 // the cached powers 10^(19 * 2^k): binary -> decimal is a scaled remainder
 // tree (one product by a cached reciprocal at the root, then one product per
-// node, no division; see below); decimal -> binary converts both halves and
-// recombines with one multiplication. Below a tuned length
+// node, no division; see below); decimal -> binary merges blocks bottom up,
+// one multiplication a merge. Both run level by level and transform each
+// level's power once (src/arith/ntt_reuse.hpp). Below a tuned length
 // (mul/params_cpu.inc, measured by bench/tune/tune_cpu) the schoolbook
 // conversions run; the same length is the tree's leaf size. This is the
 // library's only radix converter.
@@ -27,25 +28,10 @@
 namespace bigmul {
 namespace {
 
-// Decimal lengths from which the two independent halves of a split run as two
-// tasks on the library's threads (a task costs microseconds, a half of this
-// size a few hundred). Inside a task the halves run in turn, so the threads
-// fill up at the first level that has as many halves as threads, and the
-// large divisions and products above it keep using all of them.
+// Decimal lengths from which the nodes of a tree level run as tasks on the
+// library's threads (a task costs microseconds); levels with fewer nodes than
+// threads run their nodes in turn, each product using all the threads.
 constexpr std::size_t parallel_limbs = 1024;
-
-template <class F, class G>
-void both(std::size_t L, F&& f, G&& g) {
-  if (L < parallel_limbs) {
-    f();
-    g();
-    return;
-  }
-  prim::parallel_for(2, 0, [&](std::size_t i) {
-    if (i == 0) f();
-    else g();
-  });
-}
 
 // Exactly L decimal limbs of x (< 10^(19 L)) by repeated division by 10^19.
 void to_decimal_basecase(const limb_t* x, std::size_t n, limb_t* out, std::size_t L) {
@@ -304,37 +290,71 @@ void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L, std:
   settle(t, L);
 }
 
-std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L, std::size_t basecase) {
-  L = detail::trimmed(x, L);
+// Horner's rule: x[0 .. L) decimal limbs to binary.
+std::vector<limb_t> horner(const limb_t* x, std::size_t L) {
   std::vector<limb_t> out;
-  if (L == 0) return out;
-  if (L <= basecase) {
-    // Horner's rule.
-    out.reserve(L);
-    for (std::size_t i = L; i-- > 0;) {
-      const limb_t c = detail::mul_1(out.data(), out.data(), out.size(), decimal_limb_base, radix::binary);
-      if (c) out.push_back(c);
-      if (const limb_t left = detail::add_1(out.data(), out.size(), x[i], radix::binary)) out.push_back(left);
-    }
-    return out;
+  out.reserve(L);
+  for (std::size_t i = L; i-- > 0;) {
+    const limb_t c = detail::mul_1(out.data(), out.data(), out.size(), decimal_limb_base, radix::binary);
+    if (c) out.push_back(c);
+    if (const limb_t left = detail::add_1(out.data(), out.size(), x[i], radix::binary)) out.push_back(left);
   }
-  const std::size_t s = std::bit_floor(L - 1);
-  const detail::decimal_power& p = detail::decimal_power_at(static_cast<std::size_t>(std::countr_zero(s)));
-  std::vector<limb_t> hi, lo;
-  both(
-      L, [&] { hi = from_decimal(x + s, L - s, basecase); }, [&] { lo = from_decimal(x, s, basecase); });
-  if (hi.empty()) return lo;
-  // hi * 10^m + lo = (hi * 5^m) << m + lo.
-  std::vector<limb_t> prod(hi.size() + p.five.size());
-  detail::mul_any(prod.data(), hi.data(), hi.size(), p.five.data(), p.five.size());
-  hi = {};
-  const std::size_t mw = p.m / 64;
-  const unsigned mb = static_cast<unsigned>(p.m % 64);
-  out.assign(mw + prod.size() + 1, 0);
-  out[mw + prod.size()] = lshift(out.data() + mw, prod.data(), prod.size(), mb);
-  if (!lo.empty()) add(out.data(), out.data(), out.size(), lo.data(), lo.size(), radix::binary);
   detail::trim(out);
   return out;
+}
+
+// Decimal -> binary bottom up: blocks of s decimal limbs (s a power of two,
+// the largest <= basecase) by Horner's rule, then pairs of blocks merged level
+// by level, hi * 10^(19 s) + lo = (hi * 5^m) << m + lo, m = 19 s, until one
+// is left. Every merge of a level multiplies by the same 5^m, whose transform
+// is computed once for the level (src/arith/ntt_reuse.hpp; the cyclic length
+// covers the whole product, so it is exact).
+std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L, std::size_t basecase) {
+  L = detail::trimmed(x, L);
+  if (L == 0) return {};
+  if (L <= basecase) return horner(x, L);
+  std::size_t s = std::bit_floor(basecase);
+  std::vector<std::vector<limb_t>> blocks((L + s - 1) / s);
+  const unsigned threads = prim::resolve_threads(0);
+  prim::parallel_for(blocks.size(), L >= parallel_limbs ? threads : 1u, [&](std::size_t i) {
+    blocks[i] = horner(x + i * s, std::min(s, L - i * s));
+  });
+  for (std::size_t k = static_cast<std::size_t>(std::countr_zero(s)); blocks.size() > 1; ++k, s *= 2) {
+    const detail::decimal_power& pw = detail::decimal_power_at(k);
+    const std::size_t fn = pw.five.size(), pairs = blocks.size() / 2;
+    std::size_t max_hi = 0;
+    for (std::size_t i = 0; i < pairs; ++i) max_hi = std::max(max_hi, blocks[2 * i + 1].size());
+    std::unique_ptr<detail::ntt_fixed_factor> factor;
+    if (fn >= reuse_five_limbs && pairs > 1 && max_hi > 0)
+      factor = std::make_unique<detail::ntt_fixed_factor>(pw.five.data(), fn, max_hi, max_hi + fn);
+    const bool by_pair = pairs >= threads && s * pairs >= parallel_limbs;
+    const std::size_t mw = pw.m / 64;
+    const unsigned mb = static_cast<unsigned>(pw.m % 64);
+    std::vector<std::vector<limb_t>> next((blocks.size() + 1) / 2);
+    prim::parallel_for(pairs, by_pair ? threads : 1u, [&](std::size_t i) {
+      std::vector<limb_t>& hi = blocks[2 * i + 1];
+      std::vector<limb_t>& lo = blocks[2 * i];
+      if (hi.empty()) {
+        next[i] = std::move(lo);
+        return;
+      }
+      std::vector<limb_t> prod(factor ? factor->length() : hi.size() + fn);
+      if (factor) factor->mul_mod(prod.data(), hi.data(), hi.size(), by_pair ? 1 : threads);
+      else detail::mul_any(prod.data(), hi.data(), hi.size(), pw.five.data(), fn);
+      const std::size_t pn = detail::trimmed(prod.data(), prod.size());
+      hi = {};
+      std::vector<limb_t> out(mw + pn + 1, 0);
+      out[mw + pn] = lshift(out.data() + mw, prod.data(), pn, mb);
+      prod = {};
+      if (!lo.empty()) add(out.data(), out.data(), out.size(), lo.data(), lo.size(), radix::binary);
+      lo = {};
+      detail::trim(out);
+      next[i] = std::move(out);
+    });
+    if (blocks.size() % 2) next.back() = std::move(blocks.back());
+    blocks = std::move(next);
+  }
+  return std::move(blocks[0]);
 }
 
 }  // namespace

@@ -44,7 +44,8 @@ def main() -> int:
         return 2
     with open(sys.argv[1]) as f:
         data = json.load(f)
-    rows, ctx = data["rows"], data.get("context", {})
+    # The harness's schema ("benchmarks"); "rows": files written before it.
+    rows, ctx = data.get("benchmarks", data.get("rows", [])), data.get("context", {})
     fig, axes = plt.subplots(2, 2, figsize=(13, 10))
     draw(axes[0][0], series(rows, "mdata_per_s", False), "MData/s (result digits)", "single product (G = 1)")
     draw(axes[0][1], series(rows, "mdata_per_s", True), "MData/s (result digits)", "batched, G = 2^24 / (2N)")
@@ -52,7 +53,8 @@ def main() -> int:
          "round-off before rounding ([DIEGUEZ18 Table 7.2])")
     draw(axes[1][1], series(rows, "floor_fraction", False), "fraction of the bandwidth floor",
          "memory-bandwidth floor / measured time (single)", logy=False)
-    fig.suptitle(f"bench_mul_gpu - {ctx.get('device', '')} ({ctx.get('peak_gbs', 0):.0f} GB/s) - "
+    device, peak = ctx.get("gpu_name", ctx.get("device", "")), ctx.get("gpu_peak_gbyte_s", ctx.get("peak_gbs", 0))
+    fig.suptitle(f"bench_mul_gpu - {device} ({peak or 0:.0f} GB/s) - "
                  f"commit {ctx.get('commit', '')}, {ctx.get('date', '')}", fontsize=10)
     fig.tight_layout()
     fig.savefig(sys.argv[2], dpi=110)

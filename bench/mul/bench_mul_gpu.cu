@@ -16,7 +16,21 @@
 //      peak DRAM bandwidth; fraction = floor time / measured time.
 //   5. Batched 2048-bit products per second against GMP on all host cores.
 //
-//   bench_mul_gpu JSON_PATH [--max-log2 23] [--quick]
+//
+//   bench_mul_gpu [--json FILE] [--max-log2 L=23] [--quick] [--repetitions N] [--min-time S] [--filter REGEX]
+// The harness's schema (bench/common/harness.hpp); context adds the GPU, the
+// floor model and where FP32 is exact (fp32_exact_up_to_<algorithm>). Rows:
+//   mul/<variant>/digits=N/G=G                device-resident products; counters
+//       digits, G, mdata_per_s, transform_length, coefficient_digits,
+//       max_roundoff, l2_roundoff, floor_fraction; ratio_vs_gmp (GMP's time for
+//       the G products on one core) and, in-house FFT rows, ratio_vs_cufft (its
+//       cuFFT twin, same run)
+//   mul/<variant>/digits=N/G=1/with_transfers the host API, both copies; ratio_vs_gmp
+//   batched_2048/gmp_all_cores, batched_2048/<variant>, batched_2048/auto_with_transfers:
+//       G 2048-bit products; counter products_per_s; ratio_vs_gmp_all_cores
+// Ratios are ours / theirs (below 1: we are faster). A variant that fails is
+// printed and the program exits 1 (after writing what it measured). Without a
+// GPU: a message, exit 0 (1 under BIGMUL_REQUIRE_GPU=1), nothing written.
 #include <cuda_runtime.h>
 #include <gmp.h>
 
@@ -25,12 +39,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "gpu.cuh"
 #include "harness.hpp"
 #include "bigmul/device.hpp"
 #include "bigmul/mul.hpp"
@@ -40,25 +53,6 @@
 using namespace bigmul;
 
 namespace {
-
-struct device_info {
-  std::string name;
-  double peak_gbs = 0;  // GB/s
-};
-
-device_info query_device() {
-  device_info d;
-  int dev = 0;
-  cudaGetDevice(&dev);
-  cudaDeviceProp p{};
-  cudaGetDeviceProperties(&p, dev);
-  d.name = p.name;
-  int clock_khz = 0, bus_bits = 0;
-  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev);
-  cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev);
-  d.peak_gbs = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;  // double data rate
-  return d;
-}
 
 struct variant {
   algorithm algo;
@@ -80,10 +74,11 @@ const variant variants[] = {
     {algorithm::fft_complex_f32, fft_engine::cufft, "complex_f32_cufft"},
 };
 
-// Median of device-resident runs in seconds (cudaEvent timing); stats of the
-// last run in *st. Returns < 0 on failure (message printed; main then exits 1).
-double time_device(const variant& v, limb_t* d_r, const limb_t* d_a, const limb_t* d_b, std::size_t n,
-                   std::size_t G, radix rx, void*& temp, std::size_t& temp_cap, mul_stats* st, int reps) {
+// Device-resident runs (CUDA events) into *m; stats of one more run in *st.
+// False on failure (message printed; main then exits 1).
+bool time_device(const variant& v, limb_t* d_r, const limb_t* d_a, const limb_t* d_b, std::size_t n, std::size_t G,
+                 radix rx, void*& temp, std::size_t& temp_cap, mul_stats* st, const bench::gpu_timing& timing,
+                 bench::measurement* m) {
   cuda::device_options o;
   o.algo = v.algo;
   o.engine = v.engine;
@@ -94,7 +89,7 @@ double time_device(const variant& v, limb_t* d_r, const limb_t* d_a, const limb_
   };
   if (call(nullptr, bytes) != cudaSuccess) {
     std::printf("  %s: size query: %s\n", v.name, cuda::last_error_message());
-    return -1;
+    return false;
   }
   if (bytes > temp_cap) {
     cudaFree(temp);
@@ -102,54 +97,35 @@ double time_device(const variant& v, limb_t* d_r, const limb_t* d_a, const limb_
     if (cudaMalloc(&temp, bytes) != cudaSuccess) {
       std::printf("  %s: cannot allocate %zu bytes of temp\n", v.name, bytes);
       temp_cap = 0;
-      return -1;
+      return false;
     }
     temp_cap = bytes;
   }
   bytes = temp_cap;
-  if (call(temp, bytes) != cudaSuccess) {  // warm-up: plans, caches
-    std::printf("  %s: %s\n", v.name, cuda::last_error_message());
-    return -1;
-  }
-  std::vector<double> t;
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  cudaError_t e = cudaSuccess;
-  for (int i = 0; i < reps && e == cudaSuccess; ++i) {
-    cudaEventRecord(e0);
-    e = call(temp, bytes);
-    cudaEventRecord(e1);
-    if (e == cudaSuccess) e = cudaEventSynchronize(e1);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, e0, e1);
-    t.push_back(ms / 1e3);
-  }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
+  // gpu_measure warms up (plans, caches) with one untimed call.
+  cudaError_t e = bench::gpu_measure(*m, [&] { return call(temp, bytes); }, timing);
   if (e == cudaSuccess && st) {
     o.stats = st;
     e = call(temp, bytes);
   }
   if (e != cudaSuccess) {
     std::printf("  %s: %s (%s)\n", v.name, cudaGetErrorString(e), cuda::last_error_message());
-    return -1;
+    return false;
   }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return true;
 }
 
-double gmp_seconds(std::size_t digits, std::mt19937_64& g) {
+bench::measurement gmp_time(const bench::harness& h, std::size_t digits, std::mt19937_64& g) {
   // The same values in binary: N decimal digits ~ N log2(10) bits.
   const std::size_t limbs = static_cast<std::size_t>(std::ceil(digits * 3.3219280948873623 / 64));
   const auto a = bench::random_limbs(limbs, radix::binary, g), b = bench::random_limbs(limbs, radix::binary, g);
   std::vector<mp_limb_t> r(2 * limbs);
-  return bench::time_median(
+  return h.time(
       [&] {
         mpn_mul(r.data(), reinterpret_cast<const mp_limb_t*>(a.data()), static_cast<mp_size_t>(limbs),
                 reinterpret_cast<const mp_limb_t*>(b.data()), static_cast<mp_size_t>(limbs));
       },
-      0.2, 1, 20);
+      bench::timing{0.2, 1, 20});
 }
 
 std::string fixed(double x, int prec = 3) {
@@ -166,55 +142,55 @@ std::string sci(double x) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: bench_mul_gpu JSON_PATH [--max-log2 L] [--quick]\n");
+  bench::harness h("bench_mul_gpu", argc, argv, "bench_mul_gpu.json");
+  const bool quick = h.flag("--quick");
+  for (std::size_t i = 0; i < h.args().size(); ++i) {
+    if (h.args()[i] == "--quick") continue;
+    if (h.args()[i] == "--max-log2" && i + 1 < h.args().size()) {
+      ++i;
+      continue;
+    }
+    std::fprintf(stderr, "bench_mul_gpu: unknown argument %s\nusage: bench_mul_gpu [--json FILE] [--max-log2 L=23] "
+                         "[--quick] [--repetitions N] [--min-time S] [--filter REGEX]\n", h.args()[i].c_str());
     return 2;
   }
-  const std::string json_path = argv[1];
-  unsigned max_log2 = 23;
-  bool quick = false;
-  for (int i = 2; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--max-log2" && i + 1 < argc) max_log2 = static_cast<unsigned>(std::stoul(argv[++i]));
-    else if (a == "--quick") quick = true;
+  const unsigned max_log2 = static_cast<unsigned>(h.number("--max-log2", 23));
+  if (max_log2 < 12 || max_log2 > 26) {
+    std::fprintf(stderr, "bench_mul_gpu: --max-log2 must be 12 .. 26\n");
+    return 2;
   }
   std::string why;
-  if (!cuda_usable(&why)) {
-    // Under the GPU check (BIGMUL_REQUIRE_GPU=1) a missing GPU is a failure.
-    const char* req = std::getenv("BIGMUL_REQUIRE_GPU");
-    const bool required = req && std::string(req) == "1";
-    std::printf("bench_mul_gpu: no usable GPU (%s); nothing measured%s\n", why.c_str(),
-                required ? " (BIGMUL_REQUIRE_GPU=1: failing)" : "");
-    return required ? 1 : 0;
-  }
-  const device_info dev = query_device();
+  if (!cuda_usable(&why)) return bench::no_gpu_exit("bench_mul_gpu", why);
+  const cudaDeviceProp prop = bench::add_gpu_context(h);
+  const double peak_gbs = bench::gpu_peak_gbyte_s(0);
+  h.context("floor_model", "limb bytes in+out + 6 spectra at peak DRAM bandwidth");
+  h.context("max_log2", static_cast<double>(max_log2));
   const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
-  std::printf("# bench_mul_gpu  device %s (peak %.0f GB/s)  host %s  commit %s  %s\n", dev.name.c_str(), dev.peak_gbs,
+  std::printf("# bench_mul_gpu  device %s (peak %.0f GB/s)  host %s  commit %s  %s\n", prop.name, peak_gbs,
               bench::machine_description().c_str(), bench::git_commit().c_str(), bench::today().c_str());
-  std::ostringstream js;
-  js << "{\n  \"context\": {\"device\": \"" << dev.name << "\", \"peak_gbs\": " << dev.peak_gbs << ", \"host\": \""
-     << bench::machine_description() << "\", \"commit\": \"" << bench::git_commit() << "\", \"date\": \""
-     << bench::today() << "\", \"floor_model\": \"limb bytes in+out + 6 spectra at peak DRAM bandwidth\"},\n"
-     << "  \"rows\": [\n";
-  bool first_row = true;
-  const auto row = [&](const std::string& body) {
-    js << (first_row ? "" : ",\n") << "    {" << body << "}";
-    first_row = false;
-  };
 
   std::mt19937_64 g(2026);
   const radix rx = radix::decimal;
   void* temp = nullptr;
   std::size_t temp_cap = 0;
   const int reps = quick ? 3 : 7;
+  const bench::gpu_timing timing = bench::gpu_timing_for(h, bench::gpu_timing{bench::timing{0, reps, reps}, 1});
   int failures = 0;  // variants that failed: printed, then exit status 1
+  const auto mul_name = [](const variant& v, std::size_t N, std::size_t G) {
+    return std::string("mul/") + v.name + "/digits=" + std::to_string(N) + "/G=" + std::to_string(G);
+  };
 
   std::printf("\n%-22s %9s %6s %11s %9s %9s %10s %10s %8s %8s %9s\n", "variant", "N", "G", "time_ms", "MData/s",
-              "vs_cufft", "max_round", "l2_round", "floor%", "xGMP", "xGMP+io");
+              "/cufft", "max_round", "l2_round", "floor%", "/GMP", "/GMP+io");
   for (unsigned L = 12; L <= max_log2; ++L) {
     const std::size_t N = std::size_t{1} << L;  // decimal digits per operand
     const std::size_t n = (N + 18) / 19;        // limbs per operand
-    const double gmp_s = gmp_seconds(N, g);
+    bool any = false;                           // a row of this size selected
+    for (const variant& v : variants)
+      any |= h.selected(mul_name(v, N, 1)) || h.selected(mul_name(v, N, 1) + "/with_transfers") ||
+             h.selected(mul_name(v, N, std::max<std::size_t>(1, (std::size_t{1} << 24) / (2 * N))));
+    if (!any) continue;
+    const bench::measurement gmp = gmp_time(h, N, g);  // one product, one core
     for (const bool batched : {false, true}) {
       const std::size_t G = batched ? std::max<std::size_t>(1, (std::size_t{1} << 24) / (2 * N)) : 1;
       if (batched && G == 1) continue;  // same as single
@@ -236,10 +212,10 @@ int main(int argc, char** argv) {
         return 1;
       }
       // Every variant of this (N, G) is timed first; the in-house / cuFFT
-      // ratios need both twins' times, so rows are printed afterwards.
+      // ratios need both twins' times, so rows are added afterwards.
       struct timed {
         const variant* v;
-        double t, with_io;
+        bench::measurement m, with_io;
         mul_stats st;
       };
       std::vector<timed> done;
@@ -247,65 +223,70 @@ int main(int argc, char** argv) {
       for (const variant& v : variants) {
         if (v.algo == algorithm::tiled && n > 4096) continue;  // quadratic
         if (v.algo != algorithm::tiled && detail::fft_pick_digits(v.algo, rx, n, n) == 0) continue;  // not exact
-        mul_stats st;
-        const double t = time_device(v, d_r, d_a, d_b, n, G, rx, temp, temp_cap, &st, reps);
-        if (t < 0) {
+        timed d{&v, {}, {}, {}};
+        if (!time_device(v, d_r, d_a, d_b, n, G, rx, temp, temp_cap, &d.st, timing, &d.m)) {
           ++failures;
           continue;
         }
         const bool real = v.algo == algorithm::fft_real || v.algo == algorithm::fft_real_f32;
         const bool f32 = v.algo == algorithm::fft_real_f32 || v.algo == algorithm::fft_complex_f32;
-        if (v.engine == fft_engine::cufft) cufft_time[real][f32] = t;
+        if (v.engine == fft_engine::cufft) cufft_time[real][f32] = d.m.real_s;
         // With transfers: the host API (copies in and out), single products only.
-        double with_io = 0;
-        if (!batched && !v.tile_pair) {
+        if (!batched && !v.tile_pair && h.selected(mul_name(v, N, 1) + "/with_transfers")) {
           mul_options o;
           o.algo = v.algo;
           o.engine = v.engine;
           o.where = backend::cuda;
           std::vector<limb_t> r(2 * n);
           try {
-            with_io = bench::time_median([&] { mul(r.data(), a.data(), n, b.data(), n, rx, o); }, 0.2, 2, 20);
+            d.with_io = h.time([&] { mul(r.data(), a.data(), n, b.data(), n, rx, o); }, bench::timing{0.2, 2, 20});
           } catch (const std::exception& ex) {
             std::printf("  %s with transfers: %s\n", v.name, ex.what());
             ++failures;
           }
         }
-        done.push_back({&v, t, with_io, st});
+        done.push_back(d);
       }
       for (const timed& d : done) {
         const variant& v = *d.v;
-        const double t = d.t, with_io = d.with_io;
+        const double t = d.m.real_s, with_io = d.with_io.real_s;
         const mul_stats& st = d.st;
         const bool real = v.algo == algorithm::fft_real || v.algo == algorithm::fft_real_f32;
         const bool f32 = v.algo == algorithm::fft_real_f32 || v.algo == algorithm::fft_complex_f32;
-        const double vs_cufft =
-            v.engine == fft_engine::in_house && v.algo != algorithm::tiled && cufft_time[real][f32] > 0
-                ? cufft_time[real][f32] / t
-                : 0;
+        const double cufft_twin = v.engine == fft_engine::in_house && v.algo != algorithm::tiled
+                                      ? cufft_time[real][f32] : 0;
         const double mdata = 2.0 * N * G / t / 1e6;
         // Floor: limbs in and out, 6 spectra.
         double floor_frac = 0;
-        if (st.transform_length) {
+        if (st.transform_length && peak_gbs > 0) {
           const double spectrum = (real ? st.transform_length / 2.0 : st.transform_length) * (f32 ? 8.0 : 16.0);
           const double bytes = G * (4.0 * n * 8 + 6 * spectrum);
-          floor_frac = bytes / (dev.peak_gbs * 1e9) / t;
+          floor_frac = bytes / (peak_gbs * 1e9) / t;
         }
-        const double x_gmp = gmp_s * G / t, x_gmp_io = with_io > 0 ? gmp_s / with_io : 0;
-        std::printf("%-22s %9zu %6zu %11.4f %9.1f %9s %10s %10s %8s %8.1f %9s\n", v.name, N, G, t * 1e3, mdata,
-                    vs_cufft > 0 ? fixed(vs_cufft, 2).c_str() : "-", st.transform_length ? sci(st.max_roundoff).c_str() : "-",
+        const double gmp_s = gmp.real_s * G;
+        std::printf("%-22s %9zu %6zu %11.4f %9.1f %9s %10s %10s %8s %8.3f %9s\n", v.name, N, G, t * 1e3, mdata,
+                    cufft_twin > 0 ? fixed(t / cufft_twin, 2).c_str() : "-",
+                    st.transform_length ? sci(st.max_roundoff).c_str() : "-",
                     st.transform_length ? sci(st.l2_roundoff).c_str() : "-",
-                    floor_frac > 0 ? fixed(100 * floor_frac, 1).c_str() : "-", x_gmp,
-                    with_io > 0 ? fixed(x_gmp_io, 1).c_str() : "-");
+                    floor_frac > 0 ? fixed(100 * floor_frac, 1).c_str() : "-", t / gmp_s,
+                    with_io > 0 ? fixed(with_io / gmp.real_s, 3).c_str() : "-");
         std::fflush(stdout);
-        row("\"variant\": \"" + std::string(v.name) + "\", \"digits\": " + std::to_string(N) +
-            ", \"G\": " + std::to_string(G) + ", \"seconds\": " + sci(t) + ", \"mdata_per_s\": " + fixed(mdata, 2) +
-            ", \"vs_cufft\": " + fixed(vs_cufft, 3) + ", \"transform_length\": " +
-            std::to_string(st.transform_length) + ", \"coefficient_digits\": " +
-            std::to_string(st.coefficient_digits) + ", \"max_roundoff\": " + sci(st.max_roundoff) +
-            ", \"l2_roundoff\": " + sci(st.l2_roundoff) + ", \"floor_fraction\": " + fixed(floor_frac, 4) +
-            ", \"gmp_seconds\": " + sci(gmp_s * G) + ", \"x_gmp\": " + fixed(x_gmp, 2) +
-            ", \"seconds_with_transfers\": " + sci(with_io) + ", \"x_gmp_with_transfers\": " + fixed(x_gmp_io, 2));
+        if (h.selected(mul_name(v, N, G))) {
+          bench::row& r = h.add(mul_name(v, N, G), d.m);
+          r.label("variant", v.name).label("algorithm", algorithm_name(v.algo));
+          r.counter("digits", double(N)).counter("G", double(G)).counter("mdata_per_s", mdata);
+          r.counter("transform_length", double(st.transform_length));
+          r.counter("coefficient_digits", double(st.coefficient_digits));
+          r.counter("max_roundoff", st.max_roundoff).counter("l2_roundoff", st.l2_roundoff);
+          r.counter("floor_fraction", floor_frac);
+          r.baseline("gmp", gmp_s);
+          if (cufft_twin > 0) r.baseline("cufft", cufft_twin);
+        }
+        if (with_io > 0) {
+          bench::row& r = h.add(mul_name(v, N, 1) + "/with_transfers", d.with_io);
+          r.label("variant", v.name).label("algorithm", algorithm_name(v.algo));
+          r.counter("digits", double(N)).counter("G", 1).baseline("gmp", gmp.real_s);
+        }
       }
       cudaFree(d_a);
       cudaFree(d_b);
@@ -320,11 +301,15 @@ int main(int argc, char** argv) {
     for (std::size_t N = 16; N <= (std::size_t{1} << 24); N *= 2)
       if (detail::fft_pick_digits(algo, rx, (N + 18) / 19, (N + 18) / 19)) best = N;
     std::printf("#   %s: N = %zu\n", algorithm_name(algo), best);
-    row("\"fp32_exact_up_to\": \"" + std::string(algorithm_name(algo)) + "\", \"digits\": " + std::to_string(best));
+    h.context(std::string("fp32_exact_up_to_") + algorithm_name(algo), static_cast<double>(best));
   }
 
   // Batched 2048-bit (32-limb binary) products per second: GPU vs GMP on all host cores.
-  {
+  bool any_batched = false;
+  for (const char* who : {"gmp_all_cores", variants[0].name, variants[1].name, variants[2].name, variants[3].name,
+                          "auto_with_transfers"})
+    any_batched |= h.selected(std::string("batched_2048/") + who);
+  if (any_batched) {
     const std::size_t n = 32, G = quick ? 8192 : 65536;
     std::vector<limb_t> a, b;
     for (std::size_t k = 0; k < G; ++k) {
@@ -341,7 +326,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::vector<mp_limb_t> r(2 * n * G);
-    const double t_gmp = bench::time_median(
+    const bench::measurement m_gmp = h.time(
         [&] {
           std::vector<std::thread> pool;
           for (unsigned w = 0; w < host_threads; ++w)
@@ -352,42 +337,50 @@ int main(int argc, char** argv) {
             });
           for (auto& t : pool) t.join();
         },
-        0.3, 3, 50);
+        bench::timing{0.3, 3, 50});
+    const double t_gmp = m_gmp.real_s;
     std::printf("\n# batched 2048-bit products, G = %zu\n", G);
-    std::printf("%-22s %14s %10s\n", "variant", "products/s", "vs_GMP");
+    std::printf("%-22s %14s %10s\n", "variant", "products/s", "time/GMP");
     std::printf("%-22s %14.3e %10s\n", ("gmp_" + std::to_string(host_threads) + "_threads").c_str(), G / t_gmp, "1.00");
-    row("\"batched_2048\": \"gmp\", \"threads\": " + std::to_string(host_threads) + ", \"products_per_s\": " +
-        sci(G / t_gmp));
+    const auto add = [&](const std::string& who, const bench::measurement& m, bool vs_gmp) {
+      if (!h.selected("batched_2048/" + who)) return;
+      bench::row& w = h.add("batched_2048/" + who, m);
+      w.counter("G", double(G)).counter("products_per_s", G / m.real_s);
+      if (vs_gmp) w.baseline("gmp_all_cores", t_gmp);
+      else w.counter("threads", host_threads);
+    };
+    add("gmp_all_cores", m_gmp, false);
     for (const variant& v : {variants[0], variants[1], variants[2], variants[3]}) {
-      const double t = time_device(v, d_r, d_a, d_b, n, G, radix::binary, temp, temp_cap, nullptr, reps);
-      if (t < 0) {
+      bench::measurement m;
+      if (!time_device(v, d_r, d_a, d_b, n, G, radix::binary, temp, temp_cap, nullptr, timing, &m)) {
         ++failures;
         continue;
       }
-      std::printf("%-22s %14.3e %10.2f\n", v.name, G / t, t_gmp / t);
-      row("\"batched_2048\": \"" + std::string(v.name) + "\", \"products_per_s\": " + sci(G / t) +
-          ", \"vs_gmp_all_cores\": " + fixed(t_gmp / t, 3));
+      std::printf("%-22s %14.3e %10.3f\n", v.name, G / m.real_s, m.real_s / t_gmp);
+      add(v.name, m, true);
     }
     // Including transfers (host API).
     mul_options o;
     o.where = backend::cuda;
     std::vector<limb_t> rr(2 * n * G);
-    const double t_io = bench::time_median([&] { mul_batched(rr.data(), a.data(), b.data(), n, G, radix::binary, o); },
-                                           0.3, 3, 50);
-    std::printf("%-22s %14.3e %10.2f\n", "auto_with_transfers", G / t_io, t_gmp / t_io);
-    row("\"batched_2048\": \"auto_with_transfers\", \"products_per_s\": " + sci(G / t_io) +
-        ", \"vs_gmp_all_cores\": " + fixed(t_gmp / t_io, 3));
+    try {
+      const bench::measurement m_io =
+          h.time([&] { mul_batched(rr.data(), a.data(), b.data(), n, G, radix::binary, o); }, bench::timing{0.3, 3, 50});
+      std::printf("%-22s %14.3e %10.3f\n", "auto_with_transfers", G / m_io.real_s, m_io.real_s / t_gmp);
+      add("auto_with_transfers", m_io, true);
+    } catch (const std::exception& ex) {
+      std::printf("  auto_with_transfers: %s\n", ex.what());
+      ++failures;
+    }
     cudaFree(d_a);
     cudaFree(d_b);
     cudaFree(d_r);
   }
   cudaFree(temp);
-  js << "\n  ]\n}\n";
-  std::ofstream(json_path) << js.str();
-  std::printf("# wrote %s\n", json_path.c_str());
+  const bool wrote = h.write();
   if (failures) {
     std::printf("bench_mul_gpu: %d variant(s) failed (see above)\n", failures);
     return 1;
   }
-  return 0;
+  return wrote ? 0 : 1;
 }

@@ -1,9 +1,14 @@
 // GPU primitives against CUB and a device-to-device copy, timed with CUDA
-// events (median of repeated runs, data already on the device).
-// Usage: bench_prim_gpu [out.json] [max_log2=28]
-// Prints one line per case and writes a JSON array of
-//   {name, type, n, G, ms, gelem_s, gbyte_s, baseline, ratio}
-// where ratio = baseline ms / our ms (> 1: we are faster).
+// events (median of 15 runs after a warm-up, data already on the device).
+//   bench_prim_gpu [--json FILE] [--max-log2 L=28] [--repetitions N] [--min-time S] [--filter REGEX]
+// The harness's schema (bench/common/harness.hpp); context adds the GPU and the
+// kernels' tuning. Rows "prim/<name>/<type>/n=<n>/G=<G>" (G problems of n
+// elements), counters n, G, gbyte_s (bytes read + written once / time) and
+// ratio_vs_<baseline> = ours / the baseline's time, the baseline (CUB or the
+// copy) timed in the same process (below 1: we are faster); the baseline rows
+// themselves carry none. --filter picks the rows written; every case is still
+// timed (the rows' baselines come from it).
+// Without a GPU: a message, exit 0 (1 under BIGMUL_REQUIRE_GPU=1), nothing written.
 #include <cuda_runtime.h>
 
 #include <cub/cub.cuh>
@@ -22,9 +27,12 @@
 #include "prim/cuda/device_scan.cuh"
 #include "prim/cuda/device_sort.cuh"
 #include "prim/ops.hpp"
+#include "gpu.cuh"
+#include "harness.hpp"
 
 namespace gpu = bigmul::prim::cuda;
 using bigmul::prim::plus_op;
+namespace bench = bigmul::bench;
 
 namespace {
 
@@ -50,44 +58,36 @@ struct temp_pool {
   }
 };
 
-// Median milliseconds of `run` (after one warm-up); `reset` runs untimed
-// before each run (e.g. re-copy unsorted input).
-double time_ms(const std::function<void()>& run, const std::function<void()>& reset = {}) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  if (reset) reset();
-  run();
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (int i = 0; i < 15; ++i) {
-    if (reset) reset();
-    CHECK(cudaEventRecord(a));
+bench::harness* H = nullptr;
+bench::gpu_timing timing;
+
+// Median seconds of `run` on the device (after one warm-up); `reset` runs
+// untimed before each run (e.g. re-copy unsorted input). Errors end the program.
+bench::measurement time_run(const std::function<void()>& run, const std::function<void()>& reset = {}) {
+  bench::measurement m;
+  const auto f = [&]() -> cudaError_t {
     run();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  CHECK(cudaEventDestroy(a));
-  CHECK(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+    return cudaGetLastError();
+  };
+  if (reset) CHECK(bench::gpu_measure(m, f, [&] { reset(); }, timing));
+  else CHECK(bench::gpu_measure(m, f, timing));
+  return m;
 }
 
-struct result {
-  std::string name, type, baseline;
-  std::size_t n, G;
-  double ms, bytes, base_ms;
-};
-std::vector<result> results;
-
-void report(const std::string& name, const std::string& type, std::size_t n, std::size_t G, double ms, double bytes,
-            const std::string& baseline, double base_ms) {
-  results.push_back({name, type, baseline, n, G, ms, bytes, base_ms});
-  std::printf("%-28s %-6s n=%-10zu G=%-6zu %9.4f ms %8.2f GB/s  vs %-22s %.3fx\n", name.c_str(), type.c_str(), n, G, ms,
-              bytes / ms / 1e6, baseline.c_str(), base_ms > 0 ? base_ms / ms : 0.0);
+// One row: our time against the baselines timed in this run (none for a
+// baseline's own row).
+void report(const std::string& name, const std::string& type, std::size_t n, std::size_t G,
+            const bench::measurement& m, double bytes,
+            std::initializer_list<std::pair<const char*, const bench::measurement*>> baselines = {}) {
+  const std::string full = "prim/" + name + "/" + type + "/n=" + std::to_string(n) + "/G=" + std::to_string(G);
+  std::printf("%-28s %-6s n=%-10zu G=%-6zu %9.4f ms %8.2f GB/s", name.c_str(), type.c_str(), n, G, m.real_s * 1e3,
+              bytes / m.real_s / 1e9);
+  for (const auto& [who, b] : baselines) std::printf("  %s/%s %.3f", name.c_str(), who, m.real_s / b->real_s);
+  std::printf("\n");
+  if (!H->selected(full)) return;
+  bench::row& r = H->add(full, m);
+  r.label("type", type).counter("n", double(n)).counter("G", double(G)).counter("gbyte_s", bytes / m.real_s / 1e9);
+  for (const auto& [who, b] : baselines) r.baseline(who, b->real_s);
 }
 
 struct custom_less {  // forces CUB's merge sort onto a user comparator
@@ -109,56 +109,55 @@ void run_type(const char* tname, unsigned max_log, temp_pool& pool) {
   for (unsigned lg = 16; lg <= max_log; lg += 2) {
     const std::size_t n = std::size_t{1} << lg;
     std::size_t b = 0;
-    const double copy = time_ms([&] { CHECK(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); });
-    report("copy_d2d", tname, n, 1, copy, 2.0 * n * sizeof(T), "copy_d2d", copy);
+    const bench::measurement copy = time_run([&] { CHECK(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); });
+    report("copy_d2d", tname, n, 1, copy, 2.0 * n * sizeof(T));
     // Reduce.
     CHECK(cub::DeviceReduce::Sum(nullptr, b, in, out, int(n)));
     void* t = pool.get(b);
-    const double cub_reduce = time_ms([&] { CHECK(cub::DeviceReduce::Sum(t, b, in, out, int(n))); });
-    report("cub_reduce", tname, n, 1, cub_reduce, 1.0 * n * sizeof(T), "cub_reduce", cub_reduce);
+    const bench::measurement cub_reduce = time_run([&] { CHECK(cub::DeviceReduce::Sum(t, b, in, out, int(n))); });
+    report("cub_reduce", tname, n, 1, cub_reduce, 1.0 * n * sizeof(T));
     for (auto order : {bigmul::prim::operand_order::commutative, bigmul::prim::operand_order::ordered}) {
       CHECK(gpu::device_reduce(nullptr, b, in, out, n, plus_op{}, T{0}, order));
       t = pool.get(b);
-      const double ms = time_ms([&] { CHECK(gpu::device_reduce(t, b, in, out, n, plus_op{}, T{0}, order)); });
+      const bench::measurement ms = time_run([&] { CHECK(gpu::device_reduce(t, b, in, out, n, plus_op{}, T{0}, order)); });
       report(order == bigmul::prim::operand_order::commutative ? "reduce_cascading" : "reduce_ordered", tname, n, 1,
-             ms, 1.0 * n * sizeof(T), "cub_reduce", cub_reduce);
+             ms, 1.0 * n * sizeof(T), {{"cub_reduce", &cub_reduce}});
     }
     // Scan.
     CHECK(cub::DeviceScan::InclusiveSum(nullptr, b, in, out, int(n)));
     t = pool.get(b);
-    const double cub_scan = time_ms([&] { CHECK(cub::DeviceScan::InclusiveSum(t, b, in, out, int(n))); });
-    report("cub_scan", tname, n, 1, cub_scan, 2.0 * n * sizeof(T), "copy_d2d", copy);
+    const bench::measurement cub_scan = time_run([&] { CHECK(cub::DeviceScan::InclusiveSum(t, b, in, out, int(n))); });
+    report("cub_scan", tname, n, 1, cub_scan, 2.0 * n * sizeof(T), {{"copy_d2d", &copy}});
     for (auto alg : {gpu::scan_algorithm::lookback, gpu::scan_algorithm::reduce_then_scan}) {
       CHECK(gpu::device_inclusive_scan(nullptr, b, in, out, n, plus_op{}, T{0}, 0, alg));
       t = pool.get(b);
-      const double ms = time_ms([&] { CHECK(gpu::device_inclusive_scan(t, b, in, out, n, plus_op{}, T{0}, 0, alg)); });
+      const bench::measurement ms = time_run([&] { CHECK(gpu::device_inclusive_scan(t, b, in, out, n, plus_op{}, T{0}, 0, alg)); });
+      // Against CUB's scan and against the copy (the bandwidth bound): one row, two ratios.
       report(alg == gpu::scan_algorithm::lookback ? "scan_lookback" : "scan_reduce_then_scan", tname, n, 1, ms,
-             2.0 * n * sizeof(T), "cub_scan", cub_scan);
-      report(alg == gpu::scan_algorithm::lookback ? "scan_lookback_vs_copy" : "scan_rts_vs_copy", tname, n, 1, ms,
-             2.0 * n * sizeof(T), "copy_d2d", copy);
+             2.0 * n * sizeof(T), {{"cub_scan", &cub_scan}, {"copy_d2d", &copy}});
     }
     // Sorts (input re-copied before every run, untimed).
     auto reset = [&] { CHECK(cudaMemcpyAsync(keys, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); };
     CHECK(cub::DeviceRadixSort::SortKeys(nullptr, b, in, out, int(n)));
     t = pool.get(b);
-    const double cub_radix = time_ms([&] { CHECK(cub::DeviceRadixSort::SortKeys(t, b, in, out, int(n))); });
-    report("cub_radix_sort", tname, n, 1, cub_radix, 2.0 * n * sizeof(T), "cub_radix_sort", cub_radix);
+    const bench::measurement cub_radix = time_run([&] { CHECK(cub::DeviceRadixSort::SortKeys(t, b, in, out, int(n))); });
+    report("cub_radix_sort", tname, n, 1, cub_radix, 2.0 * n * sizeof(T));
     CHECK(cub::DeviceMergeSort::SortKeys(nullptr, b, keys, int(n), custom_less{}));
     t = pool.get(b);
-    const double cub_merge =
-        time_ms([&] { CHECK(cub::DeviceMergeSort::SortKeys(t, b, keys, int(n), custom_less{})); }, reset);
-    report("cub_merge_sort", tname, n, 1, cub_merge, 2.0 * n * sizeof(T), "cub_merge_sort", cub_merge);
+    const bench::measurement cub_merge =
+        time_run([&] { CHECK(cub::DeviceMergeSort::SortKeys(t, b, keys, int(n), custom_less{})); }, reset);
+    report("cub_merge_sort", tname, n, 1, cub_merge, 2.0 * n * sizeof(T));
     CHECK(gpu::device_merge_sort(nullptr, b, keys, static_cast<gpu::no_values*>(nullptr), n, gpu::less_op{}));
     t = pool.get(b);
-    double ms = time_ms(
+    bench::measurement ms = time_run(
         [&] { CHECK(gpu::device_merge_sort(t, b, keys, static_cast<gpu::no_values*>(nullptr), n, gpu::less_op{})); },
         reset);
-    report("merge_sort", tname, n, 1, ms, 2.0 * n * sizeof(T), "cub_merge_sort", cub_merge);
+    report("merge_sort", tname, n, 1, ms, 2.0 * n * sizeof(T), {{"cub_merge_sort", &cub_merge}});
     t = pool.get(1);
-    ms = time_ms(
+    ms = time_run(
         [&] { CHECK(gpu::device_bitonic_sort(t, b, keys, static_cast<gpu::no_values*>(nullptr), n, gpu::less_op{})); },
         reset);
-    report("bitonic_sort", tname, n, 1, ms, 2.0 * n * sizeof(T), "cub_merge_sort", cub_merge);
+    report("bitonic_sort", tname, n, 1, ms, 2.0 * n * sizeof(T), {{"cub_merge_sort", &cub_merge}});
   }
   // Batched cases: G problems of N (G*N = 2^24).
   for (std::size_t N : {64u, 256u, 1024u, 4096u}) {
@@ -172,24 +171,24 @@ void run_type(const char* tname, unsigned max_log, temp_pool& pool) {
     std::size_t b = 0;
     CHECK(cub::DeviceSegmentedSort::SortKeys(nullptr, b, in, out, int(n), int(G), d_off, d_off + 1));
     void* t = pool.get(b);
-    const double cub_seg =
-        time_ms([&] { CHECK(cub::DeviceSegmentedSort::SortKeys(t, b, in, out, int(n), int(G), d_off, d_off + 1)); });
-    report("cub_segmented_sort", tname, N, G, cub_seg, 2.0 * n * sizeof(T), "cub_segmented_sort", cub_seg);
+    const bench::measurement cub_seg =
+        time_run([&] { CHECK(cub::DeviceSegmentedSort::SortKeys(t, b, in, out, int(n), int(G), d_off, d_off + 1)); });
+    report("cub_segmented_sort", tname, N, G, cub_seg, 2.0 * n * sizeof(T));
     auto reset = [&] { CHECK(cudaMemcpyAsync(keys, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); };
     t = pool.get(1);
-    const double ms = time_ms(
+    const bench::measurement ms = time_run(
         [&] {
           CHECK(gpu::device_batched_sort(t, b, keys, static_cast<gpu::no_values*>(nullptr), G, N, gpu::less_op{}));
         },
         reset);
-    report("batched_sort", tname, N, G, ms, 2.0 * n * sizeof(T), "cub_segmented_sort", cub_seg);
+    report("batched_sort", tname, N, G, ms, 2.0 * n * sizeof(T), {{"cub_segmented_sort", &cub_seg}});
     CHECK(gpu::device_batched_inclusive_scan(nullptr, b, in, out, G, N, plus_op{}, T{0}));
     t = pool.get(b);
-    const double bs = time_ms([&] { CHECK(gpu::device_batched_inclusive_scan(t, b, in, out, G, N, plus_op{}, T{0})); });
+    const bench::measurement bs = time_run([&] { CHECK(gpu::device_batched_inclusive_scan(t, b, in, out, G, N, plus_op{}, T{0})); });
     CHECK(cub::DeviceScan::InclusiveSum(nullptr, b, in, out, int(n)));
     t = pool.get(b);
-    const double whole = time_ms([&] { CHECK(cub::DeviceScan::InclusiveSum(t, b, in, out, int(n))); });
-    report("batched_scan", tname, N, G, bs, 2.0 * n * sizeof(T), "cub_scan_whole_array", whole);
+    const bench::measurement whole = time_run([&] { CHECK(cub::DeviceScan::InclusiveSum(t, b, in, out, int(n))); });
+    report("batched_scan", tname, N, G, bs, 2.0 * n * sizeof(T), {{"cub_scan_whole_array", &whole}});
     CHECK(cudaFree(d_off));
   }
   CHECK(cudaFree(in));
@@ -200,43 +199,37 @@ void run_type(const char* tname, unsigned max_log, temp_pool& pool) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const char* path = argc > 1 ? argv[1] : nullptr;
-  const unsigned max_log = argc > 2 ? unsigned(std::atoi(argv[2])) : 28;
-  int devices = 0;
-  if (const cudaError_t e = cudaGetDeviceCount(&devices); e != cudaSuccess || devices == 0) {
-    // Under the GPU check (BIGMUL_REQUIRE_GPU=1) a missing GPU is a failure.
-    const char* req = std::getenv("BIGMUL_REQUIRE_GPU");
-    const bool required = req && req[0] == '1' && req[1] == 0;
-    std::printf("bench_prim_gpu: no usable GPU (%s); nothing measured%s\n",
-                e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device",
-                required ? " (BIGMUL_REQUIRE_GPU=1: failing)" : "");
-    return required ? 1 : 0;
+  bench::harness h("bench_prim_gpu", argc, argv, "bench_prim_gpu.json");
+  H = &h;
+  for (std::size_t i = 0; i < h.args().size(); ++i) {
+    if (h.args()[i] == "--max-log2" && i + 1 < h.args().size()) {
+      ++i;
+      continue;
+    }
+    std::fprintf(stderr, "bench_prim_gpu: unknown argument %s\nusage: bench_prim_gpu [--json FILE] [--max-log2 L=28] "
+                         "[--repetitions N] [--min-time S] [--filter REGEX]\n", h.args()[i].c_str());
+    return 2;
   }
-  cudaDeviceProp prop{};
-  CHECK(cudaGetDeviceProperties(&prop, 0));
+  const unsigned max_log = static_cast<unsigned>(h.number("--max-log2", 28));
+  if (max_log < 16 || max_log > 30) {
+    std::fprintf(stderr, "bench_prim_gpu: --max-log2 must be 16 .. 30\n");
+    return 2;
+  }
+  std::string why;
+  if (!bench::gpu_present(&why)) return bench::no_gpu_exit("bench_prim_gpu", why);
+  const cudaDeviceProp prop = bench::add_gpu_context(h);
+  // The kernels' tuning these rows were measured with (prim/cuda/*.cuh).
+  h.context("scan_threads", 256.0);
+  h.context("scan_tile_bytes_per_thread", 64.0);
+  h.context("bitonic_part", 2048.0);
+  h.context("merge_base", 1024.0);
+  h.context("merge_tile", 1024.0);
+  h.context("max_log2", static_cast<double>(max_log));
+  timing = bench::gpu_timing_for(h, bench::gpu_timing{bench::timing{0, 15, 15}, 1});
   std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
   temp_pool pool;
   run_type<std::int32_t>("int32", max_log, pool);
   run_type<std::int64_t>("int64", max_log, pool);
-  if (path) {
-    FILE* f = std::fopen(path, "w");
-    if (!f) {
-      std::fprintf(stderr, "bench_prim_gpu: cannot write %s\n", path);
-      return 1;
-    }
-    std::fprintf(f, "{\"device\": \"%s\", \"tuning\": {\"scan_threads\": 256, \"scan_tile_bytes_per_thread\": 64, "
-                    "\"bitonic_part\": 2048, \"merge_base\": 1024, \"merge_tile\": 1024}, \"results\": [\n", prop.name);
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      const result& r = results[i];
-      std::fprintf(f,
-                   "  {\"name\": \"%s\", \"type\": \"%s\", \"n\": %zu, \"G\": %zu, \"ms\": %.6f, \"gbyte_s\": %.3f, "
-                   "\"baseline\": \"%s\", \"baseline_ms\": %.6f, \"ratio\": %.4f}%s\n",
-                   r.name.c_str(), r.type.c_str(), r.n, r.G, r.ms, r.bytes / r.ms / 1e6, r.baseline.c_str(), r.base_ms,
-                   r.base_ms / r.ms, i + 1 < results.size() ? "," : "");
-    }
-    std::fprintf(f, "]}\n");
-    std::fclose(f);
-  }
   pool.get(0);
-  return 0;
+  return h.write() ? 0 : 1;
 }

@@ -84,8 +84,12 @@ if [ -n "$preflight" ]; then
   for b in bench_prim_gpu bench_fft_gpu bench_mul_gpu tune_gpu; do
     p=$(prog $b)
     [ -n "$p" ] || continue
-    "$p" "$tmp/$b.out" >"$tmp/$b.log" 2>&1 || bad "$b without a GPU nor BIGMUL_REQUIRE_GPU: non-zero"
-    BIGMUL_REQUIRE_GPU=1 "$p" "$tmp/$b.out" >>"$tmp/$b.log" 2>&1 && bad "$b under BIGMUL_REQUIRE_GPU=1: exit 0"
+    # The benchmarks take the harness's --json FILE; tune_gpu its table's path.
+    out=("$tmp/$b.out")
+    [ $b = tune_gpu ] || out=(--json "$tmp/$b.out")
+    "$p" "${out[@]}" >"$tmp/$b.log" 2>&1 || bad "$b without a GPU nor BIGMUL_REQUIRE_GPU: non-zero"
+    grep -q "^$b: no usable GPU (.*); nothing" "$tmp/$b.log" || bad "$b without a GPU: no 'no usable GPU' message"
+    BIGMUL_REQUIRE_GPU=1 "$p" "${out[@]}" >>"$tmp/$b.log" 2>&1 && bad "$b under BIGMUL_REQUIRE_GPU=1: exit 0"
     [ -e "$tmp/$b.out" ] && bad "$b wrote its output without a GPU"
   done
 fi

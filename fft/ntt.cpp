@@ -38,23 +38,12 @@ ntt_plan::ntt_plan(unsigned prime, std::size_t length) : prime_(prime), n_(lengt
     throw std::invalid_argument("ntt_plan: length " + std::to_string(length) + " is not 2^k or 3*2^k <= 3*2^32");
   p_ = ntt_primes[prime].p;
   m_ = n_ % 3 == 0 ? n_ / 3 : n_;
-  const u64 root_n = pow_mod(ntt_primes[prime].generator, (p_ - 1) / n_, p_);
-  const u64 root_m = n_ == m_ ? root_n : pow_mod(root_n, 3, p_);
-  const u64 root_m_shoup = shoup_companion(root_m, p_);
-
-  const std::size_t entries = m_ / 2 + 1;
-  table_.resize(entries);
-  prim::parallel_chunks(entries, std::size_t{1} << 12, 0, [&](std::size_t b, std::size_t e) {
-    u64 w = pow_mod(root_m, b, p_);
-    for (std::size_t j = b; j < e; ++j) {
-      table_[j] = {w, shoup_companion(w, p_)};
-      w = mul_shoup(w, root_m, root_m_shoup, p_);
-    }
-  });
-
+  if (m_ >= 2) levels_ = ntt64_levels(prime, m_ / 2);  // levels 1 .. m/2
   if (n_ != m_) radix3_ = ntt_radix3_stage(p_, ntt_primes[prime].generator, n_);
   pointwise_ = ntt_pointwise_scale(p_, n_);
 }
+const ntt_twiddle* ntt_plan::level(std::size_t t) const { return levels_->level(t); }
+
 std::shared_ptr<const ntt_plan> ntt_plan::get(unsigned prime, std::size_t length) {
   return cached_ntt_plan<ntt_plan>(prime, length, 3 * 6);
 }

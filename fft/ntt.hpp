@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "fft/ntt_arith.hpp"
+#include "fft/ntt_level_table.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::fft {
@@ -127,9 +128,7 @@ class ntt_plan {
   void pointwise(u64* x, const u64* y, unsigned threads) const;
 
  private:
-  struct twiddle {
-    u64 w, w_shoup;
-  };
+  using twiddle = ntt_twiddle;
   void pow2_forward(u64* a, unsigned threads) const;
   void pow2_inverse(u64* a, unsigned threads) const;
   void leaf_forward(u64* a, std::size_t size) const;
@@ -143,8 +142,10 @@ class ntt_plan {
   u64 p_;
   std::size_t n_;  // transform length
   std::size_t m_;  // its power-of-two part (n_ = m_ or 3 m_)
-  // w_m^j for j in [0, m/2], w_m a primitive m-th root of unity.
-  std::vector<twiddle> table_;
+  // Level t = 1, 2, 4 .. m/2: (w_2t^j, Shoup companion), j = 0 .. t, in the
+  // prime's table shared by all lengths (fft/ntt_level_table.hpp).
+  std::shared_ptr<const ntt64_level_table> levels_;
+  const twiddle* level(std::size_t t) const;
   ntt_radix3_stage radix3_;  // n = 3m only
   ntt_pointwise_scale pointwise_;
 };

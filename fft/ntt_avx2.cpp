@@ -13,6 +13,7 @@
 
 #include "fft/ntt_avx2_arith.hpp"
 #include "fft/ntt_crt.hpp"
+#include "fft/ntt_level_table.hpp"
 #include "prim/cpu_features.hpp"
 #include "prim/parallel.hpp"
 
@@ -86,42 +87,27 @@ ntt_avx2_plan::ntt_avx2_plan(unsigned prime, std::size_t length) : prime_(prime)
   const u64 root_n = pow_mod(ntt52_primes[prime].generator, (p_ - 1) / n_, p_);
   const u64 root_m = n_ == m_ ? root_n : pow_mod(root_n, 3, p_);
   const double pd = static_cast<double>(p_);
-  if (m_ >= 2) {
-    // w[j] = w_m^bitrev(j) for j < m/2 (log2(m) - 1 bits), w[j]^-1 = -w_m^(m/2 - bitrev(j)).
+  if (m_ >= 16) {
+    // w[j] = w_m^bitrev(j), w[j]^-1 for j < m/2: the prime's shared table.
+    twiddles_ = ntt_avx2_twiddles(prime, m_ / 2);
+    fw_.p = twiddles_->fw.data();
+    fw_p_.p = twiddles_->fw_p.data();
+    iw_.p = twiddles_->iw.data();
+    iw_p_.p = twiddles_->iw_p.data();
+  } else if (m_ >= 2) {
+    // The scalar short transforms: the same twiddles as u64 with Shoup
+    // companions (w[j]^-1 = -w_m^(m/2 - bitrev(j))).
     const std::size_t half = m_ / 2;
     const unsigned bits = ceil_log2(half);
     std::vector<u64> pw(half);
-    const u64 root_shoup = shoup_companion(root_m, p_);
-    prim::parallel_chunks(half, std::size_t{1} << 12, 0, [&](std::size_t b, std::size_t e) {
-      u64 w = pow_mod(root_m, b, p_);
-      for (std::size_t j = b; j < e; ++j) {
-        pw[j] = w;
-        w = mul_shoup(w, root_m, root_shoup, p_);
-      }
-    });
+    for (std::size_t j = 0; j < half; ++j) pw[j] = pow_mod(root_m, j, p_);
     const auto inv_of = [&](std::size_t e) { return e == 0 ? u64{1} : p_ - pw[half - e]; };
-    if (m_ >= 16) {
-      fw_.resize(half);
-      fw_p_.resize(half);
-      iw_.resize(half);
-      iw_p_.resize(half);
-      prim::parallel_chunks(half, std::size_t{1} << 12, 0, [&](std::size_t b, std::size_t e) {
-        for (std::size_t j = b; j < e; ++j) {
-          const std::size_t r = bit_reverse(j, bits);
-          fw_[j] = signed_rep(pw[r], p_);
-          fw_p_[j] = fw_[j] / pd;
-          iw_[j] = signed_rep(inv_of(r), p_);
-          iw_p_[j] = iw_[j] / pd;
-        }
-      });
-    } else {
-      for (std::size_t j = 0; j < half; ++j) {
-        const std::size_t r = bit_reverse(j, bits);
-        sfw_.push_back(pw[r]);
-        sfw_shoup_.push_back(shoup_companion(pw[r], p_));
-        siw_.push_back(inv_of(r));
-        siw_shoup_.push_back(shoup_companion(inv_of(r), p_));
-      }
+    for (std::size_t j = 0; j < half; ++j) {
+      const std::size_t r = bit_reverse(j, bits);
+      sfw_.push_back(pw[r]);
+      sfw_shoup_.push_back(shoup_companion(pw[r], p_));
+      siw_.push_back(inv_of(r));
+      siw_shoup_.push_back(shoup_companion(inv_of(r), p_));
     }
   }
   pointwise_ = ntt_pointwise_scale(p_, n_);

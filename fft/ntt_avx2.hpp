@@ -27,6 +27,8 @@ namespace bigmul::fft {
 // Whether this processor runs the AVX2 engine (AVX2 and FMA).
 bool ntt_avx2_supported();
 
+struct ntt_avx2_twiddle_table;  // fft/ntt_level_table.hpp
+
 // Garner's mixed-radix digits for the four primes of ntt52_primes, as
 // ntt_mixed_radix_digits (4 coefficients a vector in double arithmetic).
 void ntt_avx2_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used = 4);
@@ -82,8 +84,14 @@ class ntt_avx2_plan {
   u64 p_;
   std::size_t n_, m_;
   // Power-of-two part, m >= 16: w[k] = w_m^bitrev(k) and w[k]^-1 for
-  // k < m/2 as signed doubles, with w / p.
-  std::vector<double> fw_, fw_p_, iw_, iw_p_;
+  // k < m/2 as signed doubles, with w / p: the first m/2 entries of the
+  // prime's table shared by all lengths (fft/ntt_level_table.hpp).
+  std::shared_ptr<const ntt_avx2_twiddle_table> twiddles_;
+  struct table_ref {
+    const double* p = nullptr;
+    const double* data() const { return p; }
+  };
+  table_ref fw_, fw_p_, iw_, iw_p_;
   // m < 16: the same twiddles as u64 in [0, p) with 64-bit Shoup companions.
   std::vector<u64> sfw_, sfw_shoup_, siw_, siw_shoup_;
   ntt_pointwise_scale pointwise_;  // scalar product (n not a multiple of 4)

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "fft/ntt_avx2_arith.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::fft {
@@ -65,6 +66,122 @@ std::shared_ptr<const ntt52_level_table> ntt52_levels(unsigned prime, std::size_
   while (want < top) want *= 2;
   current = std::make_shared<const ntt52_level_table>(
       ntt52_build_levels(ntt52_primes[prime].p, ntt52_primes[prime].generator, want, current.get()));
+  return current;
+}
+
+namespace {
+
+// Tasks only where a level is large enough to repay starting threads.
+unsigned level_threads(std::size_t entries, unsigned threads) {
+  return entries < (std::size_t{1} << 14) ? 1u : threads;
+}
+
+std::size_t pow2_at_least(std::size_t x) {
+  std::size_t r = 1;
+  while (r < x) r *= 2;
+  return r;
+}
+
+}  // namespace
+
+ntt64_level_table ntt64_build_levels(u64 p, u64 generator, std::size_t top, const ntt64_level_table* prefix,
+                                     unsigned threads) {
+  if (top == 0 || (top & (top - 1)) != 0) throw std::invalid_argument("ntt64_build_levels: top must be 2^k >= 1");
+  ntt64_level_table T;
+  T.p = p;
+  T.top = top;
+  T.tw = prim::buffer<ntt_twiddle>(ntt52_level_table::entries(top));
+  ntt_twiddle* tw = T.tw.data();
+  std::size_t t = 1;
+  if (prefix && prefix->top != 0 && prefix->p == p) {
+    t = std::min(prefix->top, top);
+    std::copy(prefix->tw.data(), prefix->tw.data() + ntt52_level_table::entries(t), tw);
+  } else {
+    tw[0] = {1, shoup_companion(1, p)};  // level 1: w_2^0, w_2^1 = -1
+    tw[1] = {p - 1, shoup_companion(p - 1, p)};
+  }
+  for (; t < top; t *= 2) {
+    const std::size_t lo = ntt52_level_table::offset(t), hi = ntt52_level_table::offset(2 * t);
+    const u64 root = pow_mod(generator, (p - 1) / (4 * t), p);  // w_4t
+    const u64 root_shoup = shoup_companion(root, p);
+    prim::parallel_chunks(t + 1, std::size_t{1} << 12, level_threads(t, threads), [&](std::size_t b, std::size_t e) {
+      for (std::size_t j = b; j < e; ++j) {
+        tw[hi + 2 * j] = tw[lo + j];
+        if (j == t) break;
+        const u64 y = mul_shoup(tw[lo + j].w, root, root_shoup, p);
+        tw[hi + 2 * j + 1] = {y, shoup_companion(y, p)};
+      }
+    });
+  }
+  return T;
+}
+
+std::shared_ptr<const ntt64_level_table> ntt64_levels(unsigned prime, std::size_t top) {
+  if (prime >= ntt_prime_count) throw std::invalid_argument("ntt64_levels: prime index out of range");
+  static std::mutex mutex[ntt_prime_count];
+  static std::shared_ptr<const ntt64_level_table> table[ntt_prime_count];
+  const std::size_t want = pow2_at_least(top);
+  std::lock_guard<std::mutex> lock(mutex[prime]);
+  auto& current = table[prime];
+  if (current && current->top >= want) return current;
+  current = std::make_shared<const ntt64_level_table>(
+      ntt64_build_levels(ntt_primes[prime].p, ntt_primes[prime].generator, want, current.get()));
+  return current;
+}
+
+ntt_avx2_twiddle_table ntt_avx2_build_twiddles(u64 p, u64 generator, std::size_t half,
+                                               const ntt_avx2_twiddle_table* prefix, unsigned threads) {
+  if (half == 0 || (half & (half - 1)) != 0) throw std::invalid_argument("ntt_avx2_build_twiddles: half must be 2^k >= 1");
+  ntt_avx2_twiddle_table T;
+  T.p = p;
+  T.half = half;
+  T.fw = prim::buffer<double>(half);
+  T.fw_p = prim::buffer<double>(half);
+  T.iw = prim::buffer<double>(half);
+  T.iw_p = prim::buffer<double>(half);
+  double *fw = T.fw.data(), *fw_p = T.fw_p.data(), *iw = T.iw.data(), *iw_p = T.iw_p.data();
+  const double pd = static_cast<double>(p);
+  std::size_t h = 1;
+  if (prefix && prefix->half != 0 && prefix->p == p) {
+    h = std::min(prefix->half, half);
+    std::copy(prefix->fw.data(), prefix->fw.data() + h, fw);
+    std::copy(prefix->fw_p.data(), prefix->fw_p.data() + h, fw_p);
+    std::copy(prefix->iw.data(), prefix->iw.data() + h, iw);
+    std::copy(prefix->iw_p.data(), prefix->iw_p.data() + h, iw_p);
+  } else {
+    fw[0] = iw[0] = 1;  // m = 2: w_2^0
+    fw_p[0] = iw_p[0] = 1 / pd;
+  }
+  // The residue in [0, p) of a signed table entry (an exact integer).
+  const auto residue = [p](double x) { return x < 0 ? p - static_cast<u64>(-x) : static_cast<u64>(x); };
+  for (; h < half; h *= 2) {
+    const u64 root = pow_mod(generator, (p - 1) / (4 * h), p);  // w_2m for m = 2h, the table's m doubled
+    const u64 root_inv = inv_mod(root, p);
+    const u64 root_shoup = shoup_companion(root, p), root_inv_shoup = shoup_companion(root_inv, p);
+    prim::parallel_chunks(h, std::size_t{1} << 12, level_threads(h, threads), [&](std::size_t b, std::size_t e) {
+      for (std::size_t k = b; k < e; ++k) {
+        const double f = avx2::signed_rep(mul_shoup(residue(fw[k]), root, root_shoup, p), p);
+        const double i = avx2::signed_rep(mul_shoup(residue(iw[k]), root_inv, root_inv_shoup, p), p);
+        fw[h + k] = f;
+        fw_p[h + k] = f / pd;
+        iw[h + k] = i;
+        iw_p[h + k] = i / pd;
+      }
+    });
+  }
+  return T;
+}
+
+std::shared_ptr<const ntt_avx2_twiddle_table> ntt_avx2_twiddles(unsigned prime, std::size_t half) {
+  if (prime >= ntt52_prime_count) throw std::invalid_argument("ntt_avx2_twiddles: prime index out of range");
+  static std::mutex mutex[ntt52_prime_count];
+  static std::shared_ptr<const ntt_avx2_twiddle_table> table[ntt52_prime_count];
+  const std::size_t want = pow2_at_least(half);
+  std::lock_guard<std::mutex> lock(mutex[prime]);
+  auto& current = table[prime];
+  if (current && current->half >= want) return current;
+  current = std::make_shared<const ntt_avx2_twiddle_table>(
+      ntt_avx2_build_twiddles(ntt52_primes[prime].p, ntt52_primes[prime].generator, want, current.get()));
   return current;
 }
 

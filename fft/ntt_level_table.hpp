@@ -1,5 +1,6 @@
-// The IFMA engine's twiddle tables, one per prime, shared by all its
-// transform lengths and built level by level.
+// The NTT engines' twiddle tables, one per prime and engine, shared by all
+// the engine's transform lengths and built level by level (IFMA, portable)
+// or half by half (AVX2).
 //
 // Why: tables built per (prime, length) cost as much as the product itself on
 // a process's first product (10^6 digits: 1.2 ms a prime against a 2.1 ms
@@ -55,5 +56,43 @@ ntt52_level_table ntt52_build_levels(u64 p, u64 generator, std::size_t top, cons
 // extended (into a new table: plans keep the one they hold) when a longer
 // transform first asks. Thread safe.
 std::shared_ptr<const ntt52_level_table> ntt52_levels(unsigned prime, std::size_t top);
+
+// The portable engine's (fft/ntt.hpp, 62-bit primes) in the same level
+// layout: level t holds (w_2t^j, floor(w_2t^j 2^64 / p)), j = 0 .. t. The
+// 64-bit companion is one division an entry (no double estimate is close
+// enough at 64 bits); the sharing is what saves: every length after the
+// longest so far costs nothing.
+struct ntt_twiddle {
+  u64 w, w_shoup;
+};
+struct ntt64_level_table {
+  u64 p = 0;
+  std::size_t top = 0;           // the highest level held (a power of two; 0: none)
+  prim::buffer<ntt_twiddle> tw;  // level t's entries at ntt52_level_table::offset(t) + j
+
+  const ntt_twiddle* level(std::size_t t) const { return tw.data() + ntt52_level_table::offset(t); }
+};
+ntt64_level_table ntt64_build_levels(u64 p, u64 generator, std::size_t top, const ntt64_level_table* prefix = nullptr,
+                                     unsigned threads = 0);
+// The shared table of ntt_primes[prime], as ntt52_levels.
+std::shared_ptr<const ntt64_level_table> ntt64_levels(unsigned prime, std::size_t top);
+
+// The AVX2 engine's (fft/ntt_avx2.hpp, ntt52_primes): w[k] = w_m^bitrev(k)
+// and iw[k] = w_m^-bitrev(k) for k < m/2 (bitrev over log2(m/2) bits), as
+// signed doubles in (-p/2, p/2) with fw_p = fw / p. For k < m/2 the same k
+// reversed over one more bit is twice the value, and w_2m^(2r) = w_m^r: the
+// table of m is the first half of the table of 2m, so one table per prime
+// serves every length. The new half of 2m's is the old half times w_2m
+// (bitrev(h + k) = 2 bitrev(k) + 1): one independent product an entry.
+struct ntt_avx2_twiddle_table {
+  u64 p = 0;
+  std::size_t half = 0;  // entries (a power of two; 0: none) = the largest m / 2 served
+  prim::buffer<double> fw, fw_p, iw, iw_p;
+};
+ntt_avx2_twiddle_table ntt_avx2_build_twiddles(u64 p, u64 generator, std::size_t half,
+                                               const ntt_avx2_twiddle_table* prefix = nullptr, unsigned threads = 0);
+// The shared table of ntt52_primes[prime] with at least `half` entries, as
+// ntt52_levels. Thread safe.
+std::shared_ptr<const ntt_avx2_twiddle_table> ntt_avx2_twiddles(unsigned prime, std::size_t half);
 
 }  // namespace bigmul::fft

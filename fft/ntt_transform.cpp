@@ -18,13 +18,12 @@ constexpr std::size_t level_grain = std::size_t{1} << 14;
 
 void ntt_plan::leaf_forward(u64* a, std::size_t size) const {
   const u64 p = p_, two_p = 2 * p;
-  const twiddle* T = table_.data();
   for (std::size_t t = size / 2; t >= 2; t /= 2) {
-    const std::size_t s = m_ / (2 * t);
+    const twiddle* L = level(t);  // w_2t^j
     for (std::size_t k = 0; k < size; k += 2 * t) {
       u64* x = a + k;
       u64* y = x + t;
-      for (std::size_t j = 0; j < t; ++j) butterfly_dif(x[j], y[j], T[j * s].w, T[j * s].w_shoup, p);
+      for (std::size_t j = 0; j < t; ++j) butterfly_dif(x[j], y[j], L[j].w, L[j].w_shoup, p);
     }
   }
   if (size >= 2)  // t = 1: the twiddle is 1
@@ -38,8 +37,6 @@ void ntt_plan::leaf_forward(u64* a, std::size_t size) const {
 
 void ntt_plan::leaf_inverse(u64* a, std::size_t size) const {
   const u64 p = p_, two_p = 2 * p;
-  const twiddle* T = table_.data();
-  const std::size_t half = m_ / 2;
   if (size >= 2)
     for (std::size_t k = 0; k < size; k += 2) {
       const u64 x = a[k], y = a[k + 1];
@@ -48,12 +45,12 @@ void ntt_plan::leaf_inverse(u64* a, std::size_t size) const {
       a[k + 1] = d >= two_p ? d - two_p : d;
     }
   for (std::size_t t = 2; t < size; t *= 2) {
-    const std::size_t s = m_ / (2 * t);
+    const twiddle* L = level(t);  // -w_2t^-j = w_2t^(t - j)
     for (std::size_t k = 0; k < size; k += 2 * t) {
       u64* x = a + k;
       u64* y = x + t;
       for (std::size_t j = 0; j < t; ++j) {
-        const twiddle& w = T[half - j * s];
+        const twiddle& w = L[t - j];
         butterfly_dit_negated(x[j], y[j], w.w, w.w_shoup, p);
       }
     }
@@ -62,21 +59,21 @@ void ntt_plan::leaf_inverse(u64* a, std::size_t size) const {
 
 void ntt_plan::rec_forward(u64* a, std::size_t size) const {
   if (size <= leaf_size) return leaf_forward(a, size);
-  const std::size_t t = size / 2, s = m_ / size;
-  const twiddle* T = table_.data();
-  for (std::size_t j = 0; j < t; ++j) butterfly_dif(a[j], a[j + t], T[j * s].w, T[j * s].w_shoup, p_);
+  const std::size_t t = size / 2;
+  const twiddle* L = level(t);
+  for (std::size_t j = 0; j < t; ++j) butterfly_dif(a[j], a[j + t], L[j].w, L[j].w_shoup, p_);
   rec_forward(a, t);
   rec_forward(a + t, t);
 }
 
 void ntt_plan::rec_inverse(u64* a, std::size_t size) const {
   if (size <= leaf_size) return leaf_inverse(a, size);
-  const std::size_t t = size / 2, s = m_ / size, half = m_ / 2;
+  const std::size_t t = size / 2;
   rec_inverse(a, t);
   rec_inverse(a + t, t);
-  const twiddle* T = table_.data();
+  const twiddle* L = level(t);
   for (std::size_t j = 0; j < t; ++j) {
-    const twiddle& w = T[half - j * s];
+    const twiddle& w = L[t - j];
     butterfly_dit_negated(a[j], a[j + t], w.w, w.w_shoup, p_);
   }
 }
@@ -84,24 +81,22 @@ void ntt_plan::rec_inverse(u64* a, std::size_t size) const {
 // One radix-2 level with half-size t over the whole power-of-two array, the
 // m/2 butterflies split over the threads.
 void ntt_plan::level_forward(u64* a, std::size_t t, unsigned threads) const {
-  const std::size_t s = m_ / (2 * t);
-  const twiddle* T = table_.data();
+  const twiddle* L = level(t);
   ntt_parallel_level(m_, t, 1, level_grain, threads, [&](std::size_t at, std::size_t j0, std::size_t len) {
     u64* x = a + at;
     for (std::size_t i = 0; i < len; ++i) {
-      const twiddle& w = T[(j0 + i) * s];
+      const twiddle& w = L[j0 + i];
       butterfly_dif(x[i], x[i + t], w.w, w.w_shoup, p_);
     }
   });
 }
 
 void ntt_plan::level_inverse(u64* a, std::size_t t, unsigned threads) const {
-  const std::size_t s = m_ / (2 * t), half = m_ / 2;
-  const twiddle* T = table_.data();
+  const twiddle* L = level(t);
   ntt_parallel_level(m_, t, 1, level_grain, threads, [&](std::size_t at, std::size_t j0, std::size_t len) {
     u64* x = a + at;
     for (std::size_t i = 0; i < len; ++i) {
-      const twiddle& w = T[half - (j0 + i) * s];
+      const twiddle& w = L[t - (j0 + i)];
       butterfly_dit_negated(x[i], x[i + t], w.w, w.w_shoup, p_);
     }
   });

@@ -1,7 +1,8 @@
-// The IFMA engine's shared per-prime twiddle tables (fft/ntt_level_table.hpp)
-// against their definition: level t holds w_2t^j = g^((p-1)/2t * j) and
-// floor(w 2^52 / p) for j = 0 .. t, whatever way the table was built
-// (from scratch, extended from a shorter one, one thread or several).
+// The NTT engines' shared per-prime twiddle tables (fft/ntt_level_table.hpp)
+// against their definition, whatever way a table was built (from scratch,
+// extended from a shorter one, one thread or several): IFMA and portable,
+// level t holds w_2t^j = g^((p-1)/2t * j) and its Shoup companion (2^52,
+// 2^64) for j = 0 .. t; AVX2, w_m^+-bitrev(k) for k < m/2 as signed doubles.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -9,6 +10,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "fft/ntt_avx2.hpp"
+#include "fft/ntt_avx2_arith.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "fft/ntt_level_table.hpp"
 
@@ -162,6 +165,121 @@ TEST(NttLevelTable, SharedTableGrowsAndServesShorterLengths) {
     for (std::size_t i = 0; i < n; ++i)
       ASSERT_EQ(y[i] % p, mul_mod(x[i], n_mod, p)) << "n " << n << " i " << i;
   }
+}
+
+// ---- Portable engine (ntt_primes, 64-bit companions) ----
+
+void expect_all64(const ntt64_level_table& T, unsigned k) {
+  const u64 p = ntt_primes[k].p;
+  ASSERT_EQ(T.p, p);
+  for (std::size_t t = 1; t <= T.top; t *= 2) {
+    const u64 root = pow_mod(ntt_primes[k].generator, (p - 1) / (2 * t), p);
+    u64 w = 1;
+    for (std::size_t j = 0; j <= t; ++j, w = mul_mod(w, root, p)) {
+      ASSERT_EQ(T.level(t)[j].w, w) << "prime " << k << " level " << t << " j " << j;
+      ASSERT_EQ(T.level(t)[j].w_shoup, shoup_companion(w, p)) << "prime " << k << " level " << t << " j " << j;
+    }
+  }
+}
+
+bool same64(const ntt64_level_table& a, const ntt64_level_table& b) {
+  return a.top == b.top && a.p == b.p &&
+         std::memcmp(a.tw.data(), b.tw.data(), ntt52_level_table::entries(a.top) * sizeof(ntt_twiddle)) == 0;
+}
+
+TEST(NttLevelTable, PortableTablesEqualTheDefinitionEveryPrime) {
+  for (unsigned k = 0; k < ntt_prime_count; ++k) {
+    const u64 p = ntt_primes[k].p, g = ntt_primes[k].generator;
+    for (std::size_t top : {1u, 2u, 8u, 4096u}) expect_all64(ntt64_build_levels(p, g, top), k);
+    // Threaded levels (past 2^14) equal one thread's; extensions equal fresh builds.
+    const auto one = ntt64_build_levels(p, g, 1 << 16, nullptr, 1);
+    expect_all64(one, k);
+    ASSERT_TRUE(same64(one, ntt64_build_levels(p, g, 1 << 16, nullptr, 3)));
+    for (std::size_t from : {1u, 4u, 1u << 13, 1u << 16}) {
+      const auto shorter = ntt64_build_levels(p, g, from);
+      ASSERT_TRUE(same64(one, ntt64_build_levels(p, g, 1 << 16, &shorter))) << "prime " << k << " from " << from;
+    }
+    ASSERT_TRUE(same64(ntt64_build_levels(p, g, 256, &one), ntt64_build_levels(p, g, 256)));
+    const unsigned other = (k + 1) % ntt_prime_count;
+    const auto foreign = ntt64_build_levels(ntt_primes[other].p, ntt_primes[other].generator, 64);
+    ASSERT_TRUE(same64(ntt64_build_levels(p, g, 128, &foreign), ntt64_build_levels(p, g, 128)));
+  }
+  EXPECT_THROW(ntt64_build_levels(ntt_primes[0].p, ntt_primes[0].generator, 6), std::invalid_argument);
+  EXPECT_THROW(ntt64_levels(ntt_prime_count, 4), std::invalid_argument);
+}
+
+// ---- AVX2 engine (ntt52_primes, bit-reversed signed doubles) ----
+
+// Entry k of the table for m = 2 half: w_m^bitrev(k) and w_m^-bitrev(k), bitrev over log2(half) bits.
+void expect_all_avx2(const ntt_avx2_twiddle_table& T, unsigned prime) {
+  const u64 p = ntt52_primes[prime].p;
+  ASSERT_EQ(T.p, p);
+  const std::size_t half = T.half, m = 2 * half;
+  const unsigned bits = avx2::ceil_log2(half);
+  const u64 root = pow_mod(ntt52_primes[prime].generator, (p - 1) / m, p), root_inv = inv_mod(root, p);
+  const double pd = static_cast<double>(p);
+  for (std::size_t k = 0; k < half; ++k) {
+    const std::size_t r = avx2::bit_reverse(k, bits);
+    const double f = avx2::signed_rep(pow_mod(root, r, p), p), i = avx2::signed_rep(pow_mod(root_inv, r, p), p);
+    ASSERT_EQ(T.fw[k], f) << "prime " << prime << " half " << half << " k " << k;
+    ASSERT_EQ(T.iw[k], i) << "prime " << prime << " half " << half << " k " << k;
+    ASSERT_EQ(T.fw_p[k], f / pd);
+    ASSERT_EQ(T.iw_p[k], i / pd);
+  }
+}
+
+bool same_avx2(const ntt_avx2_twiddle_table& a, const ntt_avx2_twiddle_table& b) {
+  const std::size_t n = a.half * sizeof(double);
+  return a.half == b.half && a.p == b.p && std::memcmp(a.fw.data(), b.fw.data(), n) == 0 &&
+         std::memcmp(a.fw_p.data(), b.fw_p.data(), n) == 0 && std::memcmp(a.iw.data(), b.iw.data(), n) == 0 &&
+         std::memcmp(a.iw_p.data(), b.iw_p.data(), n) == 0;
+}
+
+TEST(NttLevelTable, Avx2TablesEqualTheDefinitionEveryPrime) {
+  for (unsigned k = 0; k < ntt52_prime_count; ++k) {
+    const u64 p = ntt52_primes[k].p, g = ntt52_primes[k].generator;
+    for (std::size_t half : {1u, 2u, 8u, 1024u}) expect_all_avx2(ntt_avx2_build_twiddles(p, g, half), k);
+    const auto one = ntt_avx2_build_twiddles(p, g, 1 << 16, nullptr, 1);
+    expect_all_avx2(one, k);
+    ASSERT_TRUE(same_avx2(one, ntt_avx2_build_twiddles(p, g, 1 << 16, nullptr, 3)));
+    for (std::size_t from : {1u, 16u, 1u << 14, 1u << 16}) {
+      const auto shorter = ntt_avx2_build_twiddles(p, g, from);
+      ASSERT_TRUE(same_avx2(one, ntt_avx2_build_twiddles(p, g, 1 << 16, &shorter))) << "prime " << k << " from " << from;
+    }
+    ASSERT_TRUE(same_avx2(ntt_avx2_build_twiddles(p, g, 512, &one), ntt_avx2_build_twiddles(p, g, 512)));
+    const unsigned other = (k + 1) % ntt52_prime_count;
+    const auto foreign = ntt_avx2_build_twiddles(ntt52_primes[other].p, ntt52_primes[other].generator, 64);
+    ASSERT_TRUE(same_avx2(ntt_avx2_build_twiddles(p, g, 128, &foreign), ntt_avx2_build_twiddles(p, g, 128)));
+  }
+  EXPECT_THROW(ntt_avx2_build_twiddles(ntt52_primes[0].p, ntt52_primes[0].generator, 12), std::invalid_argument);
+  EXPECT_THROW(ntt_avx2_twiddles(ntt52_prime_count, 4), std::invalid_argument);
+}
+
+// Plans of every engine built before and after their prime's shared table
+// grew (short plan first, then a long one, then a short one again) invert
+// their own transforms: x -> n x. test_ntt checks the transforms against the DFT.
+template <class Plan>
+void expect_round_trip(unsigned prime, std::size_t n, u64 p) {
+  Plan plan(prime, n);
+  std::mt19937_64 rng(n + prime);
+  std::vector<u64> x(n), y;
+  for (auto& v : x) v = rng() % p;
+  y = x;
+  plan.forward(y.data(), 1);
+  plan.inverse(y.data(), 1);
+  const u64 n_mod = n % p;
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(y[i] % p, mul_mod(x[i], n_mod, p)) << "n " << n << " i " << i;
+}
+
+TEST(NttLevelTable, PlansRoundTripAcrossTableGrowthEveryEngine) {
+  const std::size_t lengths[] = {16, 3 << 4, 1 << 10, 3 << 13, 1 << 17, 1 << 9, 3 << 10};
+  for (std::size_t n : lengths) expect_round_trip<ntt_plan>(1, n, ntt_primes[1].p);
+  EXPECT_GE(ntt64_levels(1, 1)->top, std::size_t{1} << 16);
+  if (ntt_avx2_supported())
+    for (std::size_t n : lengths) expect_round_trip<ntt_avx2_plan>(2, n, ntt52_primes[2].p);
+  EXPECT_GE(ntt_avx2_twiddles(2, 1)->half, std::size_t{1} << 16);
+  if (ntt52_supported())
+    for (std::size_t n : lengths) expect_round_trip<ntt52_plan>(1, n, ntt52_primes[1].p);
 }
 
 }  // namespace

@@ -53,7 +53,10 @@ class ntt_avx2_plan {
   u64 modulus() const { return p_; }
 
   // As ntt_plan: [0, 2p) in and out; forward natural -> bit-reversed,
-  // inverse bit-reversed -> natural, times n.
+  // inverse bit-reversed -> natural, times n; except that from 16 points
+  // on, each 16 bit-reversed outputs are stored 4 x 4 transposed (output
+  // 4 b + i at 4 i + b), the order the inverse reads: a product, which
+  // only multiplies point by point, never sees it.
   void forward(u64* a, unsigned threads) const;
   // The same when a[nonzero ..) is known to be zero (a zero-padded operand):
   // the first step (radix 3, or the first radix-4 step on one thread) skips

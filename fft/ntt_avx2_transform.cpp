@@ -296,7 +296,10 @@ BIGMUL_AVX2 inline void load_pairs(const double* p, __m256d& even, __m256d& odd)
 
 // The last two forward levels in registers: blocks of 4 values, four blocks
 // (16 values) a step, transposed so that each lane is one block; k0 = the
-// index of the first block. Output reduced, as u64 in [0, 2p).
+// index of the first block. Output reduced, as u64 in [0, 2p), and left
+// transposed (output i of block b at 4 i + b of the 16, not 4 b + i):
+// the pointwise product does not care, first_levels_inverse reads it so,
+// and two of the four transposes of a round trip are saved.
 BIGMUL_AVX2 void last_levels_forward(double* a, std::size_t size, const tables& T, std::size_t k0, const vconst& c) {
   for (std::size_t g = 0; g < size; g += 16) {
     const std::size_t k = k0 + g / 4;
@@ -310,7 +313,6 @@ BIGMUL_AVX2 void last_levels_forward(double* a, std::size_t size, const tables& 
     x1 = reduce(x1, c);
     x2 = reduce(x2, c);
     x3 = reduce(x3, c);
-    transpose4(x0, x1, x2, x3);
     u64* b = reinterpret_cast<u64*>(a + g);
     store_u64(b, x0, c);
     store_u64(b + 4, x1, c);
@@ -318,13 +320,13 @@ BIGMUL_AVX2 void last_levels_forward(double* a, std::size_t size, const tables& 
     store_u64(b + 12, x3, c);
   }
 }
-// The first two inverse levels, u64 in [0, 2p) in, doubles out.
+// The first two inverse levels, u64 in [0, 2p) in (as last_levels_forward
+// leaves them: lane b = block b), doubles out in natural order.
 BIGMUL_AVX2 void first_levels_inverse(double* a, std::size_t size, const tables& T, std::size_t k0, const vconst& c) {
   for (std::size_t g = 0; g < size; g += 16) {
     const std::size_t k = k0 + g / 4;
     __m256d x0 = ld_as<true>(a + g, c), x1 = ld_as<true>(a + g + 4, c), x2 = ld_as<true>(a + g + 8, c),
             x3 = ld_as<true>(a + g + 12, c);
-    transpose4(x0, x1, x2, x3);
     __m256d w2, w3, w2p, w3p;
     load_pairs(T.w + 2 * k, w2, w3);
     load_pairs(T.wp + 2 * k, w2p, w3p);

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "bigmul/error.hpp"
 #include "bigmul/mul.hpp"
@@ -19,6 +21,7 @@
 #include "mul/ntt_mul.hpp"
 #include "mul/mul_cuda.hpp"
 #include "mul/params_cpu.hpp"
+#include "mul/release_hooks.hpp"
 #include "mul/tiled.hpp"
 #include "mul/toom3.hpp"
 #include "prim/parallel.hpp"
@@ -92,11 +95,31 @@ bool cuda_usable(std::string* why) {
 #endif
 }
 
+namespace {
+std::mutex release_hooks_mutex;
+std::vector<void (*)()>& release_hooks() {
+  static std::vector<void (*)()> hooks;
+  return hooks;
+}
+}  // namespace
+
+void detail::add_release_hook(void (*hook)()) {
+  std::lock_guard<std::mutex> lock(release_hooks_mutex);
+  auto& hooks = release_hooks();
+  if (std::find(hooks.begin(), hooks.end(), hook) == hooks.end()) hooks.push_back(hook);
+}
+
 void release_scratch() {
   detail::ntt_release_scratch();
 #if defined(BIGMUL_HAVE_CUDA)
   detail::cuda_release_plans();  // the GPU FFT plans and their twiddle tables
 #endif
+  std::vector<void (*)()> hooks;
+  {
+    std::lock_guard<std::mutex> lock(release_hooks_mutex);
+    hooks = release_hooks();
+  }
+  for (auto hook : hooks) hook();  // the layers above: src/arith's conversion caches
 }
 
 std::size_t mul_heap_bytes(std::size_t an, std::size_t bn, radix rx, const mul_options& options) {

@@ -53,6 +53,9 @@ void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std
 // NTT's transform buffers, about primes * 8 bytes per transform point of
 // the largest product so far); the next product allocates them again.
 // Products run inside mul_batched keep theirs in the pool's worker threads.
+// Also frees the radix converter's caches (the table of powers 10^(19 2^k),
+// their reciprocals, the calling thread's conversion buffers): the next
+// conversion rebuilds them; one running on another thread keeps what it holds.
 void release_scratch();
 
 // The heap bytes bigmul::mul allocates for a product of an x bn limbs with

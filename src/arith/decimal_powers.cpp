@@ -5,11 +5,13 @@
 #include "src/arith/decimal_powers.hpp"
 
 #include <bit>
-#include <deque>
 #include <mutex>
+#include <vector>
 
 #include "bigmul/arith.hpp"
+#include "mul/release_hooks.hpp"
 #include "src/arith/mul_helpers.hpp"
+#include "src/arith/ntt_reuse.hpp"
 #include "src/arith/reciprocal.hpp"
 
 namespace bigmul::detail {
@@ -18,9 +20,15 @@ namespace {
 constexpr limb_t five_19 = 19073486328125ull;  // 5^19
 
 std::mutex table_mutex;
-std::deque<decimal_power>& table() {
-  static std::deque<decimal_power> t;
+std::vector<std::shared_ptr<const decimal_power>>& table() {
+  static std::vector<std::shared_ptr<const decimal_power>> t;
   return t;
+}
+
+std::mutex reciprocal_mutex;
+std::vector<std::shared_ptr<const wide_reciprocal>>& reciprocals() {  // index k: the widest so far
+  static std::vector<std::shared_ptr<const wide_reciprocal>> c;
+  return c;
 }
 
 void prepare(decimal_power& p) {
@@ -31,36 +39,52 @@ void prepare(decimal_power& p) {
 
 }  // namespace
 
-const decimal_power& decimal_power_at(std::size_t k) {
+void release_decimal_powers() {
+  std::vector<std::shared_ptr<const decimal_power>> t;
+  std::vector<std::shared_ptr<const wide_reciprocal>> r;
+  {
+    std::lock_guard<std::mutex> lock(table_mutex);
+    t.swap(table());
+  }
+  {
+    std::lock_guard<std::mutex> lock(reciprocal_mutex);
+    r.swap(reciprocals());
+  }
+  ntt_reuse_release_scratch();  // the calling thread's conversion transform buffers
+}
+
+std::shared_ptr<const decimal_power> decimal_power_at(std::size_t k) {
+  static std::once_flag registered;
+  std::call_once(registered, [] { add_release_hook(&release_decimal_powers); });
   std::lock_guard<std::mutex> lock(table_mutex);
   auto& t = table();
   if (t.empty()) {
-    decimal_power p;
-    p.m = 19;
-    p.five = {five_19};
-    prepare(p);
+    auto p = std::make_shared<decimal_power>();
+    p->m = 19;
+    p->five = {five_19};
+    prepare(*p);
     t.push_back(std::move(p));
   }
   while (t.size() <= k) {
-    const decimal_power& prev = t.back();
-    decimal_power p;
-    p.m = 2 * prev.m;
-    p.five.resize(2 * prev.five.size());
-    mul_any(p.five.data(), prev.five.data(), prev.five.size(), prev.five.data(), prev.five.size());
-    trim(p.five);
-    prepare(p);
+    const decimal_power& prev = *t.back();
+    auto p = std::make_shared<decimal_power>();
+    p->m = 2 * prev.m;
+    p->five.resize(2 * prev.five.size());
+    mul_any(p->five.data(), prev.five.data(), prev.five.size(), prev.five.data(), prev.five.size());
+    trim(p->five);
+    prepare(*p);
     t.push_back(std::move(p));
   }
   return t[k];
 }
 
 std::shared_ptr<const wide_reciprocal> decimal_power_wide_reciprocal(std::size_t k, std::size_t min_limbs) {
-  static std::mutex m;
-  static std::deque<std::shared_ptr<const wide_reciprocal>> cache;  // index k
-  const decimal_power& p = decimal_power_at(k);
+  const std::shared_ptr<const decimal_power> pp = decimal_power_at(k);
+  const decimal_power& p = *pp;
   const std::size_t dn = p.five.size();
   {
-    std::lock_guard<std::mutex> lock(m);
+    std::lock_guard<std::mutex> lock(reciprocal_mutex);
+    const auto& cache = reciprocals();
     if (cache.size() > k && cache[k] && cache[k]->r.size() >= min_limbs + 3) return cache[k];
   }
   auto w = std::make_shared<wide_reciprocal>();
@@ -79,7 +103,8 @@ std::shared_ptr<const wide_reciprocal> decimal_power_wide_reciprocal(std::size_t
   w->r.resize(t + 1);
   approx_reciprocal(w->r.data(), a.data(), a.size());
   w->exponent_bits = 64 * (t + dn) - p.shift;
-  std::lock_guard<std::mutex> lock(m);
+  std::lock_guard<std::mutex> lock(reciprocal_mutex);
+  auto& cache = reciprocals();
   while (cache.size() <= k) cache.emplace_back();
   if (!cache[k] || cache[k]->r.size() < w->r.size()) cache[k] = w;
   return w;

@@ -18,8 +18,14 @@ struct decimal_power {
   std::vector<limb_t> normalized;  // five << shift
 };
 
-// Entry k of the table, built on first use (thread-safe; references stay valid).
-const decimal_power& decimal_power_at(std::size_t k);
+// Entry k of the table, built on first use (thread-safe). Shared, so that
+// bigmul::release_scratch() can drop the table while a conversion on another
+// thread still holds the entries it uses.
+std::shared_ptr<const decimal_power> decimal_power_at(std::size_t k);
+
+// Drops the table and the cached reciprocals (the hook bigmul::release_scratch()
+// calls; registered with the first entry built).
+void release_decimal_powers();
 
 // r ~ 2^exponent_bits / 5^m for entry k, with at least min_limbs + 3 limbs
 // and a relative error below 5 B^-(min_limbs + 2) (B = 2^64): the root of

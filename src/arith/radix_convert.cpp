@@ -140,7 +140,8 @@ constexpr std::size_t basecase_window_five_limbs = 128;
 void split_level(tree& t, const level& cur, std::size_t len, level& next) {
   const std::size_t hi = len / 2, lo = len - hi;
   const std::size_t P = cur.P, P_hi = frac_limbs(hi), P_lo = frac_limbs(lo);
-  const detail::decimal_power& pw = detail::decimal_power_at(static_cast<std::size_t>(std::countr_zero(hi)));
+  const auto pw_held = detail::decimal_power_at(static_cast<std::size_t>(std::countr_zero(hi)));
+  const detail::decimal_power& pw = *pw_held;
   const std::size_t mw = pw.m / 64;
   const unsigned mb = static_cast<unsigned>(pw.m % 64);
   const std::size_t need = P_lo + static_cast<std::size_t>(static_cast<double>(hi) * limbs_per_decimal_limb) + 3;
@@ -250,7 +251,8 @@ void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L, std:
   // above L are zeros (x < D^L) and are not visited.
   const std::size_t Lt = std::bit_ceil(L);
   const std::size_t k = static_cast<std::size_t>(std::countr_zero(Lt));
-  const detail::decimal_power& pw = detail::decimal_power_at(k);
+  const auto pw_held = detail::decimal_power_at(k);
+  const detail::decimal_power& pw = *pw_held;
   const std::shared_ptr<const detail::wide_reciprocal> Rp = detail::decimal_power_wide_reciprocal(k, n + 3);
   const detail::wide_reciprocal& R = *Rp;
   // Root fraction F = x B^P / D^Lt = x 2^(64 P - m) / 5^m ~ x R 2^(64 P - m - E),
@@ -320,7 +322,8 @@ std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L, std::size_t bas
     blocks[i] = horner(x + i * s, std::min(s, L - i * s));
   });
   for (std::size_t k = static_cast<std::size_t>(std::countr_zero(s)); blocks.size() > 1; ++k, s *= 2) {
-    const detail::decimal_power& pw = detail::decimal_power_at(k);
+    const auto pw_held = detail::decimal_power_at(k);
+    const detail::decimal_power& pw = *pw_held;
     const std::size_t fn = pw.five.size(), pairs = blocks.size() / 2;
     std::size_t max_hi = 0;
     for (std::size_t i = 0; i < pairs; ++i) max_hi = std::max(max_hi, blocks[2 * i + 1].size());

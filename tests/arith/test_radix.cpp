@@ -5,6 +5,7 @@
 #include <string>
 
 #include "arith_test_util.hpp"
+#include "bigmul/mul.hpp"
 #include "src/arith/decimal_powers.hpp"
 #include "src/arith/ntt_reuse.hpp"
 #include "src/arith/radix_convert.hpp"
@@ -162,7 +163,7 @@ TEST(RadixConversion, ScaledTreeBoundariesAndSettling) {
 // also when a wider cached one answers a narrower request.
 TEST(RadixConversion, PowerReciprocalPrecisionAgainstGmp) {
   for (std::size_t k : {2u, 3u, 6u, 9u}) {  // 5^m of 3, 6, 45, 353 limbs
-    const std::size_t dn = detail::decimal_power_at(k).five.size();
+    const std::size_t dn = detail::decimal_power_at(k)->five.size();
     for (std::size_t min_limbs : {std::size_t{1}, dn / 2, dn - 2, dn - 1, dn, dn + 1, 2 * dn + 7, std::size_t{2}}) {
       const auto w = detail::decimal_power_wide_reciprocal(k, min_limbs);
       ASSERT_GE(w->r.size(), min_limbs + 3) << "k=" << k << " min_limbs=" << min_limbs;
@@ -256,4 +257,28 @@ TEST(RadixConversion, ScaledTreeWithCachedTransformsAtBoundaries) {
     const std::vector<limb_t> dec = binary_to_decimal(ones.data(), ones.size());
     ASSERT_EQ(digits_of(dec), test::limbs_to_mpz(ones).get_str(10)) << "all_max n=" << n;
   }
+}
+
+// bigmul::release_scratch() drops the converter's caches through the hook
+// mul/ calls (the power table is rebuilt on the next use), an entry a caller
+// still holds stays valid, and conversions before and after agree with GMP.
+TEST(RadixConversion, ReleaseScratchDropsTheConverterCaches) {
+  auto g = test::rng(319);
+  const std::vector<limb_t> bin = test::operand(operand_kind::random, 5000, g);
+  const std::string want = test::limbs_to_mpz(bin).get_str(10);
+  ASSERT_EQ(digits_of(binary_to_decimal(bin.data(), bin.size())), want);
+  const auto held = detail::decimal_power_at(6);
+  const std::vector<limb_t> five = held->five;
+  release_scratch();
+  EXPECT_EQ(held->m, 19u << 6);
+  EXPECT_EQ(held->five, five);
+  const auto again = detail::decimal_power_at(6);
+  EXPECT_NE(again.get(), held.get()) << "the table was not dropped";
+  EXPECT_EQ(again->five, five);
+  const std::vector<limb_t> dec = binary_to_decimal(bin.data(), bin.size());
+  ASSERT_EQ(digits_of(dec), want);
+  std::vector<limb_t> expect = bin;
+  while (!expect.empty() && expect.back() == 0) expect.pop_back();
+  release_scratch();
+  ASSERT_EQ(decimal_to_binary(dec.data(), dec.size()), expect);
 }

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu.cuh"
 #include "harness.hpp"
 #include "bigmul/device.hpp"
 #include "bigmul/mul.hpp"
@@ -84,16 +85,13 @@ double device_time(device_operands& d, std::size_t n, std::size_t G, radix rx, a
   bytes = d.cap;
   check(call(d.temp, bytes), what);
   check(cudaDeviceSynchronize(), what);
-  cudaError_t e = cudaSuccess;
-  const double t = bench::measure(
-                       [&] {
-                         if (const cudaError_t x = call(d.temp, bytes); x != cudaSuccess && e == cudaSuccess) e = x;
-                       },
-                       bench::timing{0.05, 5, 200})
-                       .real_s;
-  check(e, what + " (timed runs)");
+  // CUDA events: the device's time whether or not the call waits for its
+  // kernels (host timing of a call that returns early would time the launch).
+  bench::measurement m;
+  check(bench::gpu_measure(m, [&] { return call(d.temp, bytes); }, bench::gpu_timing{bench::timing{0.05, 5, 200}, 1}),
+        what + " (timed runs)");
   check(cudaDeviceSynchronize(), what + " (timed runs)");
-  return t;
+  return m.real_s;
 }
 
 std::size_t grow(std::size_t n) { return n + std::max<std::size_t>(1, n / 4); }

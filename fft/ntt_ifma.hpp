@@ -40,7 +40,11 @@ class ntt52_plan {
   u64 modulus() const { return p_; }
 
   // As ntt_plan: [0, 2p) in and out; forward natural -> digit-reversed,
-  // inverse digit-reversed -> natural, times n.
+  // inverse digit-reversed -> natural, times n; except that where the
+  // power-of-two part has 16 points or more, each 16 outputs are stored
+  // even positions first, then odd (output i at i / 2, or 8 + i / 2 for
+  // odd i), the order the inverse reads: a product, which only multiplies
+  // point by point, never sees it.
   void forward(u64* a, unsigned threads) const;
   // The same when a[nonzero ..) is known to be zero (a zero-padded operand):
   // the first step (radix 3, or the first pair of levels on one thread)

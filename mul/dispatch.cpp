@@ -249,7 +249,7 @@ bool parse_algorithm(const std::string& name, algorithm& out) {
 void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
          const mul_options& options) {
   // Binary basecase products with default options go straight to the
-  // schoolbook (up to 8 limbs: its fixed kernel): the full entry point's
+  // schoolbook (up to 10 limbs: its fixed kernel): the full entry point's
   // checks, frame and dispatch cost ~5 ns, more than a 2-limb product (GMP's
   // mpn_mul: 4 ns). The same argument checks, as plain comparisons (an below
   // 2^48: an + bn cannot overflow); anything unusual (including every error)

@@ -1,7 +1,7 @@
 // The fixed-size schoolbook kernels (mul/basecase_small.hpp) and the public
 // entry point's short path to them, against GMP's mpz_mul: every shape
-// 1 <= bn <= an <= 8 on random, all-maximum, runs, sparse, power and zero
-// operands; through bigmul::mul, the shapes just past the table (9 limbs),
+// 1 <= bn <= an <= basecase_small_max on random, all-maximum, runs, sparse, power and zero
+// operands; through bigmul::mul, the shapes just past the table,
 // and that the short path still refuses what the full entry point refuses.
 #include <gtest/gtest.h>
 
@@ -55,12 +55,12 @@ TEST(BasecaseSmall, EveryShapeMatchesGmp) {
   }
 }
 
-// Around the table's edge, through bigmul::mul: 8 and 9 limbs, unbalanced,
+// Around the table's edge (10 limbs), through bigmul::mul, unbalanced too,
 // with and without options that send the product down the full path.
 TEST(BasecaseSmall, PublicEntryAroundTheEdge) {
   auto g = bigmul::test::rng(2202);
-  for (std::size_t an : {7u, 8u, 9u, 10u, 17u})
-    for (std::size_t bn : {std::size_t{1}, std::size_t{2}, std::size_t{8}, std::size_t{9}}) {
+  for (std::size_t an : {7u, 8u, 9u, 10u, 11u, 12u, 17u})
+    for (std::size_t bn : {std::size_t{1}, std::size_t{2}, std::size_t{8}, std::size_t{10}, std::size_t{11}}) {
       if (bn > an) continue;
       for (operand_kind k : {operand_kind::random, operand_kind::all_max}) {
         const auto a = bigmul::test::make_operand(k, an, radix::binary, g);

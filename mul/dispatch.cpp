@@ -248,23 +248,37 @@ bool parse_algorithm(const std::string& name, algorithm& out) {
 
 void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
          const mul_options& options) {
-  // Binary basecase products with default options go straight to the
-  // schoolbook (up to 10 limbs: its fixed kernel): the full entry point's
-  // checks, frame and dispatch cost ~5 ns, more than a 2-limb product (GMP's
-  // mpn_mul: 4 ns). The same argument checks, as plain comparisons (an below
-  // 2^48: an + bn cannot overflow); anything unusual (including every error)
-  // takes the full path.
-  if (an < (std::size_t{1} << 48) && bn >= 1 && bn <= an && rx == radix::binary &&
-      bn < detail::params_cpu::binary_radix.karatsuba && r && a && b && !options.stats && !options.modular_check &&
-      (options.algo == algorithm::automatic || options.algo == algorithm::basecase) &&
-      (options.where == backend::automatic || options.where == backend::cpu) &&
+  // Binary products below the NTT with default options go straight to the
+  // schoolbook (up to 10 limbs: its fixed kernel) or Karatsuba: the full
+  // entry point's checks, frame and dispatch cost ~5 ns, more than a 2-limb
+  // product (GMP's mpn_mul: 4 ns), and ~30 ns at Karatsuba sizes. The same
+  // argument checks, as plain comparisons (an below 2^48: an + bn cannot
+  // overflow), and the same choice as choose(); anything unusual (including
+  // every error) takes the full path.
+  if (an < (std::size_t{1} << 48) && bn >= 1 && bn <= an && rx == radix::binary && r && a && b && !options.stats &&
+      !options.modular_check && (options.where == backend::automatic || options.where == backend::cpu) &&
       static_cast<unsigned>(options.engine) <= static_cast<unsigned>(fft_engine::cufft) &&
       !overlaps(r, an + bn, a, an) && !overlaps(r, an + bn, b, bn)) {
-    if (an <= detail::basecase_small_max)
-      detail::mul_basecase_small(r, a, an, b, bn);
-    else
-      detail::mul_basecase(r, a, an, b, bn, rx);
-    return;
+    const auto& x = detail::params_cpu::binary_radix;
+    if ((options.algo == algorithm::automatic && bn < x.karatsuba) || options.algo == algorithm::basecase) {
+      if (an <= detail::basecase_small_max)
+        detail::mul_basecase_small(r, a, an, b, bn);
+      else
+        detail::mul_basecase(r, a, an, b, bn, rx);
+      return;
+    }
+#if defined(BIGMUL_HAVE_CUDA)
+    const bool cpu_only = options.where == backend::cpu;  // automatic may pick the GPU past its crossover
+#else
+    const bool cpu_only = true;
+#endif
+    // choose()'s Karatsuba range: below every NTT engine's crossover (so no
+    // engine is asked for) and the FFT's, and below Toom-3's.
+    if (options.algo == algorithm::automatic && cpu_only && bn < std::min({x.ntt, x.ntt_avx2, x.ntt_portable}) &&
+        bn < x.fft && (x.toom3 == 0 || bn < x.toom3)) {
+      detail::mul_karatsuba(r, a, an, b, bn, rx, x.karatsuba_basecase);
+      return;
+    }
   }
   mul_checked(r, a, an, b, bn, rx, options);
 }

@@ -1,15 +1,18 @@
 // The fixed-size schoolbook kernels (mul/basecase_small.hpp) and the public
 // entry point's short path to them, against GMP's mpz_mul: every shape
-// 1 <= bn <= an <= basecase_small_max on random, all-maximum, runs, sparse, power and zero
-// operands; through bigmul::mul, the shapes just past the table,
-// and that the short path still refuses what the full entry point refuses.
+// 1 <= bn <= an <= basecase_small_max on random, all-maximum, runs, sparse,
+// power and zero operands; through bigmul::mul, the shapes just past the
+// table and the short path's Karatsuba range, and that the short path still
+// refuses what the full entry point refuses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "bigmul/error.hpp"
 #include "bigmul/mul.hpp"
 #include "mul/basecase_small.hpp"
+#include "mul/params_cpu.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -82,6 +85,35 @@ TEST(BasecaseSmall, PublicEntryAroundTheEdge) {
             EXPECT_EQ(st.used, algorithm::basecase);
           }
         }
+      }
+    }
+}
+
+// The short path's Karatsuba range: its ends +-1 (the Karatsuba crossover,
+// the smallest NTT crossover), balanced and not, with default options (short
+// path) and with statistics (full path, which must report the same choice).
+TEST(BasecaseSmall, PublicEntryKaratsubaRange) {
+  auto g = bigmul::test::rng(2214);
+  const auto& x = detail::params_cpu::binary_radix;
+  const std::size_t top = std::min({x.ntt, x.ntt_avx2, x.ntt_portable, x.fft});
+  for (std::size_t bn : {x.karatsuba - 1, x.karatsuba, x.karatsuba + 1, top - 1, top, top + 1})
+    for (std::size_t an : {bn, bn + 1, 3 * bn + 7}) {
+      const auto a = bigmul::test::make_operand(operand_kind::all_max, an, radix::binary, g);
+      const auto b = bigmul::test::make_operand(operand_kind::random, bn, radix::binary, g);
+      const auto want = bigmul::test::gmp_product(a.data(), an, b.data(), bn, radix::binary);
+      std::vector<limb_t> r(an + bn, 0x1111);
+      mul(r.data(), a.data(), an, b.data(), bn);
+      ASSERT_EQ(r, want) << "an=" << an << " bn=" << bn;
+      mul_options o;
+      mul_stats st;
+      o.stats = &st;
+      std::fill(r.begin(), r.end(), 0x2222);
+      mul(r.data(), a.data(), an, b.data(), bn, radix::binary, o);
+      ASSERT_EQ(r, want) << "an=" << an << " bn=" << bn << " (full path)";
+      if (bn < x.karatsuba) {
+        EXPECT_EQ(st.used, algorithm::basecase);
+      } else if (bn < top) {
+        EXPECT_EQ(st.used, algorithm::karatsuba);
       }
     }
 }

@@ -92,8 +92,10 @@ std::shared_ptr<const wide_reciprocal> decimal_power_wide_reciprocal(std::size_t
   // a ~ 5^m 2^shift B^(t - dn) and approx_reciprocal(a) ~ B^(2 t) / a (within
   // 2 units of t + 1 limbs, and r >= B^t) ~ 2^(64 (t + dn) - shift) / 5^m.
   // Truncation (< 2 B^-t relative, as a >= B^t / 2) and approximation
-  // (<= 2 B^-t) together stay below 5 B^-t, t = min_limbs + 2.
-  const std::size_t t = min_limbs + 2;
+  // (<= 2 B^-t) together stay below 5 B^-t, t >= min_limbs + 2.
+  // 1/64 more than asked for: operands of nearly the same length (the two
+  // operands of one product) then share one reciprocal.
+  const std::size_t t = min_limbs + 2 + min_limbs / 64;
   std::vector<limb_t> a(t, 0);
   if (t <= dn) {
     std::copy(p.normalized.end() - static_cast<std::ptrdiff_t>(t), p.normalized.end(), a.begin());

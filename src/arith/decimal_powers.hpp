@@ -30,7 +30,7 @@ void release_decimal_powers();
 // r ~ 2^exponent_bits / 5^m for entry k, with at least min_limbs + 3 limbs
 // and a relative error below 5 B^-(min_limbs + 2) (B = 2^64): the root of
 // binary -> decimal multiplies by it instead of dividing. It is the Newton
-// reciprocal of the top min_limbs + 2 limbs of 5^m (padded with zero limbs
+// reciprocal of the top min_limbs + 2 (+1/64) limbs of 5^m (padded with zero limbs
 // when 5^m is shorter): only the precision the caller asks for is paid, never
 // the entry's whole length. Cached (the widest so far) per entry. Thread-safe.
 struct wide_reciprocal {

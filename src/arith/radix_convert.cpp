@@ -32,6 +32,12 @@ namespace {
 // library's threads (a task costs microseconds); levels with fewer nodes than
 // threads run their nodes in turn, each product using all the threads.
 constexpr std::size_t parallel_limbs = 1024;
+// Nodes longer than this run in turn even then, each product on all the
+// threads: a product run inside a task keeps its transform buffers in that
+// worker thread (ntt_reuse's and the NTT's per-thread scratch), which
+// release_scratch() on the caller's thread cannot free; this bounds them to a
+// few MB a worker.
+constexpr std::size_t task_limbs_max = std::size_t{1} << 15;
 
 // Exactly L decimal limbs of x (< 10^(19 L)) by repeated division by 10^19.
 void to_decimal_basecase(const limb_t* x, std::size_t n, limb_t* out, std::size_t L) {
@@ -164,7 +170,7 @@ void split_level(tree& t, const level& cur, std::size_t len, level& next) {
   }
   next.frac.resize(next.p.size() * P_lo);
   const unsigned threads = prim::resolve_threads(0);
-  const bool by_node = count >= threads && len * count >= parallel_limbs;
+  const bool by_node = count >= threads && len * count >= parallel_limbs && len <= task_limbs_max;
   const auto one = [&](std::size_t i) {
     const limb_t* frac = cur.frac.data() + i * P;
     limb_t* low_frac = next.frac.data() + first[i] * P_lo;
@@ -330,7 +336,7 @@ std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L, std::size_t bas
     std::unique_ptr<detail::ntt_fixed_factor> factor;
     if (fn >= reuse_five_limbs && pairs > 1 && max_hi > 0)
       factor = std::make_unique<detail::ntt_fixed_factor>(pw.five.data(), fn, max_hi, max_hi + fn);
-    const bool by_pair = pairs >= threads && s * pairs >= parallel_limbs;
+    const bool by_pair = pairs >= threads && s * pairs >= parallel_limbs && s <= task_limbs_max;
     const std::size_t mw = pw.m / 64;
     const unsigned mb = static_cast<unsigned>(pw.m % 64);
     std::vector<std::vector<limb_t>> next((blocks.size() + 1) / 2);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bigmul/arith.hpp"
+#include "bigmul/error.hpp"
 #include "mul/basecase_adx.hpp"
 #include "mul/limb_vec.hpp"
 #include "mul/params_cpu.hpp"
@@ -247,6 +248,46 @@ void settle(tree& t, std::size_t L) {
   }
 }
 
+// q = floor(x / D^Lt) exactly, from an estimate off by at most one (D^Lt =
+// 5^m 2^m, the power pw): adjusts q while q D^Lt > x or (q + 1) D^Lt <= x.
+void settle_quotient(std::vector<limb_t>& q, const limb_t* x, std::size_t n, const detail::decimal_power& pw) {
+  const std::size_t mw = pw.m / 64;
+  const unsigned mb = static_cast<unsigned>(pw.m % 64);
+  const auto times_power = [&](const std::vector<limb_t>& v) {
+    std::vector<limb_t> out;
+    if (v.empty()) return out;
+    std::vector<limb_t> p(v.size() + pw.five.size());
+    detail::mul_any(p.data(), v.data(), v.size(), pw.five.data(), pw.five.size());
+    out.assign(mw + p.size() + 1, 0);
+    out[mw + p.size()] = lshift(out.data() + mw, p.data(), p.size(), mb);
+    detail::trim(out);
+    return out;
+  };
+  const std::size_t xn = detail::trimmed(x, n);
+  // -1, 0, 1 as v < x, v == x, v > x.
+  const auto compare = [&](const std::vector<limb_t>& v) {
+    if (v.size() != xn) return v.size() < xn ? -1 : 1;
+    return detail::cmp_n(v.data(), x, xn);
+  };
+  for (int step = 0; step < 4; ++step) {
+    if (compare(times_power(q)) > 0) {
+      detail::sub_1_in_place(q.data(), q.size());
+      detail::trim(q);
+      continue;
+    }
+    std::vector<limb_t> up = q;
+    up.push_back(0);
+    detail::add_1_in_place(up.data(), up.size());
+    detail::trim(up);
+    if (compare(times_power(up)) <= 0) {
+      q = std::move(up);
+      continue;
+    }
+    return;
+  }
+  throw error(error::kind::internal, "bigmul: radix conversion quotient did not settle");
+}
+
 void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L, std::size_t basecase) {
   if (L <= basecase) {
     to_decimal_basecase(x, n, out, L);
@@ -254,8 +295,14 @@ void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L, std:
   }
   // The tree spans a power of two, Lt >= L, so that the root divides by a
   // cached power through its cached reciprocal: one product. Nodes at or
-  // above L are zeros (x < D^L) and are not visited.
-  const std::size_t Lt = std::bit_ceil(L);
+  // above L are zeros (x < D^L) and are not visited. When L is just above a
+  // power of two (L - Lt/2 <= Lt/8), the tree spans Lt/2 instead and the same
+  // product's integer part, x_hi = floor(x / D^(Lt/2)) (the few limbs above),
+  // is converted on its own: half the root's span, no 5^m of Lt, no root-level
+  // product of a node that is almost all zeros.
+  const std::size_t Lt0 = std::bit_ceil(L);
+  const bool low_root = L > Lt0 / 2 && 8 * (L - Lt0 / 2) <= Lt0 && Lt0 / 2 > basecase;
+  const std::size_t Lt = low_root ? Lt0 / 2 : Lt0;
   const std::size_t k = static_cast<std::size_t>(std::countr_zero(Lt));
   const auto pw_held = detail::decimal_power_at(k);
   const detail::decimal_power& pw = *pw_held;
@@ -263,21 +310,36 @@ void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L, std:
   const detail::wide_reciprocal& R = *Rp;
   // Root fraction F = x B^P / D^Lt = x 2^(64 P - m) / 5^m ~ x R 2^(64 P - m - E),
   // R ~ 2^E / 5^m; R's top n + 3 limbs carry all the precision x needs
-  // (F < B^(P - 2 - n) x, so a relative error of B^-(n+2) is below one unit of F).
+  // (F < B^(n + 2) as B^P <= B^2 D^Lt, so a relative error of B^-(n+2) is below one unit of F).
   const std::size_t P = frac_limbs(Lt);
   const std::size_t rt = std::min(R.r.size(), n + 3), drop = R.r.size() - rt;
   std::vector<limb_t> prod(n + rt);
   detail::mul_any(prod.data(), x, n, R.r.data() + drop, rt);
   const std::size_t S = R.exponent_bits + pw.m - 64 * (P + drop);  // right shift of prod, in bits
-  std::vector<limb_t> frac(P, 0);
-  {
-    const std::size_t sw = S / 64;
+  // Limbs [from, from + count) of prod >> S.
+  const auto shifted = [&](std::size_t from, std::size_t count) {
+    std::vector<limb_t> v(count, 0);
+    const std::size_t sw = S / 64 + from;
     const unsigned sb = static_cast<unsigned>(S % 64);
-    for (std::size_t i = 0; i < P && sw + i < prod.size(); ++i) {
+    for (std::size_t i = 0; i < count && sw + i < prod.size(); ++i) {
       const limb_t cur = prod[sw + i];
       const limb_t above = sw + i + 1 < prod.size() ? prod[sw + i + 1] : 0;
-      frac[i] = sb ? (cur >> sb) | (above << (64 - sb)) : cur;
+      v[i] = sb ? (cur >> sb) | (above << (64 - sb)) : cur;
     }
+    return v;
+  };
+  std::vector<limb_t> frac = shifted(0, P);
+  if (low_root) {
+    std::vector<limb_t> x_hi = shifted(P, prod.size() > S / 64 + P ? prod.size() - S / 64 - P : 0);
+    detail::trim(x_hi);
+    // F is off by a unit or two: floor(F) can be off by one only when its
+    // fraction is within that of an integer; then x_hi is settled exactly
+    // against x - x_hi D^Lt in [0, D^Lt).
+    const bool near_integer = std::all_of(frac.begin() + 1, frac.end(), [](limb_t v) { return v == 0; }) ||
+                              std::all_of(frac.begin() + 1, frac.end(), [](limb_t v) { return v == ~limb_t{0}; });
+    if (near_integer) settle_quotient(x_hi, x, n, pw);
+    to_decimal(x_hi.data(), x_hi.size(), out + Lt, L - Lt, basecase);
+    L = Lt;
   }
   prod = {};
   tree t{out, std::vector<limb_t>(L), std::vector<std::uint32_t>(L), basecase, L};

@@ -11,6 +11,7 @@
 #include "src/arith/radix_convert.hpp"
 #include "mul/ntt_mul.hpp"
 
+#include <bit>
 #include <cstdlib>
 #include <optional>
 
@@ -237,11 +238,15 @@ TEST(RadixConversion, ScaledTreeWithCachedTransformsAtBoundaries) {
     return r;
   };
   for (std::size_t t : {std::size_t{2}, std::size_t{38}}) {
-    for (std::size_t L : {1025u, 2048u, 2049u, 4500u}) {
+    for (std::size_t L : {1025u, 1152u, 1153u, 2048u, 2049u, 4500u}) {
       std::vector<mpz_class> values = {pow10(19 * L) - 1,
                                        test::limbs_to_mpz(test::operand(operand_kind::random, L, g)) % pow10(19 * L)};
       const mpz_class r = test::limbs_to_mpz(test::operand(operand_kind::random, L, g));
-      for (std::size_t p : {std::size_t{1}, std::size_t{32}, std::size_t{512}, std::size_t{1024}, L - 4, L - 1}) {
+      // p = bit_floor(L): the root of the tree when L is just above a power
+      // of two, where the digits above it are converted on their own.
+      for (std::size_t p : {std::size_t{1}, std::size_t{32}, std::size_t{512}, std::size_t{1024}, std::bit_floor(L),
+                            std::bit_floor(L) - 1, std::bit_floor(L) + 1, L - 4, L - 1}) {
+        if (p >= L) continue;
         const mpz_class a = r % pow10(19 * (L - p));  // L decimal limbs in all (or fewer: leading zeros)
         for (long d : {-1L, 0L, 1L}) values.push_back(a * pow10(19 * p) + d);
       }

@@ -21,7 +21,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <vector>
+#include <memory>
 
 #include "mul/basecase.hpp"
 #include "mul/karatsuba.hpp"
@@ -205,15 +205,16 @@ void mul_toom3(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std:
       mul_basecase(r, a, an, b, bn, radix::binary);
     return;
   }
-  std::vector<limb_t> scratch(scratch_limbs(bn, c) + 2 * bn);
-  limb_t* prod = scratch.data() + scratch_limbs(bn, c);
+  // Uninitialized: every limb is written before it is read.
+  const std::unique_ptr<limb_t[]> scratch(new limb_t[scratch_limbs(bn, c) + 2 * bn]);
+  limb_t* prod = scratch.get() + scratch_limbs(bn, c);
   // First bn-limb slice of a straight into r, the others through prod and an
   // addition (r[done .. done + bn) holds the previous slice's high half).
-  toom_n(r, a, b, bn, c, scratch.data());
+  toom_n(r, a, b, bn, c, scratch.get());
   for (std::size_t done = bn; done < an;) {
     const std::size_t len = std::min(bn, an - done);
     if (len == bn)
-      toom_n(prod, a + done, b, bn, c, scratch.data());
+      toom_n(prod, a + done, b, bn, c, scratch.get());
     else
       mul_toom3(prod, b, bn, a + done, len, toom3_below, karatsuba_below);
     const limb_t cy = add_n(r + done, prod, r + done, bn);

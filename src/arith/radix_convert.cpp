@@ -409,14 +409,23 @@ std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L, std::size_t bas
         next[i] = std::move(lo);
         return;
       }
-      std::vector<limb_t> prod(factor ? factor->length() : hi.size() + fn);
-      if (factor) factor->mul_mod(prod.data(), hi.data(), hi.size(), by_pair ? 1 : threads);
-      else detail::mul_any(prod.data(), hi.data(), hi.size(), pw.five.data(), fn);
-      const std::size_t pn = detail::trimmed(prod.data(), prod.size());
+      std::vector<limb_t> own;
+      const limb_t* prod;
+      std::size_t pn;
+      if (factor) {  // into the thread's kept buffer: no fresh zeroed pages a merge
+        prod = factor->mul_mod_scratch(hi.data(), hi.size(), by_pair ? 1 : threads);
+        pn = factor->length();
+      } else {
+        own.resize(hi.size() + fn);
+        detail::mul_any(own.data(), hi.data(), hi.size(), pw.five.data(), fn);
+        prod = own.data();
+        pn = own.size();
+      }
+      pn = detail::trimmed(prod, pn);
       hi = {};
       std::vector<limb_t> out(mw + pn + 1, 0);
-      out[mw + pn] = lshift(out.data() + mw, prod.data(), pn, mb);
-      prod = {};
+      out[mw + pn] = lshift(out.data() + mw, prod, pn, mb);
+      own = {};
       if (!lo.empty()) add(out.data(), out.data(), out.size(), lo.data(), lo.size(), radix::binary);
       lo = {};
       detail::trim(out);

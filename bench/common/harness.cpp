@@ -64,6 +64,15 @@ harness::harness(std::string program, int argc, char** argv, std::string default
       return argv[++i];
     };
     try {
+      if (a == "--help" || a == "-h") {
+        // Never run the benchmark when asked how to run it: print the shared
+        // options and where the program's own are described, and stop.
+        std::printf("usage: %s [shared options] [own options]\n"
+                    "  shared options: --json FILE  --repetitions N  --min-time SECONDS  --filter REGEX\n"
+                    "  own options: see the comment at the top of the program's source (bench/)\n",
+                    program_.c_str());
+        std::exit(0);
+      }
       if (a == "--json") json_ = next();
       else if (a == "--repetitions") {
         repetitions_ = std::stoi(next());

@@ -222,7 +222,18 @@ TEST_F(CliOutputTest, MemoryCapsEndInAProductOrOutOfMemoryNeverASignal) {
     }
     return r.status == 0;
   };
-  unsigned long long lo = 16 * 1024, hi = 4 * 1024 * 1024;  // KiB: 16 MiB fails, 4 GiB succeeds
+  // The lowest cap at which the binary loads at all (`bigmul 3 4` runs):
+  // below it the dynamic loader itself fails (exit 127, or a SIGSEGV inside
+  // ld.so), before any of our code — ~28 MiB for a CUDA build (static cudart),
+  // less without. From there, in 2 MiB steps, the product (operands, transform
+  // buffers, --verify's GMP product: > 6 MB) cannot fit yet.
+  unsigned long long lo = 8 * 1024, hi = 4 * 1024 * 1024;  // KiB; 4 GiB succeeds
+  for (;; lo += 2048) {
+    ASSERT_LT(lo, 256ull * 1024) << "bigmul 3 4 does not start under ulimit -v 256 MiB";
+    cli_run_options o;
+    o.address_space_kib = lo;
+    if (run_cli({"3", "4"}, o).status == 0) break;
+  }
   EXPECT_FALSE(outcome(lo));
   ASSERT_TRUE(outcome(hi));
   while (hi - lo > 2048) {

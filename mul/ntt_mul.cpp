@@ -15,6 +15,7 @@
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "mul/limb_vec.hpp"
+#include "mul/ntt_garner.hpp"
 #include "mul/ntt_coefficients.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
@@ -29,42 +30,6 @@ double seconds_since(clock_type::time_point t0) {
 }
 
 constexpr std::size_t grain = std::size_t{1} << 13;
-
-// x = v_0 + p_0 (v_1 + p_1 (v_2 + ...)) from Garner's digits (digit k of
-// coefficient c at v[k count + c]), as three limbs: x < 2^162, so a fourth
-// limb is zero. Returns false if it is not (a broken transform; never for
-// correct residues).
-inline bool horner_limbs(const fft::ntt_prime* primes, unsigned used, const u64* v, std::size_t count,
-                         std::size_t c, u64 x[3]) {
-  if (used == 3) {  // the common case, straight-line: x = v0 + p0 (v1 + p1 v2), three limbs
-    const fft::u128 y = static_cast<fft::u128>(v[2 * count + c]) * primes[1].p + v[count + c];  // < 2^125
-    const fft::u128 lo = static_cast<fft::u128>(static_cast<u64>(y)) * primes[0].p + v[c];
-    const fft::u128 hi = static_cast<fft::u128>(static_cast<u64>(y >> 64)) * primes[0].p + static_cast<u64>(lo >> 64);
-    x[0] = static_cast<u64>(lo);
-    x[1] = static_cast<u64>(hi);
-    x[2] = static_cast<u64>(hi >> 64);
-    return true;  // < p0 p1 p2 < 2^187
-  }
-  u64 acc[4] = {v[(used - 1) * count + c], 0, 0, 0};
-  unsigned active = 1;
-  bool fits = true;
-  for (unsigned k = used - 1; k-- > 0;) {  // acc = acc * p_k + v_k
-    fft::u128 carry = v[k * count + c];
-    for (unsigned l = 0; l < active; ++l) {
-      const fft::u128 t = static_cast<fft::u128>(acc[l]) * primes[k].p + carry;
-      acc[l] = static_cast<u64>(t);
-      carry = t >> 64;
-    }
-    if (active < 4)
-      acc[active++] = static_cast<u64>(carry);
-    else
-      fits &= carry == 0;
-  }
-  x[0] = acc[0];
-  x[1] = acc[1];
-  x[2] = acc[2];
-  return fits && acc[3] == 0;
-}
 
 // r[i ..] += x (`limbs` limbs) with carries up to r[rn); false if anything
 // would land at or beyond rn.
@@ -215,7 +180,7 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
     bool ok = true;
     if (len == 0) return ok;
     mixed_radix(residues, i, len, digits, used);
-    for (std::size_t q = 0; q < len; ++q) ok &= horner_limbs(primes, used, digits, len, q, x + 3 * q);
+    for (std::size_t q = 0; q < len; ++q) ok &= ntt_horner_limbs(primes, used, digits, len, q, x + 3 * q);
     return ok;
   };
   prim::parallel_for(tasks, threads, [&](std::size_t task) {
@@ -242,7 +207,7 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
             v[1] = static_cast<u64>(h);
             v[2] = static_cast<u64>(h >> 64);
           } else {
-            ok &= horner_limbs(primes, used, digits, len, q, v);
+            ok &= ntt_horner_limbs(primes, used, digits, len, q, v);
           }
           if (sum.add(v, bits, r + out)) ++out;
         }
@@ -258,21 +223,7 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
           // limb array: x = v0 + p0 (v1 + p1 v2) < 2^163 straight into pend
           // (pend[2] is zero at each step, pend[1] + x2 + carry < 2^64).
           mixed_radix(residues, g0, len, digits, used);
-          const u64 *v0 = digits, *v1 = digits + len, *v2 = digits + 2 * len;
-          const u64 P0 = primes[0].p, P1 = primes[1].p;
-          u64 c0 = pend[0], c1 = pend[1];
-          for (std::size_t q = 0; q < len; ++q) {
-            const fft::u128 y = static_cast<fft::u128>(v2[q]) * P1 + v1[q];
-            const fft::u128 l = static_cast<fft::u128>(static_cast<u64>(y)) * P0 + v0[q];
-            const fft::u128 h = static_cast<fft::u128>(static_cast<u64>(y >> 64)) * P0 + static_cast<u64>(l >> 64);
-            const fft::u128 s0 = static_cast<fft::u128>(c0) + static_cast<u64>(l);
-            const fft::u128 s1 = static_cast<fft::u128>(c1) + static_cast<u64>(h) + static_cast<u64>(s0 >> 64);
-            r[g0 + q] = static_cast<u64>(s0);
-            c0 = static_cast<u64>(s1);
-            c1 = static_cast<u64>(h >> 64) + static_cast<u64>(s1 >> 64);
-          }
-          pend[0] = c0;
-          pend[1] = c1;
+          ntt_garner3_carry(digits, digits + len, digits + 2 * len, len, primes[0].p, primes[1].p, r + g0, pend);
           continue;
         }
         ok &= coefficients(g0, len, digits, x);

@@ -10,6 +10,7 @@
 #include "fft/ntt_arith.hpp"
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
+#include "mul/ntt_garner.hpp"
 #include "mul/ntt_mul.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
@@ -66,27 +67,6 @@ void load_forward(const Plan& plan, u64* x, const limb_t* src, std::size_t len, 
     plan.forward(x, threads);
 }
 
-// x = v_0 + p_0 (v_1 + p_1 (v_2 + ...)) from Garner's digits (digit k of
-// coefficient c at v[k count + c]) as three limbs (x < 2^163 for every
-// coefficient a product of binary limbs can have); false if a fourth limb
-// would be needed (a broken transform).
-bool horner(const fft::ntt_prime* primes, unsigned used, const u64* v, std::size_t count, std::size_t c, u64 x[3]) {
-  u64 acc[4] = {v[(used - 1) * count + c], 0, 0, 0};
-  bool fits = true;
-  for (unsigned k = used - 1; k-- > 0;) {  // acc = acc * p_k + v_k
-    u128 carry = v[k * count + c];
-    for (u64& limb : acc) {
-      const u128 t = static_cast<u128>(limb) * primes[k].p + carry;
-      limb = static_cast<u64>(t);
-      carry = t >> 64;
-    }
-    fits &= carry == 0;
-  }
-  x[0] = acc[0];
-  x[1] = acc[1];
-  x[2] = acc[2];
-  return fits && acc[3] == 0;
-}
 
 // r += v * B^pos modulo B^n - 1 (B^n = 1: a carry out of the top limb comes
 // back in at the bottom).
@@ -163,26 +143,13 @@ struct ntt_fixed_factor::state {
         const std::size_t len = std::min(group, hi - g0);
         engine_of<Plan>::digits(residues, g0, len, digits, used);
         if (used == 3) {
-          // The common case, straight-line (as mul/ntt_mul.cpp): x = v0 + p0 (v1 + p1 v2) < 2^163.
-          const u64 *v0 = digits, *v1 = digits + len, *v2 = digits + 2 * len;
-          const u64 P0 = engine_of<Plan>::primes[0].p, P1 = engine_of<Plan>::primes[1].p;
-          u64 c0 = pend[0], c1 = pend[1];
-          for (std::size_t q = 0; q < len; ++q) {
-            const u128 y = static_cast<u128>(v2[q]) * P1 + v1[q];
-            const u128 l = static_cast<u128>(static_cast<u64>(y)) * P0 + v0[q];
-            const u128 h = static_cast<u128>(static_cast<u64>(y >> 64)) * P0 + static_cast<u64>(l >> 64);
-            const u128 s0 = static_cast<u128>(c0) + static_cast<u64>(l);
-            const u128 s1 = static_cast<u128>(c1) + static_cast<u64>(h) + static_cast<u64>(s0 >> 64);
-            r[g0 + q] = static_cast<u64>(s0);
-            c0 = static_cast<u64>(s1);
-            c1 = static_cast<u64>(h >> 64) + static_cast<u64>(s1 >> 64);
-          }
-          pend[0] = c0;
-          pend[1] = c1;
+          // The common case (the multiply's fused Garner and carry): x = v0 + p0 (v1 + p1 v2) < 2^163.
+          ntt_garner3_carry(digits, digits + len, digits + 2 * len, len, engine_of<Plan>::primes[0].p,
+                            engine_of<Plan>::primes[1].p, r + g0, pend);
           continue;
         }
         for (std::size_t q = 0; q < len; ++q) {
-          fine &= horner(engine_of<Plan>::primes, used, digits, len, q, x);
+          fine &= ntt_horner_limbs(engine_of<Plan>::primes, used, digits, len, q, x);
           u128 s = static_cast<u128>(pend[0]) + x[0];
           r[g0 + q] = static_cast<u64>(s);
           s = static_cast<u128>(pend[1]) + x[1] + static_cast<u64>(s >> 64);

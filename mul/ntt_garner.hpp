@@ -1,0 +1,75 @@
+#pragma once
+// Garner reconstruction of an NTT product's coefficients from their
+// mixed-radix digits, shared by the multiply (mul/ntt_mul.cpp) and the
+// fixed-factor cyclic products of the radix converter (src/arith/ntt_reuse.cpp).
+// [GARNER59]
+
+#include <cstddef>
+
+#include "bigmul/config.hpp"
+#include "fft/ntt_arith.hpp"
+
+namespace bigmul::detail {
+
+// x = v_0 + p_0 (v_1 + p_1 (v_2 + ...)) from Garner's digits (digit k of
+// coefficient c at v[k count + c]), as three limbs: x < 2^162, so a fourth
+// limb is zero. Returns false if it is not (a broken transform; never for
+// correct residues).
+inline bool ntt_horner_limbs(const fft::ntt_prime* primes, unsigned used, const fft::u64* v, std::size_t count,
+                             std::size_t c, fft::u64 x[3]) {
+  using fft::u128;
+  using fft::u64;
+  if (used == 3) {  // the common case, straight-line: x = v0 + p0 (v1 + p1 v2), three limbs
+    const u128 y = static_cast<u128>(v[2 * count + c]) * primes[1].p + v[count + c];  // < 2^125
+    const u128 lo = static_cast<u128>(static_cast<u64>(y)) * primes[0].p + v[c];
+    const u128 hi = static_cast<u128>(static_cast<u64>(y >> 64)) * primes[0].p + static_cast<u64>(lo >> 64);
+    x[0] = static_cast<u64>(lo);
+    x[1] = static_cast<u64>(hi);
+    x[2] = static_cast<u64>(hi >> 64);
+    return true;  // < p0 p1 p2 < 2^187
+  }
+  u64 acc[4] = {v[(used - 1) * count + c], 0, 0, 0};
+  unsigned active = 1;
+  bool fits = true;
+  for (unsigned k = used - 1; k-- > 0;) {  // acc = acc * p_k + v_k
+    u128 carry = v[k * count + c];
+    for (unsigned l = 0; l < active; ++l) {
+      const u128 t = static_cast<u128>(acc[l]) * primes[k].p + carry;
+      acc[l] = static_cast<u64>(t);
+      carry = t >> 64;
+    }
+    if (active < 4)
+      acc[active++] = static_cast<u64>(carry);
+    else
+      fits &= carry == 0;
+  }
+  x[0] = acc[0];
+  x[1] = acc[1];
+  x[2] = acc[2];
+  return fits && acc[3] == 0;
+}
+
+// Three primes, Horner and the binary carry fused, no limb array: for each
+// of `len` coefficients x = v0 + p0 (v1 + p1 v2) < 2^163 is added to the
+// running carry (pend[0], pend[1]) and the low limb written to r[q]
+// (pend[1] + x2 + carry < 2^64: nothing is lost).
+inline void ntt_garner3_carry(const fft::u64* v0, const fft::u64* v1, const fft::u64* v2, std::size_t len,
+                              fft::u64 P0, fft::u64 P1, limb_t* r, fft::u64 pend[2]) {
+  using fft::u128;
+  using fft::u64;
+  u64 c0 = pend[0], c1 = pend[1];
+  for (std::size_t q = 0; q < len; ++q) {
+    const u128 y = static_cast<u128>(v2[q]) * P1 + v1[q];
+    const u128 l = static_cast<u128>(static_cast<u64>(y)) * P0 + v0[q];
+    const u128 h = static_cast<u128>(static_cast<u64>(y >> 64)) * P0 + static_cast<u64>(l >> 64);
+    const u128 s0 = static_cast<u128>(c0) + static_cast<u64>(l);
+    const u128 s1 = static_cast<u128>(c1) + static_cast<u64>(h) + static_cast<u64>(s0 >> 64);
+    r[q] = static_cast<u64>(s0);
+    c0 = static_cast<u64>(s1);
+    c1 = static_cast<u64>(h >> 64) + static_cast<u64>(s1 >> 64);
+  }
+  pend[0] = c0;
+  pend[1] = c1;
+}
+
+}  // namespace bigmul::detail

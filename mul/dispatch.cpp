@@ -129,6 +129,13 @@ std::size_t mul_heap_bytes(std::size_t an, std::size_t bn, radix rx, const mul_o
   return algo == algorithm::ntt ? detail::ntt_heap_bytes(detail::ntt_engine::best, an, bn, rx, options.threads) : 0;
 }
 
+std::size_t mul_table_bytes(std::size_t an, std::size_t bn, radix rx, const mul_options& options) {
+  if (an < bn) std::swap(an, bn);
+  if (bn == 0) return 0;
+  const algorithm algo = options.algo == algorithm::automatic ? choose(an, bn, rx) : options.algo;
+  return algo == algorithm::ntt ? detail::ntt_table_bytes(detail::ntt_engine::best, an, bn, rx) : 0;
+}
+
 std::size_t gmp_crossover_limbs() {
   return detail::params_cpu::gmp_crossover_for(detail::ntt_default_engine());
 }

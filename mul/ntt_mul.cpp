@@ -14,6 +14,7 @@
 #include "fft/ntt.hpp"
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
+#include "fft/ntt_level_table.hpp"
 #include "mul/limb_vec.hpp"
 #include "mul/ntt_garner.hpp"
 #include "mul/ntt_coefficients.hpp"
@@ -554,6 +555,20 @@ std::size_t ntt_heap_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix r
   const u64 p0 = e == ntt_engine::portable ? fft::ntt_primes[0].p : fft::ntt52_primes[0].p;
   const ntt_arrays A = plan_arrays(l, p0, an, bn, th, false);
   return A.arrays * scratch_stride(A.points) * sizeof(u64);
+}
+
+std::size_t ntt_table_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix rx) {
+  if (e == ntt_engine::best) e = ntt_default_engine();
+  const ntt_layout l = ntt_choose_layout(e, an, bn, rx);
+  const std::size_t n = l.shape.n;
+  if (n == 0) return 0;
+  // Every plan of length n = m or 3m (m a power of two) takes its prime's
+  // table up to m / 2 (fft/ntt_ifma.cpp, fft/ntt.cpp, fft/ntt_avx2.cpp).
+  const std::size_t m = n & (~n + 1);
+  const std::size_t per_prime = e == ntt_engine::avx2
+                                    ? 4 * (m / 2) * sizeof(double)  // fw, fw_p, iw, iw_p
+                                    : fft::ntt52_level_table::entries(m / 2) * 2 * sizeof(u64);  // w and companion
+  return l.primes * per_prime;
 }
 
 bool ntt_engine_available(ntt_engine e) {

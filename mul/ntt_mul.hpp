@@ -85,5 +85,10 @@ ntt_layout ntt_choose_layout(ntt_engine e, std::size_t an, std::size_t bn, radix
 // the thread's cached scratch counts as already there only if it is as
 // large), threads as in mul_options (0: the default).
 std::size_t ntt_heap_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned threads);
+// The bytes of the shared per-prime twiddle tables (fft/ntt_level_table)
+// this product's transforms read: built by the first product of a process
+// that needs them and kept, so a later product of the same or a smaller
+// transform allocates none of it; an upper bound for a process's first one.
+std::size_t ntt_table_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix rx);
 
 }  // namespace bigmul::detail

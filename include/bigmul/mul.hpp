@@ -67,6 +67,12 @@ void release_scratch();
 // products unless forced). A caller can check it against free memory
 // before starting (the CLI does).
 std::size_t mul_heap_bytes(std::size_t an, std::size_t bn, radix rx = radix::binary, const mul_options& options = {});
+// The NTT's twiddle tables for the same product: one per prime, shared by
+// every transform length and kept once built (16 bytes a point of the
+// largest power-of-two part of the transform, a prime), so they are new
+// memory only for the first product of a process at that size: an upper
+// bound to add to mul_heap_bytes for it. Other algorithms: 0.
+std::size_t mul_table_bytes(std::size_t an, std::size_t bn, radix rx = radix::binary, const mul_options& options = {});
 
 // The smaller-operand size (limbs) from which bigmul::mul(automatic) beats
 // GMP's mpz_mul on this processor: measured by bench/tune/tune_cpu for the

@@ -12,6 +12,7 @@
 #include "fft/ntt.hpp"
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
+#include "fft/ntt_level_table.hpp"
 #include "mul/ntt_mul.hpp"
 #include "test_support.hpp"
 
@@ -401,7 +402,9 @@ TEST(MulNtt, SplitLayoutAtTheSwitchPoints) {
         const auto whole = detail::ntt_choose_layout(e, m, bn, radix::binary, 0, 64);
         if (l.bits == 64) {  // whole limbs: three primes cover them (2:1), or four cost less
           EXPECT_EQ(l.primes, whole.primes);
-          if (whole.primes == 3) EXPECT_LE(bn, lo);
+          if (whole.primes == 3) {
+            EXPECT_LE(bn, lo);
+          }
           continue;
         }
         EXPECT_EQ(l.primes, 3u);
@@ -480,6 +483,45 @@ TEST(MulNtt, HeapBytesMatchAndStayWithinFourTimesTheOperands) {
                 << ", threads " << threads << ", engine " << detail::ntt_engine_name(e);
           }
         }
+}
+
+// ntt_table_bytes is what the shared tables a product's plans take really
+// hold: for every engine this processor runs, the tables built fresh up to
+// the plan's top (m / 2 for a transform of m or 3m points) for every prime
+// the product uses, byte for byte, at power-of-two and 3 * 2^k lengths,
+// with three and four primes; and mul_table_bytes gives the same.
+TEST(MulNtt, TableBytesAreTheTablesThePlansTake) {
+  using detail::ntt_engine;
+  for (ntt_engine e : {ntt_engine::ifma, ntt_engine::avx2, ntt_engine::portable}) {
+    if (!detail::ntt_engine_available(e)) continue;
+    for (const auto& [an, bn] : std::vector<std::pair<std::size_t, std::size_t>>{
+             {600, 500}, {1500, 1400}, {3000, 100}, {40000, 40000}, {5000000, 5000000}}) {
+      SCOPED_TRACE(std::string(detail::ntt_engine_name(e)) + " " + std::to_string(an) + " x " + std::to_string(bn));
+      const auto l = detail::ntt_choose_layout(e, an, bn, radix::binary);
+      ASSERT_NE(l.shape.n, 0u);
+      const std::size_t m = l.shape.n & (~l.shape.n + 1);
+      std::size_t bytes = 0;
+      for (unsigned k = 0; k < l.primes; ++k) {
+        if (e == ntt_engine::avx2) {
+          const auto t = fft::ntt_avx2_build_twiddles(fft::ntt52_primes[k].p, fft::ntt52_primes[k].generator, m / 2);
+          bytes += (t.fw.size() + t.fw_p.size() + t.iw.size() + t.iw_p.size()) * sizeof(double);
+        } else if (e == ntt_engine::ifma) {
+          const auto t = fft::ntt52_build_levels(fft::ntt52_primes[k].p, fft::ntt52_primes[k].generator, m / 2);
+          bytes += (t.w.size() + t.wq.size()) * sizeof(std::uint64_t);
+        } else {
+          const auto t = fft::ntt64_build_levels(fft::ntt_primes[k].p, fft::ntt_primes[k].generator, m / 2);
+          bytes += t.tw.size() * sizeof(fft::ntt_twiddle);
+        }
+      }
+      EXPECT_EQ(detail::ntt_table_bytes(e, an, bn, radix::binary), bytes);
+    }
+  }
+  const std::size_t an = 40000, bn = 30000;
+  EXPECT_EQ(mul_table_bytes(an, bn), detail::ntt_table_bytes(detail::ntt_engine::best, an, bn, radix::binary));
+  mul_options basecase;
+  basecase.algo = algorithm::basecase;
+  EXPECT_EQ(mul_table_bytes(an, bn, radix::binary, basecase), 0u);
+  EXPECT_EQ(mul_table_bytes(0, bn), 0u);
 }
 
 }  // namespace

@@ -16,31 +16,20 @@ constexpr int K = mg::limbs_per_thread;
 constexpr int block_threads = 128;
 
 // The device group policy: this lane's registers, shuffles within its
-// TPI-lane segment of the warp. (Host-callable stubs keep the shared
-// __host__ __device__ templates compiling for the host side.)
+// TPI-lane segment of the warp. Device-only: it exists only inside the
+// kernels below (the CPU model has its own policy, in the model test).
 template <int TPI>
 struct warp_group {
   static constexpr int tpi = TPI;
   mg::thread_state<K> regs;
   int lane;
   template <class F>
-  __host__ __device__ void each(F f) {
+  __device__ void each(F f) {
     f(lane);
   }
-  __host__ __device__ mg::thread_state<K>& st(int) { return regs; }
-  __host__ __device__ limb_t peek(int, int src) const {
-#if defined(__CUDA_ARCH__)
-    return __shfl_sync(0xffffffffu, regs.send, src, TPI);
-#else
-    (void)src;
-    return 0;
-#endif
-  }
-  __host__ __device__ void sync() {
-#if defined(__CUDA_ARCH__)
-    __syncwarp();
-#endif
-  }
+  __device__ mg::thread_state<K>& st(int) { return regs; }
+  __device__ limb_t peek(int, int src) const { return __shfl_sync(0xffffffffu, regs.send, src, TPI); }
+  __device__ void sync() { __syncwarp(); }
 };
 
 // Per-item arrays, n_pad limbs each unless noted.

@@ -195,6 +195,25 @@ BIGMUL_AVX2 void pass4_forward(double* a, std::size_t h, const tables& T, std::s
     st(a + j + 3 * h, x3);
   }
 }
+// An inverse level pair's four outputs at a[j + q h]: as doubles, or reduced
+// and stored as u64 in place (the transform's last pass).
+template <bool OutU64>
+BIGMUL_AVX2 inline void store4(double* a, std::size_t j, std::size_t h, __m256d x0, __m256d x1, __m256d x2,
+                               __m256d x3, const vconst& c) {
+  if constexpr (OutU64) {
+    u64* b = reinterpret_cast<u64*>(a);
+    store_u64(b + j, reduce(x0, c), c);
+    store_u64(b + j + h, reduce(x1, c), c);
+    store_u64(b + j + 2 * h, reduce(x2, c), c);
+    store_u64(b + j + 3 * h, reduce(x3, c), c);
+  } else {
+    st(a + j, x0);
+    st(a + j + h, x1);
+    st(a + j + 2 * h, x2);
+    st(a + j + 3 * h, x3);
+  }
+}
+
 // Block 0 of an inverse level pair (every transform's last step): the
 // inverse twiddles w[0]^-1 = 1 leave one product, (x2 - x3) w[1]^-1. In
 // [-2p, 2p], out <= 1.13p, or reduced as u64.
@@ -208,18 +227,7 @@ BIGMUL_AVX2 void pass4_inverse_first(double* a, std::size_t h, const tables& T, 
     const __m256d t = mulmod_shoup(_mm256_sub_pd(x2, x3), w3, w3p, c);
     const __m256d y0 = _mm256_add_pd(s01, s23), y1 = _mm256_add_pd(d01, t), y2 = _mm256_sub_pd(s01, s23),
                   y3 = _mm256_sub_pd(d01, t);
-    if constexpr (OutU64) {
-      u64* b = reinterpret_cast<u64*>(a);
-      store_u64(b + j, reduce(y0, c), c);
-      store_u64(b + j + h, reduce(y1, c), c);
-      store_u64(b + j + 2 * h, reduce(y2, c), c);
-      store_u64(b + j + 3 * h, reduce(y3, c), c);
-    } else {
-      st(a + j, y0);
-      st(a + j + h, y1);
-      st(a + j + 2 * h, y2);
-      st(a + j + 3 * h, y3);
-    }
+    store4<OutU64>(a, j, h, y0, y1, y2, y3, c);
   }
 }
 
@@ -231,18 +239,7 @@ BIGMUL_AVX2 void pass4_inverse(double* a, std::size_t h, const tables& T, std::s
   for (std::size_t j = 0; j < h; j += 4) {
     __m256d x0 = ld(a + j), x1 = ld(a + j + h), x2 = ld(a + j + 2 * h), x3 = ld(a + j + 3 * h);
     inv4(x0, x1, x2, x3, w1, w1p, w2, w2p, w3, w3p, c);
-    if constexpr (OutU64) {
-      u64* b = reinterpret_cast<u64*>(a);
-      store_u64(b + j, reduce(x0, c), c);
-      store_u64(b + j + h, reduce(x1, c), c);
-      store_u64(b + j + 2 * h, reduce(x2, c), c);
-      store_u64(b + j + 3 * h, reduce(x3, c), c);
-    } else {
-      st(a + j, x0);
-      st(a + j + h, x1);
-      st(a + j + 2 * h, x2);
-      st(a + j + 3 * h, x3);
-    }
+    store4<OutU64>(a, j, h, x0, x1, x2, x3, c);
   }
 }
 

@@ -165,26 +165,6 @@ struct level_tables {
   const u64* wq_at(std::size_t t) const { return wq + offset(t); }
 };
 
-// A whole in-cache sub-transform, 16 <= size <= leaf_size.
-// Levels t and t/2 fused (radix 4) on one block of 2t values: x0..x3 =
-// a[j], a[j + t/2], a[j + t], a[j + 3t/2] for j < t/2 (t/2 a multiple of 8).
-// Half the loads and stores of two radix-2 passes, the same multiplies.
-BIGMUL_IFMA inline void level_pair_forward(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
-  const std::size_t h = t / 2;
-  const u64 *wt = L.w_at(t), *wqt = L.wq_at(t), *wh = L.w_at(h), *wqh = L.wq_at(h);
-  for (std::size_t j = 0; j < h; j += 8) {
-    __m512i x0 = load(a + j), x1 = load(a + j + h), x2 = load(a + j + t), x3 = load(a + j + t + h);
-    bf_dif(x0, x2, load(wt + j), load(wqt + j), c);
-    bf_dif(x1, x3, load(wt + j + h), load(wqt + j + h), c);
-    const __m512i w = load(wh + j), wq = load(wqh + j);
-    bf_dif(x0, x1, w, wq, c);
-    bf_dif(x2, x3, w, wq, c);
-    store(a + j, x0);
-    store(a + j + h, x1);
-    store(a + j + t, x2);
-    store(a + j + t + h, x3);
-  }
-}
 // The first pair of levels of a u64 operand whose a[nonzero ..) is zero
 // (block 0, t = size / 2): x_q at j is zero from j = nonzero - q h on, so
 // the first level runs in spans with 0 .. 3 zero quarters (span ends rounded
@@ -227,6 +207,13 @@ BIGMUL_IFMA inline void pair_first_run(u64* a, std::size_t t, std::size_t j0, st
     store(a + j + t, x2);
     store(a + j + t + h, x3);
   }
+}
+// Levels t and t/2 fused (radix 4) on one block of 2t values: x0..x3 =
+// a[j], a[j + t/2], a[j + t], a[j + 3t/2] for j < t/2 (t/2 a multiple of 8).
+// Half the loads and stores of two radix-2 passes, the same multiplies: the
+// first-pair run above with no zero quarter, over every j.
+BIGMUL_IFMA inline void level_pair_forward(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
+  pair_first_run<0>(a, t, 0, t / 2, L, c);
 }
 BIGMUL_IFMA void level_pair_forward_partial(u64* a, std::size_t t, const level_tables& L, const vconst& c,
                                             std::size_t nonzero) {

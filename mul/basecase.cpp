@@ -12,6 +12,7 @@
 #include "mul/basecase_adx.hpp"
 #include "mul/basecase_small.hpp"
 #include "mul/limb_vec.hpp"
+#include "mul/sqr_basecase.hpp"
 
 namespace bigmul::detail {
 namespace {
@@ -63,6 +64,11 @@ void mul_basecase_binary(limb_t* r, const limb_t* a, std::size_t an, const limb_
 void mul_basecase(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx) {
   if (rx == radix::decimal) {
     mul_basecase_decimal(r, a, an, b, bn);
+    return;
+  }
+  // Squares by the schoolbook square: n(n+1)/2 limb products (mul/sqr_basecase.hpp).
+  if (a == b && an == bn) {
+    sqr_basecase(r, a, an);
     return;
   }
   // Up to basecase_small_max (10) limbs, a fixed unrolled kernel per shape (mul/basecase_small.hpp).

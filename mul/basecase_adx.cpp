@@ -105,9 +105,21 @@ limb_t addmul_1_adx(limb_t* r, const limb_t* a, std::size_t n, limb_t b) {
   }
 }
 
+limb_t mul_1_adx(limb_t* r, const limb_t* a, std::size_t n, limb_t b) {
+  switch (n % 4) {
+    case 0: return row<0, false>(r, a, n / 4, b);
+    case 1: return row<1, false>(r, a, n / 4, b);
+    case 2: return row<2, false>(r, a, n / 4, b);
+    default: return row<3, false>(r, a, n / 4, b);
+  }
+}
+
 #else
 
 limb_t addmul_1_adx(limb_t*, const limb_t*, std::size_t, limb_t) {
+  throw error(error::kind::internal, "bigmul: the MULX/ADX rows are not compiled into this build");
+}
+limb_t mul_1_adx(limb_t*, const limb_t*, std::size_t, limb_t) {
   throw error(error::kind::internal, "bigmul: the MULX/ADX rows are not compiled into this build");
 }
 

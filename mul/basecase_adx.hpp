@@ -19,6 +19,9 @@ inline constexpr std::size_t basecase_adx_min_limbs = 8;
 // r[0 .. n) += a[0 .. n) * b, n >= 1; returns the carry limb. No branch
 // depends on the values. Requires basecase_adx_supported().
 limb_t addmul_1_adx(limb_t* r, const limb_t* a, std::size_t n, limb_t b);
+// r[0 .. n) = a[0 .. n) * b, n >= 1; returns the carry limb (the first row
+// of a product: nothing read from r). Requires basecase_adx_supported().
+limb_t mul_1_adx(limb_t* r, const limb_t* a, std::size_t n, limb_t b);
 
 // r[0 .. an+bn) = a * b, an >= bn >= 1, binary radix, no overlap. Requires
 // basecase_adx_supported().

@@ -22,6 +22,7 @@
 #include "mul/mul_cuda.hpp"
 #include "mul/params_cpu.hpp"
 #include "mul/release_hooks.hpp"
+#include "mul/sqr_basecase.hpp"
 #include "mul/tiled.hpp"
 #include "mul/toom3.hpp"
 #include "prim/parallel.hpp"
@@ -268,7 +269,9 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
       !overlaps(r, an + bn, a, an) && !overlaps(r, an + bn, b, bn)) {
     const auto& x = detail::params_cpu::binary_radix;
     if ((options.algo == algorithm::automatic && bn < x.karatsuba) || options.algo == algorithm::basecase) {
-      if (an <= detail::basecase_small_max)
+      if (a == b && an == bn && an <= detail::sqr_basecase_small_max)  // a square: its fixed kernel
+        detail::sqr_small_kernels.f[an](r, a);
+      else if (an <= detail::basecase_small_max && (a != b || an != bn))
         detail::mul_basecase_small(r, a, an, b, bn);
       else
         detail::mul_basecase(r, a, an, b, bn, rx);

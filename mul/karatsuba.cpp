@@ -11,6 +11,7 @@
 #include "mul/basecase.hpp"
 #include "mul/limb_binary.hpp"
 #include "mul/limb_vec.hpp"
+#include "mul/sqr_basecase.hpp"
 
 namespace bigmul::detail {
 namespace {
@@ -120,6 +121,33 @@ void kara_bin(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::s
   bin::add_1(r + 3 * lo + 1, 2 * n - 3 * lo - 1, c);  // no carry out: the product fits
 }
 
+// Balanced binary square of n limbs; scratch holds 4n + 64 limbs (3 lo + 1 a level).
+void kara_sqr_bin(limb_t* r, const limb_t* a, std::size_t n, limb_t* scratch) {
+  if (n < sqr_karatsuba_min_limbs) {
+    sqr_basecase(r, a, n);
+    return;
+  }
+  const std::size_t lo = (n + 1) / 2, hi = n - lo;
+  limb_t* d = scratch;      // |a0 - a1|, lo limbs
+  limb_t* z1 = d + lo;      // 2 lo limbs
+  limb_t* next = z1 + 2 * lo;
+  abs_diff_bin(d, a, lo, a + lo, hi);
+  kara_sqr_bin(z1, d, lo, next);
+  kara_sqr_bin(r, a, lo, next);                   // z0 -> r[0 .. 2lo)
+  kara_sqr_bin(r + 2 * lo, a + lo, hi, next);     // z2 -> r[2lo .. 2n)
+  // t = z0 + z2 - z1 (>= 0, < B^(2lo+1)) in next (the recursion is done with it), then r += t X.
+  limb_t* t = next;
+  limb_t top = bin::add_n(t, r, r + 2 * lo, 2 * hi);
+  if (2 * hi < 2 * lo) {
+    for (std::size_t i = 2 * hi; i < 2 * lo; ++i) t[i] = r[i];
+    top = bin::add_1(t + 2 * hi, 2 * (lo - hi), top);
+  }
+  top -= bin::sub_n(t, t, z1, 2 * lo);
+  t[2 * lo] = top;
+  const limb_t c = bin::add_n(r + lo, r + lo, t, 2 * lo + 1);
+  bin::add_1(r + 3 * lo + 1, 2 * n - 3 * lo - 1, c);  // no carry out: the square fits
+}
+
 void mul_karatsuba_binary(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn,
                           std::size_t cut) {
   // Scratch on the stack for the small sizes, uninitialized heap above
@@ -159,6 +187,10 @@ void mul_karatsuba(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, 
     mul_basecase(r, a, an, b, bn, rx);
     return;
   }
+  if (rx == radix::binary && a == b && an == bn) {
+    sqr_karatsuba(r, a, an);
+    return;
+  }
   if (rx == radix::binary) {
     mul_karatsuba_binary(r, a, an, b, bn, basecase_below);
     return;
@@ -182,6 +214,19 @@ void mul_karatsuba(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, 
     (void)c;  // fits
     done += len;
   }
+}
+
+void sqr_karatsuba(limb_t* r, const limb_t* a, std::size_t n) {
+  // Scratch: each level takes 3 lo + (2 lo + 1 for t, reused below) limbs; 6n + 64 covers every level.
+  const std::size_t need = 6 * n + 64;
+  limb_t stack_buf[1024];
+  std::unique_ptr<limb_t[]> heap;
+  limb_t* scratch = stack_buf;
+  if (need > std::size(stack_buf)) {
+    heap.reset(new limb_t[need]);
+    scratch = heap.get();
+  }
+  kara_sqr_bin(r, a, n, scratch);
 }
 
 }  // namespace bigmul::detail

@@ -1,0 +1,194 @@
+// Schoolbook squaring: see mul/sqr_basecase.hpp.
+#include "mul/sqr_basecase.hpp"
+
+#include <utility>
+
+#include "mul/basecase_adx.hpp"
+#include "mul/basecase_mac.hpp"
+#include "mul/limb_ops.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define BIGMUL_SQR_X86 1
+#endif
+
+namespace bigmul::detail {
+namespace {
+
+// (c2 : c1 : c0) += 2 (d2 : d1 : d0): a column's off-diagonal sum, doubled.
+[[gnu::always_inline]] inline void add_twice(limb_t& c0, limb_t& c1, limb_t& c2, limb_t d0, limb_t d1, limb_t d2) {
+#if defined(BIGMUL_SQR_X86)
+  asm("add %[d0], %[d0]\n\t"
+      "adc %[d1], %[d1]\n\t"
+      "adc %[d2], %[d2]\n\t"
+      "add %[d0], %[c0]\n\t"
+      "adc %[d1], %[c1]\n\t"
+      "adc %[d2], %[c2]"
+      : [c0] "+r"(c0), [c1] "+r"(c1), [c2] "+r"(c2), [d0] "+r"(d0), [d1] "+r"(d1), [d2] "+r"(d2)
+      :
+      : "cc");
+#else
+  d2 = (d2 << 1) | (d1 >> 63);
+  d1 = (d1 << 1) | (d0 >> 63);
+  d0 <<= 1;
+  comba_add(c0, c1, c2, d0);
+  c1 += d1;
+  c2 += d2 + (c1 < d1);
+#endif
+}
+
+// (c2 : c1 : c0) += 2 x y.
+[[gnu::always_inline]] inline void comba_mac2(limb_t& c0, limb_t& c1, limb_t& c2, limb_t x, limb_t y) {
+  const u128 p = static_cast<u128>(x) * y;
+#if defined(BIGMUL_SQR_X86)
+  asm("add %[pl], %[c0]\n\t"
+      "adc %[ph], %[c1]\n\t"
+      "adc $0, %[c2]\n\t"
+      "add %[pl], %[c0]\n\t"
+      "adc %[ph], %[c1]\n\t"
+      "adc $0, %[c2]"
+      : [c0] "+r"(c0), [c1] "+r"(c1), [c2] "+r"(c2)
+      : [pl] "r"(static_cast<limb_t>(p)), [ph] "r"(static_cast<limb_t>(p >> 64))
+      : "cc");
+#else
+  comba_mac(c0, c1, c2, x, y);
+  comba_mac(c0, c1, c2, x, y);
+#endif
+}
+
+// Column K's off-diagonal terms a[I] a[K-I], I < K - I, from I up.
+template <int K, int I>
+[[gnu::always_inline]] inline void off_diagonal(const limb_t* a, limb_t& d0, limb_t& d1, limb_t& d2) {
+  if constexpr (2 * I < K) {
+    comba_mac(d0, d1, d2, a[I], a[K - I]);
+    off_diagonal<K, I + 1>(a, d0, d1, d2);
+  }
+}
+
+// Columns K .. 2N-2, each stored once; the last carry is the top limb.
+template <int N, int K>
+[[gnu::always_inline]] inline void sqr_columns(limb_t* r, const limb_t* a, limb_t c0, limb_t c1) {
+  if constexpr (K + 1 < 2 * N) {
+    limb_t c2 = 0;
+    constexpr int i0 = K + 1 > N ? K + 1 - N : 0;
+    if constexpr (2 * i0 + 2 == K || 2 * i0 + 1 == K) {
+      // One off-diagonal term: added twice (cheaper than a separate sum and its doubling).
+      comba_mac2(c0, c1, c2, a[i0], a[K - i0]);
+    } else if constexpr (2 * i0 < K) {
+      limb_t d0 = 0, d1 = 0, d2 = 0;
+      off_diagonal<K, i0>(a, d0, d1, d2);
+      add_twice(c0, c1, c2, d0, d1, d2);
+    }
+    if constexpr (K % 2 == 0) comba_mac(c0, c1, c2, a[K / 2], a[K / 2]);
+    r[K] = c0;
+    sqr_columns<N, K + 1>(r, a, c1, c2);
+  } else {
+    r[K] = c0;  // the square fits: what is left of the carry is one limb
+    (void)c1;
+  }
+}
+
+template <int N>
+void sqr_kernel(limb_t* r, const limb_t* a) {
+  sqr_columns<N, 0>(r, a, 0, 0);
+}
+
+template <int... I>
+constexpr sqr_small_table make_table(std::integer_sequence<int, I...>) {
+  sqr_small_table t{};
+  ((t.f[I] = I == 0 ? nullptr : &sqr_kernel<(I == 0 ? 1 : I)>), ...);
+  return t;
+}
+
+#if defined(BIGMUL_SQR_X86)
+// r[0 .. 2n) = 2 r + sum a_i^2 B^(2i), n >= 1: limb pair (r[2i], r[2i+1]) is
+// doubled in one ADCX chain (the bit shifted out of each limb carries into the
+// next) while a_i^2 is added in the ADOX chain; lea and jrcxz leave both
+// flags alone. Both chains end clear: the result fits in 2n limbs.
+void double_add_diagonal(limb_t* r, const limb_t* a, std::size_t n) {
+  limb_t lo, hi, x0, x1;
+  asm volatile(
+      "xor %k[lo], %k[lo]\n\t"
+      "1:\n\t"
+      "mov (%[a]), %%rdx\n\t"
+      "mulx %%rdx, %[lo], %[hi]\n\t"
+      "mov (%[r]), %[x0]\n\t"
+      "mov 8(%[r]), %[x1]\n\t"
+      "adcx %[x0], %[x0]\n\t"
+      "adcx %[x1], %[x1]\n\t"
+      "adox %[lo], %[x0]\n\t"
+      "adox %[hi], %[x1]\n\t"
+      "mov %[x0], (%[r])\n\t"
+      "mov %[x1], 8(%[r])\n\t"
+      "lea 8(%[a]), %[a]\n\t"
+      "lea 16(%[r]), %[r]\n\t"
+      "lea -1(%%rcx), %%rcx\n\t"
+      "jrcxz 2f\n\t"
+      "jmp 1b\n\t"
+      "2:\n\t"
+      : [a] "+&r"(a), [r] "+&r"(r), "+c"(n), [lo] "=&r"(lo), [hi] "=&r"(hi), [x0] "=&r"(x0), [x1] "=&r"(x1)
+      :
+      : "rdx", "cc", "memory");
+}
+#endif
+
+// Probed once at load time (as mul/basecase.cpp does).
+const bool have_adx_rows = basecase_adx_supported();
+
+}  // namespace
+
+constinit const sqr_small_table sqr_small_kernels =
+    make_table(std::make_integer_sequence<int, static_cast<int>(sqr_basecase_small_max) + 1>{});
+
+void sqr_basecase_comba(limb_t* r, const limb_t* a, std::size_t n) {
+  u128 carry = 0;  // the previous column's sum >> 64
+  for (std::size_t k = 0; k + 1 < 2 * n; ++k) {
+    const std::size_t i0 = k + 1 > n ? k + 1 - n : 0;
+    u128 dl = 0;  // off-diagonal sum: dh 2^128 + dl
+    limb_t dh = 0;
+    for (std::size_t i = i0; 2 * i < k; ++i) {
+      const u128 p = static_cast<u128>(a[i]) * a[k - i];
+      dl += p;
+      dh += dl < p;
+    }
+    dh = (dh << 1) | static_cast<limb_t>(dl >> 127);
+    dl <<= 1;
+    u128 low = carry + dl;  // the column sum is high 2^128 + low
+    limb_t high = dh + (low < dl);
+    if (k % 2 == 0) {
+      const u128 p = static_cast<u128>(a[k / 2]) * a[k / 2];
+      low += p;
+      high += low < p;
+    }
+    r[k] = static_cast<limb_t>(low);
+    carry = (static_cast<u128>(high) << 64) | static_cast<limb_t>(low >> 64);
+  }
+  r[2 * n - 1] = static_cast<limb_t>(carry);
+}
+
+void sqr_basecase_adx(limb_t* r, const limb_t* a, std::size_t n) {
+#if defined(BIGMUL_SQR_X86)
+  // The triangle sum_{i<j} a_i a_j B^(i+j): row i adds a_i a[i+1 .. n) at
+  // limb 2i+1, its carry limb lands at n+i (first written there).
+  r[0] = 0;
+  r[n] = mul_1_adx(r + 1, a + 1, n - 1, a[0]);
+  for (std::size_t i = 1; i + 1 < n; ++i) r[n + i] = addmul_1_adx(r + 2 * i + 1, a + i + 1, n - 1 - i, a[i]);
+  r[2 * n - 1] = 0;
+  double_add_diagonal(r, a, n);
+#else
+  sqr_basecase_comba(r, a, n);
+#endif
+}
+
+void sqr_basecase(limb_t* r, const limb_t* a, std::size_t n) {
+  if (n <= sqr_basecase_small_max) {
+    sqr_small_kernels.f[n](r, a);
+    return;
+  }
+  if (have_adx_rows) {
+    sqr_basecase_adx(r, a, n);
+    return;
+  }
+  sqr_basecase_comba(r, a, n);
+}
+
+}  // namespace bigmul::detail

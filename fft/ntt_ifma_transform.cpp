@@ -12,6 +12,7 @@
 
 #include "fft/ntt_ifma.hpp"
 #include "fft/ntt_ifma_arith.hpp"
+#include "fft/ntt_level_table.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::fft {
@@ -74,27 +75,75 @@ constexpr lanes8 v4x = compose(t2_back_a, t2_back_b, t4_x), v4y = compose(t2_bac
 alignas(64) constexpr long long reverse4x2[8] = {3, 2, 1, 0, 7, 6, 5, 4};
 alignas(64) constexpr long long reverse2x4[8] = {1, 0, 3, 2, 5, 4, 7, 6};
 
-// One radix-2 level on a run of butterflies (x[j], y[j]), j < len (a multiple of 8).
-BIGMUL_IFMA inline void level_forward_run(u64* x, u64* y, std::size_t len, const u64* w, const u64* wq,
+// Where a level's twiddles come from: its full table (levels <= cap) or the
+// product of a coarse and a fine entry (bigger levels; fft/ntt_level_table.hpp).
+// mul: x w_2t^(j + l) in lane l; mul_back: x w_2t^(i - l) in lane l (the
+// inverse reads its twiddles backwards). j is a multiple of 8, i is 8 more.
+struct table_tw {
+  const u64 *w, *wq;  // level t's entries
+  BIGMUL_IFMA __m512i mul(__m512i x, std::size_t j, const vconst& c) const {
+    return shoup_lazy(x, load(w + j), load(wq + j), c);
+  }
+  BIGMUL_IFMA __m512i mul_back(__m512i x, std::size_t i, const vconst& c) const {
+    return shoup_lazy(x, _mm512_permutexvar_epi64(c.rev, load(w + i - 7)),
+                      _mm512_permutexvar_epi64(c.rev, load(wq + i - 7)), c);
+  }
+};
+// Two Shoup products in turn: x < 4p < 2^52, then the first's [0, 2p).
+struct split_tw {
+  const u64 *f, *fq;  // w_2t^jl, jl = 0 .. F
+  const u64 *cw, *cq;  // w_2t^(jh F): level t / F's entries
+  unsigned shift;      // log2 F (F >= 64: 8 lanes share one jh)
+  BIGMUL_IFMA __m512i mul(__m512i x, std::size_t j, const vconst& c) const {
+    const std::size_t jh = j >> shift, jl = j - (jh << shift);
+    x = shoup_lazy(x, load(f + jl), load(fq + jl), c);
+    return shoup_lazy(x, _mm512_set1_epi64(ll(cw[jh])), _mm512_set1_epi64(ll(cq[jh])), c);
+  }
+  // Entries i - 7 .. i (i = 1 mod 8) split at jh = (i - 8) / F: jl = i - jh F in [8, F].
+  BIGMUL_IFMA __m512i mul_back(__m512i x, std::size_t i, const vconst& c) const {
+    const std::size_t jh = (i - 8) >> shift, jl = i - (jh << shift);
+    x = shoup_lazy(x, _mm512_permutexvar_epi64(c.rev, load(f + jl - 7)),
+                   _mm512_permutexvar_epi64(c.rev, load(fq + jl - 7)), c);
+    return shoup_lazy(x, _mm512_set1_epi64(ll(cw[jh])), _mm512_set1_epi64(ll(cq[jh])), c);
+  }
+};
+
+template <class TW>
+BIGMUL_IFMA inline void dif(__m512i& x, __m512i& y, const TW& L, std::size_t j, const vconst& c) {
+  const __m512i s = _mm512_add_epi64(x, y);
+  const __m512i d = _mm512_add_epi64(_mm512_sub_epi64(x, y), c.two_p);
+  x = reduce_2p(s, c);
+  y = L.mul(d, j, c);
+}
+template <class TW>
+BIGMUL_IFMA inline void dit_negated(__m512i& x, __m512i& y, const TW& L, std::size_t i, const vconst& c) {
+  const __m512i t = L.mul_back(y, i, c);
+  const __m512i a = _mm512_add_epi64(_mm512_sub_epi64(x, t), c.two_p);
+  const __m512i b = _mm512_add_epi64(x, t);
+  x = reduce_2p(a, c);
+  y = reduce_2p(b, c);
+}
+
+// One radix-2 level t on butterflies j0 .. j0 + len of a block (x[i], y[i])
+// = block[j0 + i], block[j0 + t + i] (len a multiple of 8).
+template <class TW>
+BIGMUL_IFMA inline void level_forward_run(u64* x, u64* y, std::size_t j0, std::size_t len, const TW& L,
                                           const vconst& c) {
-  for (std::size_t j = 0; j < len; j += 8) {
-    __m512i X = load(x + j), Y = load(y + j);
-    bf_dif(X, Y, load(w + j), load(wq + j), c);
-    store(x + j, X);
-    store(y + j, Y);
+  for (std::size_t i = 0; i < len; i += 8) {
+    __m512i X = load(x + i), Y = load(y + i);
+    dif(X, Y, L, j0 + i, c);
+    store(x + i, X);
+    store(y + i, Y);
   }
 }
 // The inverse level t on butterflies j0 .. j0 + len of a block: twiddle
-// -w_2t^(t - j), read backwards from the level table (w, wq: level t's entries).
+// -w_2t^(t - j), read backwards.
+template <class TW>
 BIGMUL_IFMA inline void level_inverse_run(u64* x, u64* y, std::size_t t, std::size_t j0, std::size_t len,
-                                          const u64* w, const u64* wq, const vconst& c) {
-  const __m512i rev = c.rev;
+                                          const TW& L, const vconst& c) {
   for (std::size_t i = 0; i < len; i += 8) {
-    const std::size_t j = j0 + i;
     __m512i X = load(x + i), Y = load(y + i);
-    const __m512i W = _mm512_permutexvar_epi64(rev, load(w + t - j - 7));
-    const __m512i WQ = _mm512_permutexvar_epi64(rev, load(wq + t - j - 7));
-    bf_dit_negated(X, Y, W, WQ, c);
+    dit_negated(X, Y, L, t - j0 - i, c);
     store(x + i, X);
     store(y + i, Y);
   }
@@ -156,13 +205,19 @@ BIGMUL_IFMA void first_levels_inverse(u64* a, std::size_t size, const small_twid
     store(a + k + 8, _mm512_permutex2var_epi64(X, b4y, Y));
   }
 }
-// Level tables of a plan: level t's t + 1 entries start at (t - 1) + log2 t.
+// Level tables of a plan: levels <= cap whole (level t's t + 1 entries at
+// (t - 1) + log2 t), bigger ones as coarse x fine (fft/ntt_level_table.hpp).
 struct level_tables {
-  const u64* w;
-  const u64* wq;
-  static std::size_t offset(std::size_t t) { return (t - 1) + ceil_log2(t); }
-  const u64* w_at(std::size_t t) const { return w + offset(t); }
-  const u64* wq_at(std::size_t t) const { return wq + offset(t); }
+  const u64 *w, *wq, *fw, *fwq;
+  using T52 = ntt52_level_table;
+  const u64* w_at(std::size_t t) const { return w + T52::offset(t); }
+  const u64* wq_at(std::size_t t) const { return wq + T52::offset(t); }
+  table_tw table(std::size_t t) const { return {w_at(t), wq_at(t)}; }
+  split_tw split(std::size_t t) const {
+    const std::size_t F = T52::fine(t), at = T52::fine_offset(t);
+    return {fw + at, fwq + at, w_at(t / F), wq_at(t / F), ceil_log2(F)};
+  }
+  static bool big(std::size_t t) { return t > T52::cap; }
 };
 
 // The first pair of levels of a u64 operand whose a[nonzero ..) is zero
@@ -170,37 +225,38 @@ struct level_tables {
 // the first level runs in spans with 0 .. 3 zero quarters (span ends rounded
 // up to whole vectors). A zero y in (x, y) leaves x (< 2p) as it is and
 // makes y = x w, a Shoup product of x < 2p < 2^52: no sums, no reductions.
-template <int Z>
-BIGMUL_IFMA inline void pair_first_run(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const level_tables& L,
-                                       const vconst& c) {
+// Z = 0 is the whole pair: levels t and t/2 fused (radix 4) on one block of
+// 2t values, x0..x3 = a[j], a[j + t/2], a[j + t], a[j + 3t/2] for j < t/2:
+// half the loads and stores of two radix-2 passes, the same multiplies.
+template <int Z, class TT, class TH>
+BIGMUL_IFMA inline void pair_first_run(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const TT& Lt,
+                                       const TH& Lh, const vconst& c) {
   const std::size_t h = t / 2;
-  const u64 *wt = L.w_at(t), *wqt = L.wq_at(t), *wh = L.w_at(h), *wqh = L.wq_at(h);
   for (std::size_t j = j0; j < j1; j += 8) {
     __m512i x0 = load(a + j), x1, x2, x3;
     if constexpr (Z == 0) {
       x1 = load(a + j + h);
       x2 = load(a + j + t);
       x3 = load(a + j + t + h);
-      bf_dif(x0, x2, load(wt + j), load(wqt + j), c);
-      bf_dif(x1, x3, load(wt + j + h), load(wqt + j + h), c);
+      dif(x0, x2, Lt, j, c);
+      dif(x1, x3, Lt, j + h, c);
     } else if constexpr (Z == 1) {
       x1 = load(a + j + h);
       x2 = load(a + j + t);
-      bf_dif(x0, x2, load(wt + j), load(wqt + j), c);
-      x3 = shoup_lazy(x1, load(wt + j + h), load(wqt + j + h), c);
+      dif(x0, x2, Lt, j, c);
+      x3 = Lt.mul(x1, j + h, c);
     } else if constexpr (Z == 2) {
       x1 = load(a + j + h);
-      x2 = shoup_lazy(x0, load(wt + j), load(wqt + j), c);
-      x3 = shoup_lazy(x1, load(wt + j + h), load(wqt + j + h), c);
+      x2 = Lt.mul(x0, j, c);
+      x3 = Lt.mul(x1, j + h, c);
     }
-    const __m512i w = load(wh + j), wq = load(wqh + j);
     if constexpr (Z == 3) {  // only x0: x2 = x0 w_t, then x1 = x0 w_h, x3 = x2 w_h
-      x2 = shoup_lazy(x0, load(wt + j), load(wqt + j), c);
-      x1 = shoup_lazy(x0, w, wq, c);
-      x3 = shoup_lazy(x2, w, wq, c);
+      x2 = Lt.mul(x0, j, c);
+      x1 = Lh.mul(x0, j, c);
+      x3 = Lh.mul(x2, j, c);
     } else {
-      bf_dif(x0, x1, w, wq, c);
-      bf_dif(x2, x3, w, wq, c);
+      dif(x0, x1, Lh, j, c);
+      dif(x2, x3, Lh, j, c);
     }
     store(a + j, x0);
     store(a + j + h, x1);
@@ -208,48 +264,59 @@ BIGMUL_IFMA inline void pair_first_run(u64* a, std::size_t t, std::size_t j0, st
     store(a + j + t + h, x3);
   }
 }
-// Levels t and t/2 fused (radix 4) on one block of 2t values: x0..x3 =
-// a[j], a[j + t/2], a[j + t], a[j + 3t/2] for j < t/2 (t/2 a multiple of 8).
-// Half the loads and stores of two radix-2 passes, the same multiplies: the
-// first-pair run above with no zero quarter, over every j.
-BIGMUL_IFMA inline void level_pair_forward(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
-  pair_first_run<0>(a, t, 0, t / 2, L, c);
-}
-BIGMUL_IFMA void level_pair_forward_partial(u64* a, std::size_t t, const level_tables& L, const vconst& c,
-                                            std::size_t nonzero) {
+template <class TT, class TH>
+BIGMUL_IFMA void pair_forward_partial(u64* a, std::size_t t, const TT& Lt, const TH& Lh, const vconst& c,
+                                      std::size_t nonzero) {
   const std::size_t h = t / 2;
   const auto end = [&](std::size_t q) {  // the first j where x_q is zero
     const std::size_t at = nonzero > q * h ? nonzero - q * h : 0;
     return std::min(h, (at + 7) / 8 * 8);
   };
   const std::size_t e3 = end(3), e2 = end(2), e1 = end(1);
-  pair_first_run<0>(a, t, 0, e3, L, c);
-  pair_first_run<1>(a, t, e3, e2, L, c);
-  pair_first_run<2>(a, t, e2, e1, L, c);
-  pair_first_run<3>(a, t, e1, h, L, c);
+  pair_first_run<0>(a, t, 0, e3, Lt, Lh, c);
+  pair_first_run<1>(a, t, e3, e2, Lt, Lh, c);
+  pair_first_run<2>(a, t, e2, e1, Lt, Lh, c);
+  pair_first_run<3>(a, t, e1, h, Lt, Lh, c);
 }
-
-// Entries end - 7 .. end, lane i holding entry end - i.
-BIGMUL_IFMA inline __m512i load_back(__m512i rev, const u64* end) { return _mm512_permutexvar_epi64(rev, load(end - 7)); }
-
-// The inverse of level_pair_forward: level t/2 then level t, negated twiddles
+// The inverse of a whole pair: level t/2 then level t, negated twiddles
 // read backwards (see level_inverse_run).
-BIGMUL_IFMA inline void level_pair_inverse(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
-  const __m512i rev = c.rev;
+template <class TT, class TH>
+BIGMUL_IFMA inline void pair_inverse(u64* a, std::size_t t, const TT& Lt, const TH& Lh, const vconst& c) {
   const std::size_t h = t / 2;
-  const u64 *wt = L.w_at(t), *wqt = L.wq_at(t), *wh = L.w_at(h), *wqh = L.wq_at(h);
   for (std::size_t j = 0; j < h; j += 8) {
     __m512i x0 = load(a + j), x1 = load(a + j + h), x2 = load(a + j + t), x3 = load(a + j + t + h);
-    const __m512i w = load_back(rev, wh + h - j), wq = load_back(rev, wqh + h - j);
-    bf_dit_negated(x0, x1, w, wq, c);
-    bf_dit_negated(x2, x3, w, wq, c);
-    bf_dit_negated(x0, x2, load_back(rev, wt + t - j), load_back(rev, wqt + t - j), c);
-    bf_dit_negated(x1, x3, load_back(rev, wt + t - j - h), load_back(rev, wqt + t - j - h), c);
+    dit_negated(x0, x1, Lh, h - j, c);
+    dit_negated(x2, x3, Lh, h - j, c);
+    dit_negated(x0, x2, Lt, t - j, c);
+    dit_negated(x1, x3, Lt, t - j - h, c);
     store(a + j, x0);
     store(a + j + h, x1);
     store(a + j + t, x2);
     store(a + j + t + h, x3);
   }
+}
+
+// A pair of levels (t, t/2) with each level's twiddle source.
+BIGMUL_IFMA void level_pair_forward_partial(u64* a, std::size_t t, const level_tables& L, const vconst& c,
+                                            std::size_t nonzero = ~std::size_t{0}) {
+  const std::size_t h = t / 2;
+  if (nonzero >= 2 * t) {
+    if (!L.big(t)) return pair_first_run<0>(a, t, 0, h, L.table(t), L.table(h), c);
+    if (!L.big(h)) return pair_first_run<0>(a, t, 0, h, L.split(t), L.table(h), c);
+    return pair_first_run<0>(a, t, 0, h, L.split(t), L.split(h), c);
+  }
+  if (!L.big(t)) return pair_forward_partial(a, t, L.table(t), L.table(h), c, nonzero);
+  if (!L.big(h)) return pair_forward_partial(a, t, L.split(t), L.table(h), c, nonzero);
+  pair_forward_partial(a, t, L.split(t), L.split(h), c, nonzero);
+}
+BIGMUL_IFMA inline void level_pair_forward(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
+  level_pair_forward_partial(a, t, L, c);
+}
+BIGMUL_IFMA inline void level_pair_inverse(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
+  const std::size_t h = t / 2;
+  if (!L.big(t)) return pair_inverse(a, t, L.table(t), L.table(h), c);
+  if (!L.big(h)) return pair_inverse(a, t, L.split(t), L.table(h), c);
+  pair_inverse(a, t, L.split(t), L.split(h), c);
 }
 
 // nonzero < size (block 0 of a zero-padded operand): a[nonzero ..) is zero.
@@ -264,7 +331,7 @@ BIGMUL_IFMA void leaf_forward(u64* a, std::size_t size, const level_tables& L, u
   for (; t >= 16; t /= 4)  // pairs of levels while both have >= 8 butterflies a block
     for (std::size_t k = 0; k < size; k += 2 * t) level_pair_forward(a + k, t, L, c);
   if (t == 8)
-    for (std::size_t k = 0; k < size; k += 16) level_forward_run(a + k, a + k + 8, 8, L.w_at(8), L.wq_at(8), c);
+    for (std::size_t k = 0; k < size; k += 16) level_forward_run(a + k, a + k + 8, 0, 8, L.table(8), c);
   last_levels_forward(a, size, forward_small(L.w_at(4), L.wq_at(4), L.w_at(2), L.wq_at(2)), c);
 }
 BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u64 p) {
@@ -274,7 +341,7 @@ BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u
   std::size_t t = 8;
   if ((ceil_log2(size) - 3) % 2 == 1) {
     for (std::size_t k = 0; k < size; k += 16)
-      level_inverse_run(a + k, a + k + 8, 8, 0, 8, L.w_at(8), L.wq_at(8), c);
+      level_inverse_run(a + k, a + k + 8, 8, 0, 8, L.table(8), c);
     t = 32;
   } else {
     t = 16;
@@ -284,12 +351,21 @@ BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u
 }
 
 // Entry points for the plan's (non-vector) members: the constants built once a call.
-BIGMUL_IFMA void level_forward_run_p(u64* x, u64* y, std::size_t len, const u64* w, const u64* wq, u64 p) {
-  level_forward_run(x, y, len, w, wq, make_vconst(p));
+BIGMUL_IFMA void level_forward_run_p(u64* x, u64* y, std::size_t t, std::size_t j0, std::size_t len,
+                                     const level_tables& L, u64 p) {
+  const vconst c = make_vconst(p);
+  if (L.big(t))
+    level_forward_run(x, y, j0, len, L.split(t), c);
+  else
+    level_forward_run(x, y, j0, len, L.table(t), c);
 }
-BIGMUL_IFMA void level_inverse_run_p(u64* x, u64* y, std::size_t t, std::size_t j0, std::size_t len, const u64* w,
-                                     const u64* wq, u64 p) {
-  level_inverse_run(x, y, t, j0, len, w, wq, make_vconst(p));
+BIGMUL_IFMA void level_inverse_run_p(u64* x, u64* y, std::size_t t, std::size_t j0, std::size_t len,
+                                     const level_tables& L, u64 p) {
+  const vconst c = make_vconst(p);
+  if (L.big(t))
+    level_inverse_run(x, y, t, j0, len, L.split(t), c);
+  else
+    level_inverse_run(x, y, t, j0, len, L.table(t), c);
 }
 BIGMUL_IFMA void level_pair_forward_p(u64* a, std::size_t t, const level_tables& L, u64 p) {
   level_pair_forward(a, t, L, make_vconst(p));
@@ -302,21 +378,23 @@ BIGMUL_IFMA void level_pair_forward_partial_p(u64* a, std::size_t t, const level
   level_pair_forward_partial(a, t, L, make_vconst(p), nonzero);
 }
 
+level_tables tables(const ntt52_level_table& T) { return {T.w.data(), T.wq.data(), T.fw.data(), T.fwq.data()}; }
+
 #endif  // BIGMUL_HAVE_IFMA_CODE
 
 }  // namespace
 #if defined(BIGMUL_HAVE_IFMA_CODE)
 
 void ntt52_plan::rec_forward(u64* a, std::size_t size) const {
-  if (size <= leaf_size) return leaf_forward(a, size, {w_.data(), wq_.data()}, p_);
-  level_pair_forward_p(a, size / 2, {w_.data(), wq_.data()}, p_);  // two levels, then four quarters
+  if (size <= leaf_size) return leaf_forward(a, size, tables(*levels_), p_);
+  level_pair_forward_p(a, size / 2, tables(*levels_), p_);  // two levels, then four quarters
   for (int q = 0; q < 4; ++q) rec_forward(a + q * (size / 4), size / 4);
 }
 
 void ntt52_plan::rec_inverse(u64* a, std::size_t size) const {
-  if (size <= leaf_size) return leaf_inverse(a, size, {w_.data(), wq_.data()}, p_);
+  if (size <= leaf_size) return leaf_inverse(a, size, tables(*levels_), p_);
   for (int q = 0; q < 4; ++q) rec_inverse(a + q * (size / 4), size / 4);
-  level_pair_inverse_p(a, size / 2, {w_.data(), wq_.data()}, p_);
+  level_pair_inverse_p(a, size / 2, tables(*levels_), p_);
 }
 
 #else
@@ -361,7 +439,7 @@ void ntt52_plan::pow2_forward(u64* a, unsigned threads) const {
     const std::size_t t = s / 2;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
     ntt_parallel_level(m_, t, 8, vector_grain, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
-      level_forward_run_p(a + at, a + at + t, len, level_w(t) + j, level_wq(t) + j, p_);
+      level_forward_run_p(a + at, a + at + t, t, j, len, tables(*levels_), p_);
     });
 #endif
   }
@@ -380,7 +458,7 @@ void ntt52_plan::pow2_inverse(u64* a, unsigned threads) const {
     const std::size_t t = size;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
     ntt_parallel_level(m_, t, 8, vector_grain, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
-      level_inverse_run_p(a + at, a + at + t, t, j, len, level_w(t), level_wq(t), p_);
+      level_inverse_run_p(a + at, a + at + t, t, j, len, tables(*levels_), p_);
     });
 #endif
   }
@@ -396,7 +474,7 @@ void ntt52_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const {
     // One thread, m >= 32: the first pair of levels skips the zero part
     // (the threaded path starts with whole-array levels instead).
     if (nonzero < m_ && m_ >= 32 && (threads <= 1 || m_ <= leaf_size)) {
-      const level_tables L{w_.data(), wq_.data()};
+      const level_tables L = tables(*levels_);
       if (m_ <= leaf_size) return leaf_forward(a, m_, L, p_, nonzero);
       level_pair_forward_partial_p(a, m_ / 2, L, p_, nonzero);
       for (int q = 0; q < 4; ++q) rec_forward(a + q * (m_ / 4), m_ / 4);

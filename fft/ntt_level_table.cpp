@@ -12,18 +12,21 @@ namespace bigmul::fft {
 ntt52_level_table ntt52_build_levels(u64 p, u64 generator, std::size_t top, const ntt52_level_table* prefix,
                                      unsigned threads) {
   if (top == 0 || (top & (top - 1)) != 0) throw std::invalid_argument("ntt52_build_levels: top must be 2^k >= 1");
-  ntt52_level_table T;
+  using T52 = ntt52_level_table;
+  T52 T;
   T.p = p;
   T.top = top;
-  const std::size_t size = ntt52_level_table::entries(top);
+  const std::size_t full = std::min(top, T52::cap);
+  const std::size_t size = T52::entries(top);
   T.w = prim::buffer<u64>(size);
   T.wq = prim::buffer<u64>(size);
   u64 *w = T.w.data(), *wq = T.wq.data();
   const double inv = 4503599627370496.0 / static_cast<double>(p);  // 2^52 / p
+  const bool use_prefix = prefix && prefix->top != 0 && prefix->p == p;
   std::size_t t = 1;
-  if (prefix && prefix->top != 0 && prefix->p == p) {
-    t = std::min(prefix->top, top);
-    const std::size_t have = ntt52_level_table::entries(t);
+  if (use_prefix) {
+    t = std::min(prefix->top, full);
+    const std::size_t have = T52::entries(t);
     std::copy(prefix->w.data(), prefix->w.data() + have, w);
     std::copy(prefix->wq.data(), prefix->wq.data() + have, wq);
   } else {
@@ -32,8 +35,8 @@ ntt52_level_table ntt52_build_levels(u64 p, u64 generator, std::size_t top, cons
     wq[0] = shoup52_companion_estimated(1, p, inv);
     wq[1] = shoup52_companion_estimated(p - 1, p, inv);
   }
-  for (; t < top; t *= 2) {
-    const std::size_t lo = ntt52_level_table::offset(t), hi = ntt52_level_table::offset(2 * t);
+  for (; t < full; t *= 2) {
+    const std::size_t lo = T52::offset(t), hi = T52::offset(2 * t);
     const u64 root = pow_mod(generator, (p - 1) / (4 * t), p);  // w_4t: level 2t holds its powers
     const u64 root_shoup = shoup_companion(root, p);
     // Level 2t, entries 2j (level t's j) and 2j + 1 (level t's j times the root), j <= t.
@@ -49,6 +52,28 @@ ntt52_level_table ntt52_build_levels(u64 p, u64 generator, std::size_t top, cons
                               wq[hi + 2 * j + 1] = shoup52_companion_estimated(y, p, inv);
                             }
                           });
+  }
+  // Big levels: the first fine(t) + 1 powers of w_2t, a running product
+  // (a few thousand entries in all; a prefix's are copied).
+  const std::size_t fine_size = T52::fine_entries(top);
+  T.fw = prim::buffer<u64>(fine_size);
+  T.fwq = prim::buffer<u64>(fine_size);
+  std::size_t fine_have = 0;
+  if (use_prefix) {
+    fine_have = T52::fine_entries(std::min(prefix->top, top));
+    std::copy(prefix->fw.data(), prefix->fw.data() + fine_have, T.fw.data());
+    std::copy(prefix->fwq.data(), prefix->fwq.data() + fine_have, T.fwq.data());
+  }
+  for (std::size_t s = 2 * T52::cap; s <= top; s *= 2) {
+    const std::size_t at = T52::fine_offset(s);
+    if (at < fine_have) continue;
+    const u64 root = pow_mod(generator, (p - 1) / (2 * s), p);  // w_2s
+    const u64 root_shoup = shoup_companion(root, p);
+    u64 x = 1;
+    for (std::size_t j = 0; j <= T52::fine(s); ++j, x = mul_shoup(x, root, root_shoup, p)) {
+      T.fw[at + j] = x;
+      T.fwq[at + j] = shoup52_companion_estimated(x, p, inv);
+    }
   }
   return T;
 }
@@ -87,21 +112,24 @@ std::size_t pow2_at_least(std::size_t x) {
 ntt64_level_table ntt64_build_levels(u64 p, u64 generator, std::size_t top, const ntt64_level_table* prefix,
                                      unsigned threads) {
   if (top == 0 || (top & (top - 1)) != 0) throw std::invalid_argument("ntt64_build_levels: top must be 2^k >= 1");
+  using T52 = ntt52_level_table;
   ntt64_level_table T;
   T.p = p;
   T.top = top;
-  T.tw = prim::buffer<ntt_twiddle>(ntt52_level_table::entries(top));
+  const std::size_t full = std::min(top, T52::cap);
+  T.tw = prim::buffer<ntt_twiddle>(T52::entries(top));
   ntt_twiddle* tw = T.tw.data();
+  const bool use_prefix = prefix && prefix->top != 0 && prefix->p == p;
   std::size_t t = 1;
-  if (prefix && prefix->top != 0 && prefix->p == p) {
-    t = std::min(prefix->top, top);
-    std::copy(prefix->tw.data(), prefix->tw.data() + ntt52_level_table::entries(t), tw);
+  if (use_prefix) {
+    t = std::min(prefix->top, full);
+    std::copy(prefix->tw.data(), prefix->tw.data() + T52::entries(t), tw);
   } else {
     tw[0] = {1, shoup_companion(1, p)};  // level 1: w_2^0, w_2^1 = -1
     tw[1] = {p - 1, shoup_companion(p - 1, p)};
   }
-  for (; t < top; t *= 2) {
-    const std::size_t lo = ntt52_level_table::offset(t), hi = ntt52_level_table::offset(2 * t);
+  for (; t < full; t *= 2) {
+    const std::size_t lo = T52::offset(t), hi = T52::offset(2 * t);
     const u64 root = pow_mod(generator, (p - 1) / (4 * t), p);  // w_4t
     const u64 root_shoup = shoup_companion(root, p);
     prim::parallel_chunks(t + 1, std::size_t{1} << 12, level_threads(t, threads), [&](std::size_t b, std::size_t e) {
@@ -112,6 +140,21 @@ ntt64_level_table ntt64_build_levels(u64 p, u64 generator, std::size_t top, cons
         tw[hi + 2 * j + 1] = {y, shoup_companion(y, p)};
       }
     });
+  }
+  T.fine = prim::buffer<ntt_twiddle>(T52::fine_entries(top));
+  std::size_t fine_have = 0;
+  if (use_prefix) {
+    fine_have = T52::fine_entries(std::min(prefix->top, top));
+    std::copy(prefix->fine.data(), prefix->fine.data() + fine_have, T.fine.data());
+  }
+  for (std::size_t s = 2 * T52::cap; s <= top; s *= 2) {
+    const std::size_t at = T52::fine_offset(s);
+    if (at < fine_have) continue;
+    const u64 root = pow_mod(generator, (p - 1) / (2 * s), p);  // w_2s
+    const u64 root_shoup = shoup_companion(root, p);
+    u64 x = 1;
+    for (std::size_t j = 0; j <= T52::fine(s); ++j, x = mul_shoup(x, root, root_shoup, p))
+      T.fine[at + j] = {x, shoup_companion(x, p)};
   }
   return T;
 }

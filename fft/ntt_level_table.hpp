@@ -21,10 +21,22 @@
 
 namespace bigmul::fft {
 
+// Levels above `cap` are not stored whole: level t's twiddle j = jh F + jl
+// (F = fine(t), jl < F) is w_2t^(jh F) w_2t^jl, the first factor level t/F's
+// entry jh (t/F <= cap, in the full table), the second one of level t's
+// first F + 1 entries (the "fine" table, F small). A transform multiplies by
+// the two factors in turn (two Shoup products instead of one): the big
+// levels are the memory-bound passes, where the extra product is hidden,
+// and the table stays ~16 (2 cap + 2m/cap) bytes instead of 16m. Why the
+// cap: a full table is 12x the operands' bytes, which broke the product's
+// heap bound (4x operands + result) at every size from 10^6 digits up.
 struct ntt52_level_table {
+  static constexpr std::size_t cap = std::size_t{1} << 12;  // the highest level stored whole
+  static constexpr std::size_t fine_min = 64;               // fine entries of a big level, at least
   u64 p = 0;
-  std::size_t top = 0;         // the highest level held (a power of two; 0: none)
-  prim::buffer<u64> w, wq;     // level t's w_2t^j in [0, p) and floor(w_2t^j 2^52 / p) at offset(t) + j
+  std::size_t top = 0;         // the highest level served (a power of two; 0: none)
+  prim::buffer<u64> w, wq;     // level t <= cap: w_2t^j in [0, p) and floor(w_2t^j 2^52 / p) at offset(t) + j
+  prim::buffer<u64> fw, fwq;   // level t > cap: w_2t^jl, jl = 0 .. fine(t), and companions at fine_offset(t) + jl
 
   // Where level t's t + 1 entries start: levels 1, 2, 4 .. packed in order.
   static std::size_t offset(std::size_t t) {
@@ -32,7 +44,19 @@ struct ntt52_level_table {
     while ((std::size_t{1} << log) < t) ++log;
     return (t - 1) + log;
   }
-  static std::size_t entries(std::size_t top) { return top == 0 ? 0 : offset(2 * top); }
+  // Full-table entries of a table serving levels up to top.
+  static std::size_t entries(std::size_t top) { return top == 0 ? 0 : offset(2 * (top < cap ? top : cap)); }
+  // A big level's fine span F: t / F <= cap, and F >= 64 so that 8 lanes share one coarse entry.
+  static std::size_t fine(std::size_t t) { return t / cap > fine_min ? t / cap : fine_min; }
+  // Where big level t's fine entries start (levels 2 cap, 4 cap .. in order).
+  static std::size_t fine_offset(std::size_t t) {
+    std::size_t at = 0;
+    for (std::size_t s = 2 * cap; s < t; s *= 2) at += fine(s) + 1;
+    return at;
+  }
+  static std::size_t fine_entries(std::size_t top) { return top <= cap ? 0 : fine_offset(2 * top); }
+  // The table's heap bytes (both arrays, both parts).
+  static std::size_t bytes(std::size_t top) { return (entries(top) + fine_entries(top)) * 2 * sizeof(u64); }
 };
 
 // floor(w 2^52 / p) for w < p < 2^50, with inv = 2^52 / p as a double: the
@@ -65,12 +89,20 @@ std::shared_ptr<const ntt52_level_table> ntt52_levels(unsigned prime, std::size_
 struct ntt_twiddle {
   u64 w, w_shoup;
 };
+// Levels above ntt52_level_table::cap are coarse x fine, as there.
 struct ntt64_level_table {
   u64 p = 0;
-  std::size_t top = 0;           // the highest level held (a power of two; 0: none)
-  prim::buffer<ntt_twiddle> tw;  // level t's entries at ntt52_level_table::offset(t) + j
+  std::size_t top = 0;             // the highest level served (a power of two; 0: none)
+  prim::buffer<ntt_twiddle> tw;    // level t <= cap: entries at ntt52_level_table::offset(t) + j
+  prim::buffer<ntt_twiddle> fine;  // level t > cap: w_2t^jl, jl = 0 .. fine(t), at fine_offset(t) + jl
 
   const ntt_twiddle* level(std::size_t t) const { return tw.data() + ntt52_level_table::offset(t); }
+  const ntt_twiddle* fine_level(std::size_t t) const { return fine.data() + ntt52_level_table::fine_offset(t); }
+  // A big level's coarse factors: w_2t^(jh F) = level t / F's entry jh.
+  const ntt_twiddle* coarse_level(std::size_t t) const { return level(t / ntt52_level_table::fine(t)); }
+  static std::size_t bytes(std::size_t top) {
+    return (ntt52_level_table::entries(top) + ntt52_level_table::fine_entries(top)) * sizeof(ntt_twiddle);
+  }
 };
 ntt64_level_table ntt64_build_levels(u64 p, u64 generator, std::size_t top, const ntt64_level_table* prefix = nullptr,
                                      unsigned threads = 0);

@@ -2,6 +2,8 @@
 // levels, recursive down to an in-cache leaf, whole-array levels shared over
 // the threads first. Plan and tables: fft/ntt.cpp; radix-3 stage:
 // ntt_radix3.cpp.
+#include <algorithm>
+
 #include "fft/ntt.hpp"
 #include "prim/parallel.hpp"
 
@@ -13,6 +15,48 @@ namespace {
 constexpr std::size_t leaf_size = std::size_t{1} << 11;
 // Butterflies per task in a parallel level pass.
 constexpr std::size_t level_grain = std::size_t{1} << 14;
+
+// Level t's butterflies j0 .. j0 + len of a block (x[i], x[i + t]) =
+// block[j0 + i], block[j0 + t + i]. A level above the table's cap
+// (fft/ntt_level_table.hpp) multiplies by its fine then its coarse factor,
+// one run of F butterflies (one coarse entry) at a time.
+void level_run_forward(const ntt64_level_table& T, u64* x, std::size_t t, std::size_t j0, std::size_t len, u64 p) {
+  if (t <= ntt52_level_table::cap) {
+    const ntt_twiddle* L = T.level(t);
+    for (std::size_t i = 0; i < len; ++i) butterfly_dif(x[i], x[i + t], L[j0 + i].w, L[j0 + i].w_shoup, p);
+    return;
+  }
+  const std::size_t F = ntt52_level_table::fine(t);
+  const ntt_twiddle *fine = T.fine_level(t), *coarse = T.coarse_level(t);
+  for (std::size_t i = 0; i < len;) {
+    const std::size_t j = j0 + i, jh = j / F, jl = j % F, run = std::min(F - jl, len - i);
+    const ntt_twiddle c = coarse[jh];
+    for (std::size_t r = 0; r < run; ++r, ++i) {
+      butterfly_dif(x[i], x[i + t], fine[jl + r].w, fine[jl + r].w_shoup, p);
+      x[i + t] = mul_shoup_lazy(x[i + t], c.w, c.w_shoup, p);
+    }
+  }
+}
+// The inverse: twiddle w_2t^(t - j) (negated butterfly), index t - j split
+// as (t - j) / F, (t - j) % F (entry F of a fine table is never needed here).
+void level_run_inverse(const ntt64_level_table& T, u64* x, std::size_t t, std::size_t j0, std::size_t len, u64 p) {
+  if (t <= ntt52_level_table::cap) {
+    const ntt_twiddle* L = T.level(t);
+    for (std::size_t i = 0; i < len; ++i) {
+      const ntt_twiddle& w = L[t - (j0 + i)];
+      butterfly_dit_negated(x[i], x[i + t], w.w, w.w_shoup, p);
+    }
+    return;
+  }
+  const std::size_t F = ntt52_level_table::fine(t);
+  const ntt_twiddle *fine = T.fine_level(t), *coarse = T.coarse_level(t);
+  for (std::size_t i = 0; i < len; ++i) {
+    const std::size_t k = t - (j0 + i);
+    const ntt_twiddle c = coarse[k / F], f = fine[k % F];
+    x[i + t] = mul_shoup_lazy(x[i + t], c.w, c.w_shoup, p);
+    butterfly_dit_negated(x[i], x[i + t], f.w, f.w_shoup, p);
+  }
+}
 
 }  // namespace
 
@@ -60,8 +104,7 @@ void ntt_plan::leaf_inverse(u64* a, std::size_t size) const {
 void ntt_plan::rec_forward(u64* a, std::size_t size) const {
   if (size <= leaf_size) return leaf_forward(a, size);
   const std::size_t t = size / 2;
-  const twiddle* L = level(t);
-  for (std::size_t j = 0; j < t; ++j) butterfly_dif(a[j], a[j + t], L[j].w, L[j].w_shoup, p_);
+  level_run_forward(*levels_, a, t, 0, t, p_);
   rec_forward(a, t);
   rec_forward(a + t, t);
 }
@@ -71,34 +114,20 @@ void ntt_plan::rec_inverse(u64* a, std::size_t size) const {
   const std::size_t t = size / 2;
   rec_inverse(a, t);
   rec_inverse(a + t, t);
-  const twiddle* L = level(t);
-  for (std::size_t j = 0; j < t; ++j) {
-    const twiddle& w = L[t - j];
-    butterfly_dit_negated(a[j], a[j + t], w.w, w.w_shoup, p_);
-  }
+  level_run_inverse(*levels_, a, t, 0, t, p_);
 }
 
 // One radix-2 level with half-size t over the whole power-of-two array, the
 // m/2 butterflies split over the threads.
 void ntt_plan::level_forward(u64* a, std::size_t t, unsigned threads) const {
-  const twiddle* L = level(t);
   ntt_parallel_level(m_, t, 1, level_grain, threads, [&](std::size_t at, std::size_t j0, std::size_t len) {
-    u64* x = a + at;
-    for (std::size_t i = 0; i < len; ++i) {
-      const twiddle& w = L[j0 + i];
-      butterfly_dif(x[i], x[i + t], w.w, w.w_shoup, p_);
-    }
+    level_run_forward(*levels_, a + at, t, j0, len, p_);
   });
 }
 
 void ntt_plan::level_inverse(u64* a, std::size_t t, unsigned threads) const {
-  const twiddle* L = level(t);
   ntt_parallel_level(m_, t, 1, level_grain, threads, [&](std::size_t at, std::size_t j0, std::size_t len) {
-    u64* x = a + at;
-    for (std::size_t i = 0; i < len; ++i) {
-      const twiddle& w = L[t - (j0 + i)];
-      butterfly_dit_negated(x[i], x[i + t], w.w, w.w_shoup, p_);
-    }
+    level_run_inverse(*levels_, a + at, t, j0, len, p_);
   });
 }
 

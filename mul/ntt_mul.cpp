@@ -567,7 +567,7 @@ std::size_t ntt_table_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix 
   const std::size_t m = n & (~n + 1);
   const std::size_t per_prime = e == ntt_engine::avx2
                                     ? 4 * (m / 2) * sizeof(double)  // fw, fw_p, iw, iw_p
-                                    : fft::ntt52_level_table::entries(m / 2) * 2 * sizeof(u64);  // w and companion
+                                    : fft::ntt52_level_table::bytes(m / 2);  // w and companion, full and fine
   return l.primes * per_prime;
 }
 

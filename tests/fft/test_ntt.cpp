@@ -199,7 +199,9 @@ unsigned bit_reverse(std::size_t i, unsigned bits) {
 template <class Plan>
 void forward_is_dft(const ntt_prime& prime) {
   auto g = bigmul::test::rng(7002);
-  for (std::size_t n : {2u, 8u, 64u, 512u, 4096u}) {
+  // Past 2^13 points the top levels' twiddles are coarse x fine products
+  // (fft/ntt_level_table.hpp); past 2^19 the fine span grows beyond 64.
+  for (std::size_t n : {2u, 8u, 64u, 512u, 4096u, 1u << 14, 1u << 15, 1u << 20}) {
     const Plan plan(1, n);
     const u64 p = plan.modulus();
     const u64 w = pow_mod(prime.generator, (p - 1) / n, p);
@@ -208,7 +210,8 @@ void forward_is_dft(const ntt_prime& prime) {
     plan.forward(x.data(), 1);
     unsigned bits = 0;
     while ((std::size_t{1} << bits) < n) ++bits;
-    for (std::size_t f = 0; f < n; f += (n > 64 ? 61 : 1)) {  // a sample of frequencies for large n
+    const std::size_t step = n > 4096 ? n / 16 - 1 : (n > 64 ? 61 : 1);  // a sample of frequencies for large n
+    for (std::size_t f = 0; f < n; f += step) {
       u64 want = 0;
       const u64 wf = pow_mod(w, f, p);
       u64 wi = 1;

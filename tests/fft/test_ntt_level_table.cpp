@@ -5,6 +5,7 @@
 // 2^64) for j = 0 .. t; AVX2, w_m^+-bitrev(k) for k < m/2 as signed doubles.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <stdexcept>
@@ -26,18 +27,30 @@ u64 level_root(unsigned k, std::size_t t) {
 
 // Entry j of level t equals the definition (power and divided companion).
 void expect_entry(const ntt52_level_table& T, unsigned k, std::size_t t, std::size_t j) {
+  using T52 = ntt52_level_table;
   const u64 p = ntt52_primes[k].p;
   const u64 w = pow_mod(level_root(k, t), j, p);
+  if (t > T52::cap) {  // coarse x fine
+    const std::size_t F = T52::fine(t);
+    ASSERT_EQ(mul_mod(T.w[T52::offset(t / F) + j / F], T.fw[T52::fine_offset(t) + j % F], p), w)
+        << "prime " << k << " level " << t << " j " << j;
+    return;
+  }
   const std::size_t at = ntt52_level_table::offset(t) + j;
   ASSERT_EQ(T.w[at], w) << "prime " << k << " level " << t << " j " << j;
   ASSERT_EQ(T.wq[at], shoup52_companion(w, p)) << "prime " << k << " level " << t << " j " << j;
 }
 
 // Every entry of levels 1 .. top: powers by a running product (exact mod p).
+// Levels above the cap: the fine entries w_2t^jl (jl <= F) and, for sampled
+// j, fine x coarse = w_2t^j, the coarse entry read from level t / F.
 void expect_all(const ntt52_level_table& T, unsigned k) {
+  using T52 = ntt52_level_table;
   const u64 p = ntt52_primes[k].p;
   ASSERT_EQ(T.p, p);
-  for (std::size_t t = 1; t <= T.top; t *= 2) {
+  ASSERT_EQ(T.w.size(), T52::entries(T.top));
+  ASSERT_EQ(T.fw.size(), T52::fine_entries(T.top));
+  for (std::size_t t = 1; t <= std::min(T.top, T52::cap); t *= 2) {
     const u64 root = level_root(k, t);
     u64 w = 1;
     for (std::size_t j = 0; j <= t; ++j, w = mul_mod(w, root, p)) {
@@ -46,12 +59,50 @@ void expect_all(const ntt52_level_table& T, unsigned k) {
       ASSERT_EQ(T.wq[at], shoup52_companion(w, p)) << "prime " << k << " level " << t << " j " << j;
     }
   }
+  std::mt19937_64 rng(k);
+  for (std::size_t t = 2 * T52::cap; t <= T.top; t *= 2) {
+    const std::size_t F = T52::fine(t);
+    ASSERT_LE(t / F, T52::cap);
+    ASSERT_GE(F, 64u);
+    const u64 root = level_root(k, t);
+    u64 w = 1;
+    for (std::size_t j = 0; j <= F; ++j, w = mul_mod(w, root, p)) {
+      const std::size_t at = T52::fine_offset(t) + j;
+      ASSERT_EQ(T.fw[at], w) << "prime " << k << " level " << t << " fine " << j;
+      ASSERT_EQ(T.fwq[at], shoup52_companion(w, p)) << "prime " << k << " level " << t << " fine " << j;
+    }
+    for (std::size_t j : {std::size_t{0}, F - 1, F, F + 1, t - 1, t, std::size_t(rng() % t)}) {
+      const std::size_t jh = j / F, jl = j % F;
+      const u64 c = T.w[T52::offset(t / F) + jh], f = T.fw[T52::fine_offset(t) + jl];
+      ASSERT_EQ(mul_mod(c, f, p), pow_mod(root, j, p)) << "prime " << k << " level " << t << " j " << j;
+    }
+  }
 }
 
 bool same(const ntt52_level_table& a, const ntt52_level_table& b) {
-  const std::size_t n = ntt52_level_table::entries(a.top);
+  const std::size_t n = ntt52_level_table::entries(a.top), f = ntt52_level_table::fine_entries(a.top);
   return a.top == b.top && a.p == b.p && std::memcmp(a.w.data(), b.w.data(), n * sizeof(u64)) == 0 &&
-         std::memcmp(a.wq.data(), b.wq.data(), n * sizeof(u64)) == 0;
+         std::memcmp(a.wq.data(), b.wq.data(), n * sizeof(u64)) == 0 &&
+         std::memcmp(a.fw.data(), b.fw.data(), f * sizeof(u64)) == 0 &&
+         std::memcmp(a.fwq.data(), b.fwq.data(), f * sizeof(u64)) == 0;
+}
+
+// The table's size: the full levels up to the cap, then F + 1 fine entries a
+// big level, F = max(64, t / cap): about 2 cap + 2 top / cap entries, so a
+// transform of 2^27 points takes ~0.3 MB a prime instead of 2 GB.
+TEST(NttLevelTable, BigLevelsAreCoarseTimesFine) {
+  using T52 = ntt52_level_table;
+  EXPECT_EQ(T52::entries(T52::cap), T52::offset(2 * T52::cap));
+  EXPECT_EQ(T52::entries(T52::cap * 64), T52::entries(T52::cap));
+  EXPECT_EQ(T52::fine_entries(T52::cap), 0u);
+  EXPECT_EQ(T52::fine_entries(2 * T52::cap), T52::fine_min + 1);
+  EXPECT_EQ(T52::fine_offset(4 * T52::cap), T52::fine_min + 1);
+  for (std::size_t t = 2 * T52::cap; t <= (std::size_t{1} << 33); t *= 2) {
+    ASSERT_LE(t / T52::fine(t), T52::cap) << t;
+    ASSERT_EQ(T52::fine_offset(2 * t), T52::fine_offset(t) + T52::fine(t) + 1);
+  }
+  EXPECT_LT(T52::bytes(std::size_t{1} << 26), std::size_t{1} << 20);
+  EXPECT_EQ(T52::bytes(T52::cap), T52::entries(T52::cap) * 16);
 }
 
 TEST(NttLevelTable, LayoutPacksLevelsInOrder) {
@@ -170,9 +221,25 @@ TEST(NttLevelTable, SharedTableGrowsAndServesShorterLengths) {
 // ---- Portable engine (ntt_primes, 64-bit companions) ----
 
 void expect_all64(const ntt64_level_table& T, unsigned k) {
+  using T52 = ntt52_level_table;
   const u64 p = ntt_primes[k].p;
   ASSERT_EQ(T.p, p);
-  for (std::size_t t = 1; t <= T.top; t *= 2) {
+  ASSERT_EQ(T.tw.size(), T52::entries(T.top));
+  ASSERT_EQ(T.fine.size(), T52::fine_entries(T.top));
+  std::mt19937_64 rng(k);
+  for (std::size_t t = 2 * T52::cap; t <= T.top; t *= 2) {
+    const std::size_t F = T52::fine(t);
+    const u64 root = pow_mod(ntt_primes[k].generator, (p - 1) / (2 * t), p);
+    u64 w = 1;
+    for (std::size_t j = 0; j <= F; ++j, w = mul_mod(w, root, p)) {
+      ASSERT_EQ(T.fine_level(t)[j].w, w) << "prime " << k << " level " << t << " fine " << j;
+      ASSERT_EQ(T.fine_level(t)[j].w_shoup, shoup_companion(w, p)) << "prime " << k << " level " << t << " fine " << j;
+    }
+    for (std::size_t j : {std::size_t{0}, F - 1, F, F + 1, t - 1, t, std::size_t(rng() % t)})
+      ASSERT_EQ(mul_mod(T.coarse_level(t)[j / F].w, T.fine_level(t)[j % F].w, p), pow_mod(root, j, p))
+          << "prime " << k << " level " << t << " j " << j;
+  }
+  for (std::size_t t = 1; t <= std::min(T.top, T52::cap); t *= 2) {
     const u64 root = pow_mod(ntt_primes[k].generator, (p - 1) / (2 * t), p);
     u64 w = 1;
     for (std::size_t j = 0; j <= t; ++j, w = mul_mod(w, root, p)) {
@@ -184,7 +251,8 @@ void expect_all64(const ntt64_level_table& T, unsigned k) {
 
 bool same64(const ntt64_level_table& a, const ntt64_level_table& b) {
   return a.top == b.top && a.p == b.p &&
-         std::memcmp(a.tw.data(), b.tw.data(), ntt52_level_table::entries(a.top) * sizeof(ntt_twiddle)) == 0;
+         std::memcmp(a.tw.data(), b.tw.data(), ntt52_level_table::entries(a.top) * sizeof(ntt_twiddle)) == 0 &&
+         std::memcmp(a.fine.data(), b.fine.data(), ntt52_level_table::fine_entries(a.top) * sizeof(ntt_twiddle)) == 0;
 }
 
 TEST(NttLevelTable, PortableTablesEqualTheDefinitionEveryPrime) {

@@ -6,6 +6,7 @@
 
 #include "bigmul/arith.hpp"
 #include "mul/basecase_adx.hpp"
+#include "mul/sqr_basecase.hpp"
 
 namespace bigmul::detail {
 namespace {
@@ -77,7 +78,12 @@ mont_ctx mont_setup(const limb_t* m, std::size_t n) {
 void mont_mul_adx(limb_t* r, const limb_t* a, const limb_t* b, const mont_ctx& c, limb_t* t) {
   const std::size_t n = c.n;
   const limb_t* m = c.m.data();
-  mul_basecase_adx(t, a, n, b, n);  // t[0 .. 2n)
+  // t[0 .. 2n) = a b; a square (mont_sqr, the exponentiations' squarings) by
+  // the schoolbook square, n(n+1)/2 limb products (constant time as well).
+  if (a == b)
+    sqr_basecase(t, a, n);
+  else
+    mul_basecase_adx(t, a, n, b, n);
   limb_t carry = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const limb_t row = addmul_1_adx(t + i, m, n, t[i] * c.ninv);  // t[i] becomes 0

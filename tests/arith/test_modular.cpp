@@ -106,6 +106,35 @@ TEST(Montgomery, ScalarLimbsMatchGmp) {
       }
 }
 
+// mont_sqr (a square: the schoolbook square, mul/sqr_basecase.hpp) against
+// GMP and against mont_mul on a copy (the general product), at every limb
+// count 1..40 (the fixed kernels, the MULX/ADX rows past them), every modulus
+// shape, operands 0, 1, m - 1 and random.
+TEST(Montgomery, SquareEveryLength) {
+  gmp_randclass r(gmp_randinit_mt);
+  seed_rand(r, 1511);
+  for (std::size_t n = 1; n <= 40; ++n)
+    for (int shape = 0; shape < 3; ++shape)
+      for (int k = 0; k < 4; ++k) {
+        const mpz_class m = make_modulus(r, 64 * n, shape), a = make_base(r, m, k);
+        const integer mi = from_mpz(m), ai = from_mpz(a);
+        const detail::mont_ctx c = detail::mont_setup(mi.magnitude().data(), n);
+        std::vector<limb_t> ap(n, 0), am(n), sq(n), prod(n), res(n), t(detail::mont_scratch_limbs(n));
+        std::copy(ai.magnitude().begin(), ai.magnitude().end(), ap.begin());
+        detail::to_mont(am.data(), ap.data(), c, t.data());
+        const std::vector<limb_t> copy = am;
+        detail::mont_sqr(sq.data(), am.data(), c, t.data());
+        detail::mont_mul(prod.data(), am.data(), copy.data(), c, t.data());
+        ASSERT_EQ(sq, prod) << "n=" << n << " shape=" << shape << " k=" << k;
+        detail::from_mont(res.data(), sq.data(), c, t.data());
+        ASSERT_EQ(to_mpz(integer(std::span<const limb_t>(res), false, radix::binary)), mpz_class(a * a % m))
+            << "n=" << n << " shape=" << shape << " k=" << k;
+        // In place, as the exponentiations call it.
+        detail::mont_sqr(am.data(), am.data(), c, t.data());
+        ASSERT_EQ(am, sq) << "in place n=" << n;
+      }
+}
+
 // The lanes directly: eight jobs with moduli of different sizes in one group
 // (the group runs at the largest digit count), and every partial group.
 TEST(Montgomery, LanesMatchGmp) {

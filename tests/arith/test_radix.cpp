@@ -9,6 +9,7 @@
 #include "src/arith/decimal_powers.hpp"
 #include "src/arith/ntt_reuse.hpp"
 #include "src/arith/radix_convert.hpp"
+#include "src/arith/reciprocal.hpp"
 #include "mul/ntt_mul.hpp"
 
 #include <bit>
@@ -286,4 +287,36 @@ TEST(RadixConversion, ReleaseScratchDropsTheConverterCaches) {
   while (!expect.empty() && expect.back() == 0) expect.pop_back();
   release_scratch();
   ASSERT_EQ(decimal_to_binary(dec.data(), dec.size()), expect);
+}
+
+// approx_reciprocal's contract, a x < B^(2n) <= a (x + 2), against GMP on
+// both sides of its switch to cyclic Newton steps (reciprocal_cyclic_limbs,
+// where the residual wraps modulo B^N - 1) and well above it, for divisors at
+// the ends of the normalized range (B^n / 2, all-max limbs), with long runs,
+// and random ones: the residual's sign and the corrections then vary.
+TEST(RadixConversion, NewtonReciprocalAgainstGmp) {
+  auto g = test::rng(317);
+  const std::size_t c = detail::reciprocal_cyclic_limbs;
+  std::vector<std::size_t> sizes{1000, 20001, c - 1, c, c + 1};
+  if (test::heavy()) sizes.insert(sizes.end(), {2 * c - 1, 2 * c + 1, 700000});
+  for (std::size_t n : sizes) {
+    for (int kind = 0; kind < 6; ++kind) {
+      std::vector<limb_t> a;
+      switch (kind) {
+        case 0: a.assign(n, 0); a.back() = limb_t{1} << 63; break;  // B^n / 2
+        case 1: a.assign(n, ~limb_t{0}); break;                      // B^n - 1
+        case 2: a = test::operand(operand_kind::runs, n, g); break;
+        case 3: a.assign(n, 0); a.back() = limb_t{1} << 63; a[0] = 1; break;  // just above B^n / 2
+        default: a = test::operand(operand_kind::random, n, g); break;
+      }
+      a.back() |= limb_t{1} << 63;
+      std::vector<limb_t> x(n + 1);
+      detail::approx_reciprocal(x.data(), a.data(), n);
+      const mpz_class A = test::limbs_to_mpz(a), X = test::limbs_to_mpz(x);
+      mpz_class top;
+      mpz_ui_pow_ui(top.get_mpz_t(), 2, 128 * n);
+      EXPECT_LT(A * X, top) << "n=" << n << " kind=" << kind;
+      EXPECT_LE(top, A * (X + 2)) << "n=" << n << " kind=" << kind;
+    }
+  }
 }

@@ -22,6 +22,7 @@
 #include "cli/memory_check.hpp"
 #include "cli/options.hpp"
 #include "cli/output.hpp"
+#include "cli/prepare.hpp"
 #include "cli/progress.hpp"
 #include "cli/random_operand.hpp"
 #include "cli/verify.hpp"
@@ -72,6 +73,7 @@ bool fault_corrupt_product() {
 
 struct phase_times {
   double read = 0, parse = 0, generate = 0, multiply = 0, verify = 0, convert = 0, write = 0;
+  double prepare = -1;  // prepare_mul's seconds while the operands were parsed or generated (-1: not run)
 };
 
 void print_timing(const phase_times& t, const mul_stats& st, bool multiplied, bool random, bool verified,
@@ -87,6 +89,7 @@ void print_timing(const phase_times& t, const mul_stats& st, bool multiplied, bo
     row("read", t.read);
     row("parse", t.parse);
   }
+  if (t.prepare >= 0) row("  prepare (beside)", t.prepare);
   row("multiply", t.multiply);
   if (multiplied) {
     // The FFT phases when a transform ran; otherwise only what was measured.
@@ -142,6 +145,17 @@ int run_checked(const options& o, progress& prog) {
     else say("bigmul: backend cpu (auto, falling back: " + gpu_why + ")" + th);
   }
 
+  // The product's options, known before the operands: prepare_mul takes them.
+  mul_stats st;
+  mul_options mo;
+  mo.algo = o.algo;
+  mo.threads = o.threads;
+  mo.modular_check = o.modular_check;
+  mo.where = o.backend_choice;
+  mo.engine = o.engine;
+  mo.stats = &st;
+  const radix product_radix = o.hex ? radix::binary : radix::decimal;
+
   phase_times t;
   integer a, b;
   if (o.random_digits) {
@@ -161,8 +175,16 @@ int run_checked(const options& o, progress& prog) {
     }
     prog.phase("generating two random " + std::to_string(*o.random_digits) + "-digit numbers");
     const auto t0 = clock_type::now();
-    a = random_decimal(*o.random_digits, seed, 0, o.threads);
-    b = random_decimal(*o.random_digits, seed, 1, o.threads);
+    const auto generate = [&] {
+      a = random_decimal(*o.random_digits, seed, 0, o.threads);
+      b = random_decimal(*o.random_digits, seed, 1, o.threads);
+    };
+    // The product's scratch is touched on this thread while another generates.
+    const std::size_t limbs = estimated_limbs_of_decimal(*o.random_digits, product_radix);
+    if (worth_preparing(limbs, limbs, product_radix, mo, 2 * limbs * sizeof(limb_t)))
+      run_while_preparing(limbs, limbs, product_radix, mo, generate, &t.prepare);
+    else
+      generate();
     t.generate = seconds_since(t0);
   } else {
     const bool from_sources = o.operands[0].starts_with('@') || o.operands[0] == "-" ||
@@ -176,8 +198,19 @@ int run_checked(const options& o, progress& prog) {
     prog.set_long_run(ta.literal.size() + tb.literal.size() >= progress_min_digits);
     prog.phase("parsing");
     t0 = clock_type::now();
-    a = parse_operand(ta);
-    b = parse_operand(tb);
+    const auto parse = [&] {
+      a = parse_operand(ta);
+      b = parse_operand(tb);
+    };
+    // The sizes are known from the text: the product's plans and scratch
+    // pages are made ready on this thread while another parses.
+    const std::size_t ea = estimated_limbs(ta.literal, product_radix), eb = estimated_limbs(tb.literal, product_radix);
+    const std::uint64_t operand_bytes =
+        (static_cast<std::uint64_t>(ta.literal.size()) + tb.literal.size()) / 2;  // >= their limbs' bytes
+    if (worth_preparing(ea, eb, product_radix, mo, operand_bytes))
+      run_while_preparing(ea, eb, product_radix, mo, parse, &t.prepare);
+    else
+      parse();
     t.parse = seconds_since(t0);
   }
   if (o.verbose) {
@@ -201,14 +234,6 @@ int run_checked(const options& o, progress& prog) {
   prog.set_long_run(digit_count(a) + digit_count(b) >= progress_min_digits);
 
   // Multiply.
-  mul_stats st;
-  mul_options mo;
-  mo.algo = o.algo;
-  mo.threads = o.threads;
-  mo.modular_check = o.modular_check;
-  mo.where = o.backend_choice;
-  mo.engine = o.engine;
-  mo.stats = &st;
   const bool multiplied = !a.is_zero() && !b.is_zero();
   prog.phase("multiplying " + std::to_string(digit_count(a)) + " x " + std::to_string(digit_count(b)) + " digits");
   integer product;

@@ -51,15 +51,35 @@ std::optional<std::uint64_t> memory_available() {
   return a ? a : b;
 }
 
+namespace {
+
+struct product_need {
+  std::uint64_t result = 0, work = 0, tables = 0, total = 0;
+};
+product_need need_of(std::size_t an, std::size_t bn, radix rx, const mul_options& mo, std::uint64_t held) {
+  product_need n;
+  n.result = (static_cast<std::uint64_t>(an) + bn) * sizeof(limb_t);
+  n.work = mul_heap_bytes(std::max(an, bn), std::min(an, bn), rx, mo);
+  // A one-shot process builds its twiddle tables during this product: ~1.6 GB
+  // at 3 10^8 digits, as much as the transform buffers.
+  n.tables = mul_table_bytes(std::max(an, bn), std::min(an, bn), rx, mo);
+  n.total = held + n.result + n.work + n.tables;
+  return n;
+}
+
+}  // namespace
+
+bool product_fits(std::size_t an, std::size_t bn, radix rx, const mul_options& mo, std::uint64_t held) {
+  if (an == 0 || bn == 0) return true;
+  const auto available = memory_available();
+  return !available || need_of(an, bn, rx, mo, held).total <= *available;
+}
+
 void check_product_memory(std::size_t an, std::size_t bn, radix rx, const mul_options& mo, std::uint64_t held,
                           const std::string& what) {
   if (an == 0 || bn == 0) return;
-  const std::uint64_t result = (static_cast<std::uint64_t>(an) + bn) * sizeof(limb_t);
-  const std::uint64_t work = mul_heap_bytes(std::max(an, bn), std::min(an, bn), rx, mo);
-  // A one-shot process builds its twiddle tables during this product: ~1.6 GB
-  // at 3 10^8 digits, as much as the transform buffers.
-  const std::uint64_t tables = mul_table_bytes(std::max(an, bn), std::min(an, bn), rx, mo);
-  const std::uint64_t need = held + result + work + tables;
+  const product_need n = need_of(an, bn, rx, mo, held);
+  const std::uint64_t need = n.total, result = n.result, work = n.work, tables = n.tables;
   const auto available = memory_available();
   if (!available || need <= *available) return;
   const bool capped = address_space_left().has_value();

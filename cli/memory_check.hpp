@@ -21,6 +21,9 @@ std::optional<std::uint64_t> memory_available();
 // bytes (what is still to be allocated besides the product: operands not yet
 // built) plus the result (an + bn limbs) plus mul_heap_bytes exceed
 // memory_available(). `what` names the product in the message.
+// Whether check_product_memory would let the product through (no throw).
+bool product_fits(std::size_t an, std::size_t bn, radix rx, const mul_options& mo, std::uint64_t held);
+
 void check_product_memory(std::size_t an, std::size_t bn, radix rx, const mul_options& mo, std::uint64_t held,
                           const std::string& what);
 

@@ -19,6 +19,7 @@
 #include "mul/karatsuba.hpp"
 #include "mul/modcheck.hpp"
 #include "mul/ntt_mul.hpp"
+#include "mul/ntt_prepare.hpp"
 #include "mul/mul_cuda.hpp"
 #include "mul/params_cpu.hpp"
 #include "mul/release_hooks.hpp"
@@ -135,6 +136,14 @@ std::size_t mul_table_bytes(std::size_t an, std::size_t bn, radix rx, const mul_
   if (bn == 0) return 0;
   const algorithm algo = options.algo == algorithm::automatic ? choose(an, bn, rx) : options.algo;
   return algo == algorithm::ntt ? detail::ntt_table_bytes(detail::ntt_engine::best, an, bn, rx) : 0;
+}
+
+void prepare_mul(std::size_t an, std::size_t bn, radix rx, const mul_options& options) {
+  if (an < bn) std::swap(an, bn);
+  // Not for a product the GPU will compute (its buffers are the device's).
+  if (bn == 0 || options.where == backend::cuda || use_cuda(options, an, bn, 1, rx, false)) return;
+  const algorithm algo = options.algo == algorithm::automatic ? choose(an, bn, rx) : options.algo;
+  if (algo == algorithm::ntt) detail::ntt_prepare(detail::ntt_engine::best, an, bn, rx, options.threads);
 }
 
 std::size_t gmp_crossover_limbs() {

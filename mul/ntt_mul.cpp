@@ -638,6 +638,13 @@ std::size_t ntt_scratch_bytes() {
 
 void ntt_release_scratch() { thread_scratch = scratch_cache{}; }
 
+void* ntt_reserve_scratch(std::size_t bytes, bool& fresh) {
+  const std::size_t words = (bytes + sizeof(u64) - 1) / sizeof(u64);
+  fresh = thread_scratch.slab.size() < words;
+  if (fresh) scratch(1, words);  // scratch() grows the slab as a product would
+  return thread_scratch.slab.data();
+}
+
 unsigned ntt_primes_needed(ntt_engine e, std::size_t an, std::size_t bn, radix rx) {
   if (e == ntt_engine::best) e = ntt_default_engine();
   return e == ntt_engine::portable ? primes_needed(fft::ntt_primes, fft::ntt_prime_count, an, bn, rx)

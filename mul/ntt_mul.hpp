@@ -39,6 +39,9 @@ void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::s
 // (bigmul::release_scratch()).
 std::size_t ntt_scratch_bytes();
 void ntt_release_scratch();
+// Grows the calling thread's scratch to at least `bytes` (ntt_heap_bytes of
+// a product to come) and returns it; fresh: it was allocated now, untouched.
+void* ntt_reserve_scratch(std::size_t bytes, bool& fresh);
 
 // The number of primes the engine needs for this product.
 unsigned ntt_primes_needed(ntt_engine e, std::size_t an, std::size_t bn, radix rx);

@@ -74,6 +74,19 @@ std::size_t mul_heap_bytes(std::size_t an, std::size_t bn, radix rx = radix::bin
 // bound to add to mul_heap_bytes for it. Other algorithms: 0.
 std::size_t mul_table_bytes(std::size_t an, std::size_t bn, radix rx = radix::binary, const mul_options& options = {});
 
+// Gets a product of an x bn limbs (radix rx, these options) ready before its
+// operands are: builds the NTT's plans and twiddle tables and gives the
+// calling thread's scratch buffers (see release_scratch) that product's size,
+// every page touched, from options.threads threads. The first product of a
+// process otherwise pays for them itself, and fresh pages are costly where
+// the memory was handed back to a hypervisor (measured here: 0.5-3 ms per
+// MB, a cold 10^7-digit product several times a warm one). A caller that
+// knows the sizes early (the CLI, after reading the operands' text) runs it
+// on the thread that will multiply while another parses. Sizes that differ
+// from the product's are allowed: that product stays exact and allocates
+// what it needs. Products that would not run the NTT on the CPU: nothing.
+void prepare_mul(std::size_t an, std::size_t bn, radix rx = radix::binary, const mul_options& options = {});
+
 // The smaller-operand size (limbs) from which bigmul::mul(automatic) beats
 // GMP's mpz_mul on this processor: measured by bench/tune/tune_cpu for the
 // NTT engine this processor runs (mul/params_cpu.inc). The GMP bridge

@@ -360,81 +360,107 @@ void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L, std:
   settle(t, L);
 }
 
-// Horner's rule: x[0 .. L) decimal limbs to binary.
-std::vector<limb_t> horner(const limb_t* x, std::size_t L) {
-  std::vector<limb_t> out;
-  out.reserve(L);
+// Horner's rule: x[0 .. L) decimal limbs to binary, into out (room for
+// binary_limbs(L)); returns the limb count, trimmed.
+std::size_t horner(const limb_t* x, std::size_t L, limb_t* out) {
+  std::size_t n = 0;
   for (std::size_t i = L; i-- > 0;) {
-    const limb_t c = detail::mul_1(out.data(), out.data(), out.size(), decimal_limb_base, radix::binary);
-    if (c) out.push_back(c);
-    if (const limb_t left = detail::add_1(out.data(), out.size(), x[i], radix::binary)) out.push_back(left);
+    const limb_t c = detail::mul_1(out, out, n, decimal_limb_base, radix::binary);
+    if (c) out[n++] = c;
+    if (const limb_t left = detail::add_1(out, n, x[i], radix::binary)) out[n++] = left;
   }
-  detail::trim(out);
-  return out;
+  return detail::trimmed(out, n);
 }
+
+// Binary limbs that hold any value below D^s: 19 s log2(10) / 64 rounded up, with slack.
+std::size_t binary_limbs(std::size_t s) { return static_cast<std::size_t>(static_cast<double>(s) * limbs_per_decimal_limb) + 3; }
 
 // Decimal -> binary bottom up: blocks of s decimal limbs (s a power of two,
 // the largest <= basecase) by Horner's rule, then pairs of blocks merged level
 // by level, hi * 10^(19 s) + lo = (hi * 5^m) << m + lo, m = 19 s, until one
 // is left. Every merge of a level multiplies by the same 5^m, whose transform
 // is computed once for the level (src/arith/ntt_reuse.hpp; the cyclic length
-// covers the whole product, so it is exact).
+// covers the whole product, so it is exact). The blocks of a level lie in one
+// buffer at a fixed stride and the merges write the next level's into the
+// other one: two buffers for the whole conversion (a fresh vector a merge
+// cost ~15% of the time at 10^7 digits in page faults).
 std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L, std::size_t basecase) {
   L = detail::trimmed(x, L);
   if (L == 0) return {};
-  if (L <= basecase) return horner(x, L);
-  std::size_t s = std::bit_floor(basecase);
-  std::vector<std::vector<limb_t>> blocks((L + s - 1) / s);
+  std::size_t s = L <= basecase ? L : std::bit_floor(basecase);  // one Horner block up to basecase
+  std::size_t count = (L + s - 1) / s, stride = binary_limbs(s);
+  std::vector<limb_t> cur(count * stride), next;
+  std::vector<std::size_t> len(count), next_len;
   const unsigned threads = prim::resolve_threads(0);
-  prim::parallel_for(blocks.size(), L >= parallel_limbs ? threads : 1u, [&](std::size_t i) {
-    blocks[i] = horner(x + i * s, std::min(s, L - i * s));
+  prim::parallel_for(count, L >= parallel_limbs ? threads : 1u, [&](std::size_t i) {
+    len[i] = horner(x + i * s, std::min(s, L - i * s), cur.data() + i * stride);
   });
-  for (std::size_t k = static_cast<std::size_t>(std::countr_zero(s)); blocks.size() > 1; ++k, s *= 2) {
+  std::vector<limb_t> own;  // a product without the level's cached transform
+  for (std::size_t k = static_cast<std::size_t>(std::countr_zero(s)); count > 1; ++k, s *= 2) {
     const auto pw_held = detail::decimal_power_at(k);
     const detail::decimal_power& pw = *pw_held;
-    const std::size_t fn = pw.five.size(), pairs = blocks.size() / 2;
+    const std::size_t fn = pw.five.size(), pairs = count / 2, next_count = (count + 1) / 2;
+    const std::size_t next_stride = binary_limbs(2 * s);
     std::size_t max_hi = 0;
-    for (std::size_t i = 0; i < pairs; ++i) max_hi = std::max(max_hi, blocks[2 * i + 1].size());
+    for (std::size_t i = 0; i < pairs; ++i) max_hi = std::max(max_hi, len[2 * i + 1]);
     std::unique_ptr<detail::ntt_fixed_factor> factor;
     if (fn >= reuse_five_limbs && pairs > 1 && max_hi > 0)
       factor = std::make_unique<detail::ntt_fixed_factor>(pw.five.data(), fn, max_hi, max_hi + fn);
     const bool by_pair = pairs >= threads && s * pairs >= parallel_limbs && s <= task_limbs_max;
     const std::size_t mw = pw.m / 64;
     const unsigned mb = static_cast<unsigned>(pw.m % 64);
-    std::vector<std::vector<limb_t>> next((blocks.size() + 1) / 2);
+    if (!factor && !by_pair) own.resize(max_hi + fn);
+    next.resize(next_count * next_stride);
+    next_len.assign(next_count, 0);
     prim::parallel_for(pairs, by_pair ? threads : 1u, [&](std::size_t i) {
-      std::vector<limb_t>& hi = blocks[2 * i + 1];
-      std::vector<limb_t>& lo = blocks[2 * i];
-      if (hi.empty()) {
-        next[i] = std::move(lo);
+      const limb_t* hi = cur.data() + (2 * i + 1) * stride;
+      const limb_t* lo = cur.data() + 2 * i * stride;
+      const std::size_t hn = len[2 * i + 1], ln = len[2 * i];
+      limb_t* out = next.data() + i * next_stride;
+      if (hn == 0) {
+        std::copy(lo, lo + ln, out);
+        next_len[i] = ln;
         return;
       }
-      std::vector<limb_t> own;
+      std::vector<limb_t> task_own;  // only when pairs run as tasks without a cached transform
       const limb_t* prod;
       std::size_t pn;
       if (factor) {  // into the thread's kept buffer: no fresh zeroed pages a merge
-        prod = factor->mul_mod_scratch(hi.data(), hi.size(), by_pair ? 1 : threads);
+        prod = factor->mul_mod_scratch(hi, hn, by_pair ? 1 : threads);
         pn = factor->length();
       } else {
-        own.resize(hi.size() + fn);
-        detail::mul_any(own.data(), hi.data(), hi.size(), pw.five.data(), fn);
-        prod = own.data();
-        pn = own.size();
+        limb_t* p = own.data();
+        if (by_pair) {
+          task_own.resize(hn + fn);
+          p = task_own.data();
+        }
+        detail::mul_any(p, hi, hn, pw.five.data(), fn);
+        prod = p;
+        pn = hn + fn;
       }
       pn = detail::trimmed(prod, pn);
-      hi = {};
-      std::vector<limb_t> out(mw + pn + 1, 0);
-      out[mw + pn] = lshift(out.data() + mw, prod, pn, mb);
-      own = {};
-      if (!lo.empty()) add(out.data(), out.data(), out.size(), lo.data(), lo.size(), radix::binary);
-      lo = {};
-      detail::trim(out);
-      next[i] = std::move(out);
+      // out = prod << m + lo; lo < D^s < 2^m B^... fills [0, mw) and adds above.
+      const std::size_t on = mw + pn + 1;
+      if (on > next_stride) throw error(error::kind::internal, "bigmul: radix conversion block overflow");
+      const std::size_t low = std::min(ln, mw);
+      std::copy(lo, lo + low, out);
+      std::fill(out + low, out + mw, limb_t{0});
+      out[mw + pn] = lshift(out + mw, prod, pn, mb);
+      if (ln > mw) add(out + mw, out + mw, pn + 1, lo + mw, ln - mw, radix::binary);
+      next_len[i] = detail::trimmed(out, on);
     });
-    if (blocks.size() % 2) next.back() = std::move(blocks.back());
-    blocks = std::move(next);
+    if (count % 2) {
+      std::copy(cur.data() + (count - 1) * stride, cur.data() + (count - 1) * stride + len[count - 1],
+                next.data() + (next_count - 1) * next_stride);
+      next_len[next_count - 1] = len[count - 1];
+    }
+    std::swap(cur, next);
+    std::swap(len, next_len);
+    count = next_count;
+    stride = next_stride;
   }
-  return std::move(blocks[0]);
+  cur.resize(len[0]);
+  return cur;
 }
 
 }  // namespace

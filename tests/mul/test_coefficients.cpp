@@ -105,22 +105,23 @@ TEST(Coefficients, BalancedSplitWideBinaryDigits) {
 
 TEST(ModCheck, ResidueMatchesGmp) {
   auto g = bigmul::test::rng(13);
-  for (radix rx : {radix::binary, radix::decimal}) {
-    for (std::size_t n : {1u, 2u, 1000u, 200000u}) {
-      const auto a = bigmul::test::make_operand(operand_kind::random, n, rx, g);
-      mpz_t x;
-      mpz_init(x);
-      bigmul::test::to_mpz(x, a.data(), n, rx);
-      mpz_t p;
-      mpz_init_set_ui(p, 1);
-      mpz_mul_2exp(p, p, 61);
-      mpz_sub_ui(p, p, 1);
-      mpz_mod(x, x, p);
-      EXPECT_EQ(residue_mod_p(a.data(), n, rx, 1), mpz_get_ui(x));
-      EXPECT_EQ(residue_mod_p(a.data(), n, rx, 3), mpz_get_ui(x));
-      mpz_clears(x, p, nullptr);
-    }
-  }
+  // Sizes around the four interleaved Horner chains (n mod 4) and the chunks; all-max limbs: the largest folds.
+  for (radix rx : {radix::binary, radix::decimal})
+    for (operand_kind kind : {operand_kind::random, operand_kind::all_max})
+      for (std::size_t n : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 1000u, 1001u, 1002u, 1003u, 200000u, 200003u}) {
+        const auto a = bigmul::test::make_operand(kind, n, rx, g);
+        mpz_t x;
+        mpz_init(x);
+        bigmul::test::to_mpz(x, a.data(), n, rx);
+        mpz_t p;
+        mpz_init_set_ui(p, 1);
+        mpz_mul_2exp(p, p, 61);
+        mpz_sub_ui(p, p, 1);
+        mpz_mod(x, x, p);
+        EXPECT_EQ(residue_mod_p(a.data(), n, rx, 1), mpz_get_ui(x));
+        EXPECT_EQ(residue_mod_p(a.data(), n, rx, 3), mpz_get_ui(x));
+        mpz_clears(x, p, nullptr);
+      }
 }
 
 TEST(LimbOps, DivBy1e19MatchesHardwareDivision) {

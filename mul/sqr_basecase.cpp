@@ -14,6 +14,9 @@
 namespace bigmul::detail {
 namespace {
 
+// Lengths squared by rows (sqr_rows) rather than columns.
+constexpr int sqr_rows_max = 4;
+
 // (c2 : c1 : c0) += 2 (d2 : d1 : d0): a column's off-diagonal sum, doubled.
 [[gnu::always_inline]] inline void add_twice(limb_t& c0, limb_t& c1, limb_t& c2, limb_t d0, limb_t d1, limb_t d2) {
 #if defined(BIGMUL_SQR_X86)
@@ -87,9 +90,53 @@ template <int N, int K>
   }
 }
 
+// The tiniest squares by rows: the off-diagonal triangle row by row (each
+// row's multiply-adds independent of the others' until its carry), then the
+// doubling and the diagonal in one pass. The column kernels' single
+// 192-bit accumulator is one long chain of dependent adds, which at 2-4
+// limbs costs more than the multiplications.
+template <int N>
+[[gnu::always_inline]] inline void sqr_rows(limb_t* r, const limb_t* a) {
+  limb_t t[2 * N];
+  t[0] = 0;
+  t[2 * N - 1] = 0;
+  {
+    limb_t c = 0;
+    for (int j = 1; j < N; ++j) {
+      const u128 p = static_cast<u128>(a[0]) * a[j] + c;
+      t[j] = static_cast<limb_t>(p);
+      c = static_cast<limb_t>(p >> 64);
+    }
+    t[N] = c;
+  }
+  for (int i = 1; i + 1 < N; ++i) {
+    limb_t c = 0;
+    for (int j = i + 1; j < N; ++j) {
+      const u128 p = static_cast<u128>(a[i]) * a[j] + t[i + j] + c;
+      t[i + j] = static_cast<limb_t>(p);
+      c = static_cast<limb_t>(p >> 64);
+    }
+    t[i + N] = c;
+  }
+  limb_t bit = 0, carry = 0;  // the bit shifted out of the previous limb pair, the carry of the sum
+  for (int i = 0; i < N; ++i) {
+    const limb_t d0 = (t[2 * i] << 1) | bit, d1 = (t[2 * i + 1] << 1) | (t[2 * i] >> 63);
+    bit = t[2 * i + 1] >> 63;
+    const u128 sq = static_cast<u128>(a[i]) * a[i];
+    const u128 s = ((static_cast<u128>(d1) << 64) | d0) + carry;
+    const u128 u = s + sq;
+    carry = (s < carry) + (u < sq);  // (d1 : d0) + carry overflows only when it is 2^128 - 1
+    r[2 * i] = static_cast<limb_t>(u);
+    r[2 * i + 1] = static_cast<limb_t>(u >> 64);
+  }
+}
+
 template <int N>
 void sqr_kernel(limb_t* r, const limb_t* a) {
-  sqr_columns<N, 0>(r, a, 0, 0);
+  if constexpr (N >= 2 && N <= sqr_rows_max)
+    sqr_rows<N>(r, a);
+  else
+    sqr_columns<N, 0>(r, a, 0, 0);
 }
 
 template <int... I>

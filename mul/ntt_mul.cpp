@@ -18,6 +18,7 @@
 #include "mul/limb_vec.hpp"
 #include "mul/ntt_garner.hpp"
 #include "mul/ntt_coefficients.hpp"
+#include "mul/ntt_decimal_carry.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
 
@@ -176,6 +177,7 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
   const u64* residues[K] = {};
   for (unsigned j = 0; j < used; ++j) residues[j] = res[j];
   constexpr std::size_t group = 64;
+  const bool decimal3 = rx == radix::decimal && used == 3 && &mixed_radix == &fft::ntt52_mixed_radix_digits;
   // Limbs x[3 q ..] of coefficients i .. i + len (len <= group).
   const auto coefficients = [&](std::size_t i, std::size_t len, u64* digits, u64* x) {
     bool ok = true;
@@ -240,6 +242,15 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
         }
       }
       std::copy(pend, pend + 3, tails.begin() + tail_limbs * task);
+    } else if (decimal3) {
+      // IFMA, three primes: mul/ntt_decimal_carry.hpp (digits split off the chain, 8 a vector).
+      constexpr unsigned C = decimal_chains;
+      std::size_t lo[C], hi[C];
+      for (unsigned c = 0; c < C; ++c) {
+        lo[c] = bound(C * task + c);
+        hi[c] = bound(C * task + c + 1);
+      }
+      ntt_decimal3_carry<C>(residues, lo, hi, r, tails.data() + tail_limbs * C * task, tail_limbs);
     } else {
       // decimal_chains pieces a task, their division chains interleaved.
       constexpr unsigned C = decimal_chains;

@@ -14,7 +14,7 @@ namespace bigmul::cli {
 // One operand's literal and where it came from.
 struct operand_text {
   char name = 'A';                     // 'A' or 'B'
-  std::shared_ptr<const std::string> buffer;  // owns the bytes of a file or of stdin
+  std::shared_ptr<const void> buffer;  // owns the bytes: a file's mapping, or a string (stdin, argument)
   std::string_view literal;            // the literal (surrounding whitespace trimmed)
   std::size_t source_offset = 0;       // offset of literal[0] in its source
   std::string source;                  // "" (argument), "file 'PATH'" or "standard input"

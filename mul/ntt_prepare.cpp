@@ -51,7 +51,10 @@ void ntt_prepare(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigne
   if (bytes == 0) return;
   bool fresh = false;
   void* slab = ntt_reserve_scratch(bytes, fresh);
-  if (fresh) prefault_pages(slab, bytes, threads);  // a slab kept from an earlier product is warm
+  // Touched on this thread alone: preparing is meant to run beside other
+  // work (the CLI parses on the other core, through the thread pool, which a
+  // parallel touch would hold until it is done). A kept slab is warm already.
+  if (fresh) prefault_pages(slab, bytes, 1);
 }
 
 }  // namespace bigmul::detail

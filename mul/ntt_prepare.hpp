@@ -17,9 +17,9 @@ namespace bigmul::detail {
 
 // Builds the plans (and through them the twiddle tables) of the product of
 // an x bn limbs on engine e, and grows the calling thread's transform scratch
-// to that product's size with every page touched, from up to `threads`
-// threads (0: the default). Nothing of the product is computed: a product of
-// any other size stays exact and grows what it needs itself.
+// to the size that product takes on `threads` threads (0: the default), every
+// page touched by the calling thread. Nothing of the product is computed: a
+// product of any other size stays exact and grows what it needs itself.
 void ntt_prepare(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned threads);
 
 // Writes one zero per 4 KiB page of [p, p + bytes) from up to `threads`

@@ -76,8 +76,9 @@ std::size_t mul_table_bytes(std::size_t an, std::size_t bn, radix rx = radix::bi
 
 // Gets a product of an x bn limbs (radix rx, these options) ready before its
 // operands are: builds the NTT's plans and twiddle tables and gives the
-// calling thread's scratch buffers (see release_scratch) that product's size,
-// every page touched, from options.threads threads. The first product of a
+// calling thread's scratch buffers (see release_scratch) the size that
+// product takes, every page touched by the calling thread (the pool's
+// threads stay free for work beside it). The first product of a
 // process otherwise pays for them itself, and fresh pages are costly where
 // the memory was handed back to a hypervisor (measured here: 0.5-3 ms per
 // MB, a cold 10^7-digit product several times a warm one). A caller that

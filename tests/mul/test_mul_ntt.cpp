@@ -530,4 +530,33 @@ TEST(MulNtt, TableBytesAreTheTablesThePlansTake) {
   EXPECT_EQ(mul_table_bytes(0, bn), 0u);
 }
 
+// Where the transform is longer than the result (n > an + bn), the last
+// prime's b transform has no room in the result: a product below 2^16
+// points takes one more array, a larger one packs prime 0's residues into
+// the result meanwhile (mul/ntt_mul.cpp, plan_arrays). Both ways against GMP
+// on every engine, all-maximum and random operands, both radices, on each
+// side of the switch (transforms of 3 2^12 and 3 2^15 points); the heap the
+// product takes tells which way it went.
+TEST(MulNtt, ExtraArrayBelowTheSwitchPackedAbove) {
+  using detail::ntt_engine;
+  auto g = bigmul::test::rng(7160);
+  for (radix rx : {radix::binary, radix::decimal})
+    for (std::size_t an : {std::size_t{5264}, std::size_t{40000}}) {
+      const std::size_t bn = an - 1;
+      const auto a = bigmul::test::make_operand(operand_kind::all_max, an, rx, g);
+      const auto b = bigmul::test::make_operand(operand_kind::all_max, bn, rx, g);
+      check_ntt(rx, a, b, "n > an + bn, all max", 1);
+      check_ntt(rx, bigmul::test::make_operand(operand_kind::random, an, rx, g), b, "n > an + bn, random", 1);
+      for (ntt_engine e : {ntt_engine::ifma, ntt_engine::avx2}) {
+        const detail::ntt_layout l = detail::ntt_choose_layout(e, an, bn, rx);
+        ASSERT_EQ(l.primes, 3u);
+        ASSERT_EQ(l.shape.wrap, 0u);
+        ASSERT_GT(l.shape.n, an + bn);
+        const std::size_t arrays = l.shape.n < (std::size_t{1} << 16) ? 4 : 3;
+        EXPECT_EQ(detail::ntt_heap_bytes(e, an, bn, rx, 1), arrays * ((l.shape.n + 7) / 8 * 8) * sizeof(limb_t))
+            << an << " x " << bn << ", n " << l.shape.n << ", engine " << detail::ntt_engine_name(e);
+      }
+    }
+}
+
 }  // namespace

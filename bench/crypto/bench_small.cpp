@@ -14,7 +14,11 @@
 // (ours / GMP's median; below 1: faster) and round_ratio_median (the median
 // of the per-round ratios, steadier under load).
 //
-//   bench_small [--max-limbs N] [--rounds R] [--quick] [--json PATH] [--filter REGEX]
+// --algorithm NAME times ours with that algorithm asked for by name (the full
+// entry point), to look at a crossover; --min-limbs N skips smaller sizes.
+//
+//   bench_small [--min-limbs N] [--max-limbs N] [--rounds R] [--algorithm NAME] [--quick] [--json PATH]
+//               [--filter REGEX]
 #include <gmp.h>
 
 #include <algorithm>
@@ -110,6 +114,8 @@ result compare(F&& f_ours, G&& f_gmp, int rounds) {
 int main(int argc, char** argv) {
   harness h("bench_small", argc, argv, "bench_small.json");
   std::size_t max_limbs = 0;  // 0: the NTT crossover + 20%
+  std::size_t min_limbs = 1;
+  algorithm forced = algorithm::automatic;
   int rounds = 21;
   bool quick = false;
   const auto& av = h.args();
@@ -117,9 +123,13 @@ int main(int argc, char** argv) {
     const std::string& a = av[i];
     if (a == "--quick") quick = true;
     else if (a == "--max-limbs" && i + 1 < av.size()) max_limbs = std::strtoull(av[++i].c_str(), nullptr, 10);
+    else if (a == "--min-limbs" && i + 1 < av.size()) min_limbs = std::strtoull(av[++i].c_str(), nullptr, 10);
     else if (a == "--rounds" && i + 1 < av.size()) rounds = std::max(1, std::atoi(av[++i].c_str()));
+    else if (a == "--algorithm" && i + 1 < av.size() && parse_algorithm(av[i + 1], forced)) ++i;
     else {
-      std::fprintf(stderr, "usage: bench_small [--max-limbs N] [--rounds R] [--quick] [--json PATH]\n");
+      std::fprintf(stderr,
+                   "usage: bench_small [--min-limbs N] [--max-limbs N] [--rounds R] [--algorithm NAME] [--quick] "
+                   "[--json PATH]\n");
       return 2;
     }
   }
@@ -135,16 +145,20 @@ int main(int argc, char** argv) {
     for (std::size_t n : {xo - 1, xo, xo + 1})
       if (n >= 1 && n <= max_limbs) sizes.insert(n);
   sizes.insert(max_limbs);
+  sizes.erase(sizes.begin(), sizes.lower_bound(min_limbs));
 
   std::printf("# bigmul bench_small  %s  commit %s  %s  GMP %s\n", machine_description().c_str(),
               git_commit().c_str(), today().c_str(), gmp_version);
-  std::printf("# single products, binary radix, 1 thread, %d interleaved rounds, medians; NTT crossover %zu limbs\n",
-              rounds, xo);
+  std::printf("# single products, binary radix, 1 thread, %d interleaved rounds, medians; NTT crossover %zu limbs; "
+              "ours: %s\n",
+              rounds, xo, algorithm_name(forced));
   std::printf("%6s %11s %11s %7s %7s | %11s %11s %7s %7s\n", "limbs", "mul_ns", "mpn_mul_ns", "ratio", "rnd",
               "sqr_ns", "mpn_sqr_ns", "ratio", "rnd");
   std::mt19937_64 g(23);
   mul_options opt;
   opt.threads = 1;
+  opt.algo = forced;
+  if (forced != algorithm::automatic) opt.where = backend::cpu;
   bool all_ok = true;
   for (const std::size_t n : sizes) {
     const auto a = random_limbs(n, g), b = random_limbs(n, g);
@@ -192,6 +206,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   h.context("ntt_crossover_limbs", static_cast<double>(xo));
+  h.context("algorithm", algorithm_name(forced));
   h.context("note", "ratio_vs_gmp = our median time per product / GMP's (mpn_mul, mpn_sqr for sqr/ rows), "
                     "interleaved rounds of K products; round_ratio_median = median of the per-round ratios");
   if (!all_ok) return 1;

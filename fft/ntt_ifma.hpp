@@ -8,7 +8,7 @@
 // so that lazy sums (< 4p) fit the 52-bit multiplier lanes. Four of them (~2^200) cover every coefficient of 64-bit
 // limbs, n * (2^64 - 1)^2 < 2^162. Twiddles are Shoup pairs with a 2^52
 // companion, stored level by level (level t: w_2t^j for j = 0 .. t) so that
-// every vector load is contiguous: 16 bytes a point up to level 2^12; bigger
+// every vector load is contiguous (the inverse has its own, reversed) up to level 2^11; bigger
 // levels multiply by a coarse and a fine entry in turn (fft/ntt_level_table.hpp).
 #pragma once
 

@@ -21,6 +21,7 @@ namespace {
 using namespace ifma;
 
 constexpr std::size_t leaf_size = std::size_t{1} << 11;  // 16 KiB: levels below run from L1
+static_assert(leaf_size / 2 <= ntt52_level_table::cap, "a leaf's levels come from the full table");
 constexpr std::size_t vector_grain = std::size_t{1} << 11;  // 8-lane butterflies per parallel task
 
 // Scalar 52-bit Shoup product and butterflies (transforms shorter than 16).
@@ -77,33 +78,22 @@ alignas(64) constexpr long long reverse2x4[8] = {1, 0, 3, 2, 5, 4, 7, 6};
 
 // Where a level's twiddles come from: its full table (levels <= cap) or the
 // product of a coarse and a fine entry (bigger levels; fft/ntt_level_table.hpp).
-// mul: x w_2t^(j + l) in lane l; mul_back: x w_2t^(i - l) in lane l (the
-// inverse reads its twiddles backwards). j is a multiple of 8, i is 8 more.
+// mul: x w(j + l) in lane l, j a multiple of 8, w the forward's w_2t^j or
+// the inverse's -w_2t^-j (its own tables, in the same increasing order).
 struct table_tw {
   const u64 *w, *wq;  // level t's entries
   BIGMUL_IFMA __m512i mul(__m512i x, std::size_t j, const vconst& c) const {
     return shoup_lazy(x, load(w + j), load(wq + j), c);
   }
-  BIGMUL_IFMA __m512i mul_back(__m512i x, std::size_t i, const vconst& c) const {
-    return shoup_lazy(x, _mm512_permutexvar_epi64(c.rev, load(w + i - 7)),
-                      _mm512_permutexvar_epi64(c.rev, load(wq + i - 7)), c);
-  }
 };
 // Two Shoup products in turn: x < 4p < 2^52, then the first's [0, 2p).
 struct split_tw {
-  const u64 *f, *fq;  // w_2t^jl, jl = 0 .. F
-  const u64 *cw, *cq;  // w_2t^(jh F): level t / F's entries
+  const u64 *f, *fq;  // the fine factors, jl = 0 .. F
+  const u64 *cw, *cq;  // the coarse factors: level t / F's entries
   unsigned shift;      // log2 F (F >= 64: 8 lanes share one jh)
   BIGMUL_IFMA __m512i mul(__m512i x, std::size_t j, const vconst& c) const {
     const std::size_t jh = j >> shift, jl = j - (jh << shift);
     x = shoup_lazy(x, load(f + jl), load(fq + jl), c);
-    return shoup_lazy(x, _mm512_set1_epi64(ll(cw[jh])), _mm512_set1_epi64(ll(cq[jh])), c);
-  }
-  // Entries i - 7 .. i (i = 1 mod 8) split at jh = (i - 8) / F: jl = i - jh F in [8, F].
-  BIGMUL_IFMA __m512i mul_back(__m512i x, std::size_t i, const vconst& c) const {
-    const std::size_t jh = (i - 8) >> shift, jl = i - (jh << shift);
-    x = shoup_lazy(x, _mm512_permutexvar_epi64(c.rev, load(f + jl - 7)),
-                   _mm512_permutexvar_epi64(c.rev, load(fq + jl - 7)), c);
     return shoup_lazy(x, _mm512_set1_epi64(ll(cw[jh])), _mm512_set1_epi64(ll(cq[jh])), c);
   }
 };
@@ -116,8 +106,8 @@ BIGMUL_IFMA inline void dif(__m512i& x, __m512i& y, const TW& L, std::size_t j, 
   y = L.mul(d, j, c);
 }
 template <class TW>
-BIGMUL_IFMA inline void dit_negated(__m512i& x, __m512i& y, const TW& L, std::size_t i, const vconst& c) {
-  const __m512i t = L.mul_back(y, i, c);
+BIGMUL_IFMA inline void dit_negated(__m512i& x, __m512i& y, const TW& L, std::size_t j, const vconst& c) {
+  const __m512i t = L.mul(y, j, c);
   const __m512i a = _mm512_add_epi64(_mm512_sub_epi64(x, t), c.two_p);
   const __m512i b = _mm512_add_epi64(x, t);
   x = reduce_2p(a, c);
@@ -136,14 +126,14 @@ BIGMUL_IFMA inline void level_forward_run(u64* x, u64* y, std::size_t j0, std::s
     store(y + i, Y);
   }
 }
-// The inverse level t on butterflies j0 .. j0 + len of a block: twiddle
-// -w_2t^(t - j), read backwards.
+// The inverse level on butterflies j0 .. j0 + len of a block (L: the
+// inverse's twiddles, -w_2t^-j).
 template <class TW>
-BIGMUL_IFMA inline void level_inverse_run(u64* x, u64* y, std::size_t t, std::size_t j0, std::size_t len,
-                                          const TW& L, const vconst& c) {
+BIGMUL_IFMA inline void level_inverse_run(u64* x, u64* y, std::size_t j0, std::size_t len, const TW& L,
+                                          const vconst& c) {
   for (std::size_t i = 0; i < len; i += 8) {
     __m512i X = load(x + i), Y = load(y + i);
-    dit_negated(X, Y, L, t - j0 - i, c);
+    dit_negated(X, Y, L, j0 + i, c);
     store(x + i, X);
     store(y + i, Y);
   }
@@ -208,7 +198,8 @@ BIGMUL_IFMA void first_levels_inverse(u64* a, std::size_t size, const small_twid
 // Level tables of a plan: levels <= cap whole (level t's t + 1 entries at
 // (t - 1) + log2 t), bigger ones as coarse x fine (fft/ntt_level_table.hpp).
 struct level_tables {
-  const u64 *w, *wq, *fw, *fwq;
+  const u64 *w, *wq, *fw, *fwq;     // forward: w_2t^j
+  const u64 *iw, *iwq, *fiw, *fiwq;  // inverse: -w_2t^-j
   using T52 = ntt52_level_table;
   const u64* w_at(std::size_t t) const { return w + T52::offset(t); }
   const u64* wq_at(std::size_t t) const { return wq + T52::offset(t); }
@@ -216,6 +207,11 @@ struct level_tables {
   split_tw split(std::size_t t) const {
     const std::size_t F = T52::fine(t), at = T52::fine_offset(t);
     return {fw + at, fwq + at, w_at(t / F), wq_at(t / F), ceil_log2(F)};
+  }
+  table_tw table_inv(std::size_t t) const { return {iw + T52::offset(t), iwq + T52::offset(t)}; }
+  split_tw split_inv(std::size_t t) const {
+    const std::size_t F = T52::fine(t), at = T52::fine_offset(t), c = T52::offset(t / F);
+    return {fiw + at, fiwq + at, iw + c, iwq + c, ceil_log2(F)};
   }
   static bool big(std::size_t t) { return t > T52::cap; }
 };
@@ -278,17 +274,17 @@ BIGMUL_IFMA void pair_forward_partial(u64* a, std::size_t t, const TT& Lt, const
   pair_first_run<2>(a, t, e2, e1, Lt, Lh, c);
   pair_first_run<3>(a, t, e1, h, Lt, Lh, c);
 }
-// The inverse of a whole pair: level t/2 then level t, negated twiddles
-// read backwards (see level_inverse_run).
+// The inverse of a whole pair: level t/2 then level t, with the inverse's
+// twiddles (see level_inverse_run).
 template <class TT, class TH>
 BIGMUL_IFMA inline void pair_inverse(u64* a, std::size_t t, const TT& Lt, const TH& Lh, const vconst& c) {
   const std::size_t h = t / 2;
   for (std::size_t j = 0; j < h; j += 8) {
     __m512i x0 = load(a + j), x1 = load(a + j + h), x2 = load(a + j + t), x3 = load(a + j + t + h);
-    dit_negated(x0, x1, Lh, h - j, c);
-    dit_negated(x2, x3, Lh, h - j, c);
-    dit_negated(x0, x2, Lt, t - j, c);
-    dit_negated(x1, x3, Lt, t - j - h, c);
+    dit_negated(x0, x1, Lh, j, c);
+    dit_negated(x2, x3, Lh, j, c);
+    dit_negated(x0, x2, Lt, j, c);
+    dit_negated(x1, x3, Lt, j + h, c);
     store(a + j, x0);
     store(a + j + h, x1);
     store(a + j + t, x2);
@@ -314,9 +310,9 @@ BIGMUL_IFMA inline void level_pair_forward(u64* a, std::size_t t, const level_ta
 }
 BIGMUL_IFMA inline void level_pair_inverse(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
   const std::size_t h = t / 2;
-  if (!L.big(t)) return pair_inverse(a, t, L.table(t), L.table(h), c);
-  if (!L.big(h)) return pair_inverse(a, t, L.split(t), L.table(h), c);
-  pair_inverse(a, t, L.split(t), L.split(h), c);
+  if (!L.big(t)) return pair_inverse(a, t, L.table_inv(t), L.table_inv(h), c);
+  if (!L.big(h)) return pair_inverse(a, t, L.split_inv(t), L.table_inv(h), c);
+  pair_inverse(a, t, L.split_inv(t), L.split_inv(h), c);
 }
 
 // nonzero < size (block 0 of a zero-padded operand): a[nonzero ..) is zero.
@@ -328,8 +324,10 @@ BIGMUL_IFMA void leaf_forward(u64* a, std::size_t size, const level_tables& L, u
     level_pair_forward_partial(a, t, L, c, nonzero);
     t /= 4;
   }
-  for (; t >= 16; t /= 4)  // pairs of levels while both have >= 8 butterflies a block
-    for (std::size_t k = 0; k < size; k += 2 * t) level_pair_forward(a + k, t, L, c);
+  for (; t >= 16; t /= 4) {  // pairs of levels while both have >= 8 butterflies a block
+    const table_tw Lt = L.table(t), Lh = L.table(t / 2);  // leaf levels are below the cap
+    for (std::size_t k = 0; k < size; k += 2 * t) pair_first_run<0>(a + k, t, 0, t / 2, Lt, Lh, c);
+  }
   if (t == 8)
     for (std::size_t k = 0; k < size; k += 16) level_forward_run(a + k, a + k + 8, 0, 8, L.table(8), c);
   last_levels_forward(a, size, forward_small(L.w_at(4), L.wq_at(4), L.w_at(2), L.wq_at(2)), c);
@@ -341,13 +339,15 @@ BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u
   std::size_t t = 8;
   if ((ceil_log2(size) - 3) % 2 == 1) {
     for (std::size_t k = 0; k < size; k += 16)
-      level_inverse_run(a + k, a + k + 8, 8, 0, 8, L.table(8), c);
+      level_inverse_run(a + k, a + k + 8, 0, 8, L.table_inv(8), c);
     t = 32;
   } else {
     t = 16;
   }
-  for (; t < size; t *= 4)
-    for (std::size_t k = 0; k < size; k += 2 * t) level_pair_inverse(a + k, t, L, c);
+  for (; t < size; t *= 4) {
+    const table_tw Lt = L.table_inv(t), Lh = L.table_inv(t / 2);
+    for (std::size_t k = 0; k < size; k += 2 * t) pair_inverse(a + k, t, Lt, Lh, c);
+  }
 }
 
 // Entry points for the plan's (non-vector) members: the constants built once a call.
@@ -363,9 +363,9 @@ BIGMUL_IFMA void level_inverse_run_p(u64* x, u64* y, std::size_t t, std::size_t 
                                      const level_tables& L, u64 p) {
   const vconst c = make_vconst(p);
   if (L.big(t))
-    level_inverse_run(x, y, t, j0, len, L.split(t), c);
+    level_inverse_run(x, y, j0, len, L.split_inv(t), c);
   else
-    level_inverse_run(x, y, t, j0, len, L.table(t), c);
+    level_inverse_run(x, y, j0, len, L.table_inv(t), c);
 }
 BIGMUL_IFMA void level_pair_forward_p(u64* a, std::size_t t, const level_tables& L, u64 p) {
   level_pair_forward(a, t, L, make_vconst(p));
@@ -378,7 +378,9 @@ BIGMUL_IFMA void level_pair_forward_partial_p(u64* a, std::size_t t, const level
   level_pair_forward_partial(a, t, L, make_vconst(p), nonzero);
 }
 
-level_tables tables(const ntt52_level_table& T) { return {T.w.data(), T.wq.data(), T.fw.data(), T.fwq.data()}; }
+level_tables tables(const ntt52_level_table& T) {
+  return {T.w.data(), T.wq.data(), T.fw.data(), T.fwq.data(), T.iw.data(), T.iwq.data(), T.fiw.data(), T.fiwq.data()};
+}
 
 #endif  // BIGMUL_HAVE_IFMA_CODE
 

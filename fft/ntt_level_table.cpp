@@ -75,6 +75,28 @@ ntt52_level_table ntt52_build_levels(u64 p, u64 generator, std::size_t top, cons
       T.fwq[at + j] = shoup52_companion_estimated(x, p, inv);
     }
   }
+  // The inverse's: each full level reversed, each fine span's powers of w_2s^-1.
+  T.iw = prim::buffer<u64>(size);
+  T.iwq = prim::buffer<u64>(size);
+  for (std::size_t s = 1; s <= full; s *= 2) {
+    const std::size_t at = T52::offset(s);
+    for (std::size_t j = 0; j <= s; ++j) {
+      T.iw[at + j] = w[at + s - j];
+      T.iwq[at + j] = wq[at + s - j];
+    }
+  }
+  T.fiw = prim::buffer<u64>(fine_size);
+  T.fiwq = prim::buffer<u64>(fine_size);
+  for (std::size_t s = 2 * T52::cap; s <= top; s *= 2) {
+    const std::size_t at = T52::fine_offset(s);
+    const u64 root = inv_mod(pow_mod(generator, (p - 1) / (2 * s), p), p);  // w_2s^-1
+    const u64 root_shoup = shoup_companion(root, p);
+    u64 x = 1;
+    for (std::size_t j = 0; j <= T52::fine(s); ++j, x = mul_shoup(x, root, root_shoup, p)) {
+      T.fiw[at + j] = x;
+      T.fiwq[at + j] = shoup52_companion_estimated(x, p, inv);
+    }
+  }
   return T;
 }
 

@@ -582,9 +582,9 @@ std::size_t ntt_table_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix 
   // Every plan of length n = m or 3m (m a power of two) takes its prime's
   // table up to m / 2 (fft/ntt_ifma.cpp, fft/ntt.cpp, fft/ntt_avx2.cpp).
   const std::size_t m = n & (~n + 1);
-  const std::size_t per_prime = e == ntt_engine::avx2
-                                    ? 4 * (m / 2) * sizeof(double)  // fw, fw_p, iw, iw_p
-                                    : fft::ntt52_level_table::bytes(m / 2);  // w and companion, full and fine
+  const std::size_t per_prime = e == ntt_engine::avx2       ? 4 * (m / 2) * sizeof(double)  // fw, fw_p, iw, iw_p
+                                : e == ntt_engine::portable ? fft::ntt64_level_table::bytes(m / 2)
+                                                            : fft::ntt52_level_table::bytes(m / 2);
   return l.primes * per_prime;
 }
 

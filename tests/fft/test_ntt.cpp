@@ -199,7 +199,7 @@ unsigned bit_reverse(std::size_t i, unsigned bits) {
 template <class Plan>
 void forward_is_dft(const ntt_prime& prime) {
   auto g = bigmul::test::rng(7002);
-  // Past 2^13 points the top levels' twiddles are coarse x fine products
+  // Past 2^12 points the top levels' twiddles are coarse x fine products
   // (fft/ntt_level_table.hpp); past 2^19 the fine span grows beyond 64.
   for (std::size_t n : {2u, 8u, 64u, 512u, 4096u, 1u << 14, 1u << 15, 1u << 20}) {
     const Plan plan(1, n);

@@ -75,8 +75,22 @@ void expect_all(const ntt52_level_table& T, unsigned k) {
       const std::size_t jh = j / F, jl = j % F;
       const u64 c = T.w[T52::offset(t / F) + jh], f = T.fw[T52::fine_offset(t) + jl];
       ASSERT_EQ(mul_mod(c, f, p), pow_mod(root, j, p)) << "prime " << k << " level " << t << " j " << j;
+      // The inverse's -w_2t^-j: w_2t^-jl times the reversed coarse level's entry jh.
+      const u64 ic = T.iw[T52::offset(t / F) + jh], icq = T.iwq[T52::offset(t / F) + jh];
+      const u64 fi = T.fiw[T52::fine_offset(t) + jl], fiq = T.fiwq[T52::fine_offset(t) + jl];
+      ASSERT_EQ(mul_mod(ic, fi, p), p - pow_mod(inv_mod(root, p), j, p)) << "prime " << k << " level " << t << " j " << j;
+      ASSERT_EQ(icq, shoup52_companion(ic, p));
+      ASSERT_EQ(fiq, shoup52_companion(fi, p));
     }
   }
+  // The inverse's full levels: each level reversed, companions included.
+  ASSERT_EQ(T.iw.size(), T.w.size());
+  ASSERT_EQ(T.fiw.size(), T.fw.size());
+  for (std::size_t t = 1; t <= std::min(T.top, T52::cap); t *= 2)
+    for (std::size_t j = 0; j <= t; ++j) {
+      ASSERT_EQ(T.iw[T52::offset(t) + j], T.w[T52::offset(t) + t - j]) << "level " << t << " j " << j;
+      ASSERT_EQ(T.iwq[T52::offset(t) + j], T.wq[T52::offset(t) + t - j]) << "level " << t << " j " << j;
+    }
 }
 
 bool same(const ntt52_level_table& a, const ntt52_level_table& b) {
@@ -84,12 +98,16 @@ bool same(const ntt52_level_table& a, const ntt52_level_table& b) {
   return a.top == b.top && a.p == b.p && std::memcmp(a.w.data(), b.w.data(), n * sizeof(u64)) == 0 &&
          std::memcmp(a.wq.data(), b.wq.data(), n * sizeof(u64)) == 0 &&
          std::memcmp(a.fw.data(), b.fw.data(), f * sizeof(u64)) == 0 &&
-         std::memcmp(a.fwq.data(), b.fwq.data(), f * sizeof(u64)) == 0;
+         std::memcmp(a.fwq.data(), b.fwq.data(), f * sizeof(u64)) == 0 &&
+         std::memcmp(a.iw.data(), b.iw.data(), n * sizeof(u64)) == 0 &&
+         std::memcmp(a.iwq.data(), b.iwq.data(), n * sizeof(u64)) == 0 &&
+         std::memcmp(a.fiw.data(), b.fiw.data(), f * sizeof(u64)) == 0 &&
+         std::memcmp(a.fiwq.data(), b.fiwq.data(), f * sizeof(u64)) == 0;
 }
 
 // The table's size: the full levels up to the cap, then F + 1 fine entries a
 // big level, F = max(64, t / cap): about 2 cap + 2 top / cap entries, so a
-// transform of 2^27 points takes ~0.3 MB a prime instead of 2 GB.
+// transform of 2^27 points takes ~2 MB a prime instead of 4 GB.
 TEST(NttLevelTable, BigLevelsAreCoarseTimesFine) {
   using T52 = ntt52_level_table;
   EXPECT_EQ(T52::entries(T52::cap), T52::offset(2 * T52::cap));
@@ -101,8 +119,8 @@ TEST(NttLevelTable, BigLevelsAreCoarseTimesFine) {
     ASSERT_LE(t / T52::fine(t), T52::cap) << t;
     ASSERT_EQ(T52::fine_offset(2 * t), T52::fine_offset(t) + T52::fine(t) + 1);
   }
-  EXPECT_LT(T52::bytes(std::size_t{1} << 26), std::size_t{1} << 20);
-  EXPECT_EQ(T52::bytes(T52::cap), T52::entries(T52::cap) * 16);
+  EXPECT_LT(T52::bytes(std::size_t{1} << 26), std::size_t{4} << 20);  // 2^27 points: < 4 MiB (full: 4 GiB)
+  EXPECT_EQ(T52::bytes(T52::cap), T52::entries(T52::cap) * 32);  // forward and inverse, with companions
 }
 
 TEST(NttLevelTable, LayoutPacksLevelsInOrder) {

@@ -483,10 +483,11 @@ TEST(MulNtt, HeapBytesMatchAndStayWithinFourTimesTheOperands) {
                 << ", threads " << threads << ", engine " << detail::ntt_engine_name(e);
             // With the shared twiddle tables counted (full only up to a cap, coarse x fine above
             // it: fft/ntt_level_table.hpp): within 4x the operands plus the result.
-            if (e == ntt_engine::ifma)
+            if (e == ntt_engine::ifma) {
               EXPECT_LE(bytes + detail::ntt_table_bytes(e, an, bn, rx), 5 * (an + bn) * sizeof(limb_t))
                   << digits << " digits, " << an << " x " << bn << (rx == radix::binary ? " binary" : " decimal")
                   << ", threads " << threads << ", tables " << detail::ntt_table_bytes(e, an, bn, rx);
+            }
           }
         }
 }
@@ -513,7 +514,9 @@ TEST(MulNtt, TableBytesAreTheTablesThePlansTake) {
           bytes += (t.fw.size() + t.fw_p.size() + t.iw.size() + t.iw_p.size()) * sizeof(double);
         } else if (e == ntt_engine::ifma) {
           const auto t = fft::ntt52_build_levels(fft::ntt52_primes[k].p, fft::ntt52_primes[k].generator, m / 2);
-          bytes += (t.w.size() + t.wq.size() + t.fw.size() + t.fwq.size()) * sizeof(std::uint64_t);
+          bytes += (t.w.size() + t.wq.size() + t.fw.size() + t.fwq.size() + t.iw.size() + t.iwq.size() +
+                    t.fiw.size() + t.fiwq.size()) *
+                   sizeof(std::uint64_t);
         } else {
           const auto t = fft::ntt64_build_levels(fft::ntt_primes[k].p, fft::ntt_primes[k].generator, m / 2);
           bytes += (t.tw.size() + t.fine.size()) * sizeof(fft::ntt_twiddle);

@@ -207,6 +207,27 @@ TEST_F(CliTest, HexInputAndHexOutput) {
   expect_product({h2, h}, gmp_product_text(h2, h));
 }
 
+// Both operands in the other radix than the output's (hex x hex -> decimal,
+// decimal x decimal -> --hex): the CLI converts them side by side, one
+// thread each (src/arith/radix_convert.hpp), or in turn on one thread.
+// ~10^6 digits, negative, zero, all-f and all-9 operands, unequal sizes.
+TEST_F(CliTest, BothOperandsConvertedAgainstGmp) {
+  auto g = rng(104);
+  const std::string h = random_hex(g, 830000), h2 = "-" + random_hex(g, 300001);
+  const std::string d = random_decimal(g, 1000000), d2 = "-" + random_decimal(g, 999999);
+  const std::string all_f = "0x" + std::string(830000, 'f'), nines = std::string(1000000, '9');
+  const std::string fh = file("h.txt", h), fh2 = file("h2.txt", h2), fd = file("d.txt", d), fd2 = file("d2.txt", d2);
+  const std::string ff = file("f.txt", all_f), f9 = file("n.txt", nines);
+  for (const char* threads : {"2", "1"}) {
+    expect_product({"--threads", threads, "@" + fh, "@" + fh2}, gmp_product_text(h, h2));
+    expect_product({"--threads", threads, "--hex", "@" + fd, "@" + fd2}, gmp_product_text(d, d2, 16));
+  }
+  expect_product({"@" + ff, "@" + fh}, gmp_product_text(all_f, h));
+  expect_product({"--hex", "@" + f9, "@" + fd2}, gmp_product_text(nines, d2, 16));
+  expect_product({"--hex", "@" + f9, "-0"}, "0x0");
+  expect_product({"0x0", "@" + fh2}, "0");
+}
+
 TEST_F(CliTest, LargeDecimalProductAgainstGmp) {
   auto g = rng(103);
   const std::string a = random_decimal(g, 100000), b = "-" + random_decimal(g, 99991);

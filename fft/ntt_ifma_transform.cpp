@@ -277,9 +277,10 @@ BIGMUL_IFMA void pair_forward_partial(u64* a, std::size_t t, const TT& Lt, const
 // The inverse of a whole pair: level t/2 then level t, with the inverse's
 // twiddles (see level_inverse_run).
 template <class TT, class TH>
-BIGMUL_IFMA inline void pair_inverse(u64* a, std::size_t t, const TT& Lt, const TH& Lh, const vconst& c) {
+BIGMUL_IFMA inline void pair_inverse(u64* a, std::size_t t, const TT& Lt, const TH& Lh, const vconst& c,
+                                     std::size_t j0 = 0, std::size_t j1 = ~std::size_t{0}) {
   const std::size_t h = t / 2;
-  for (std::size_t j = 0; j < h; j += 8) {
+  for (std::size_t j = j0; j < std::min(j1, h); j += 8) {
     __m512i x0 = load(a + j), x1 = load(a + j + h), x2 = load(a + j + t), x3 = load(a + j + t + h);
     dit_negated(x0, x1, Lh, j, c);
     dit_negated(x2, x3, Lh, j, c);
@@ -367,6 +368,24 @@ BIGMUL_IFMA void level_inverse_run_p(u64* x, u64* y, std::size_t t, std::size_t 
   else
     level_inverse_run(x, y, j0, len, L.table_inv(t), c);
 }
+// Butterfly groups j0 .. j1 of a pair of levels (t, t/2) on one block: the
+// threaded transforms' whole-array pairs, split over the threads by j.
+BIGMUL_IFMA void pair_forward_range_p(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const level_tables& L,
+                                      u64 p) {
+  const vconst c = make_vconst(p);
+  const std::size_t h = t / 2;
+  if (!L.big(t)) return pair_first_run<0>(a, t, j0, j1, L.table(t), L.table(h), c);
+  if (!L.big(h)) return pair_first_run<0>(a, t, j0, j1, L.split(t), L.table(h), c);
+  pair_first_run<0>(a, t, j0, j1, L.split(t), L.split(h), c);
+}
+BIGMUL_IFMA void pair_inverse_range_p(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const level_tables& L,
+                                      u64 p) {
+  const vconst c = make_vconst(p);
+  const std::size_t h = t / 2;
+  if (!L.big(t)) return pair_inverse(a, t, L.table_inv(t), L.table_inv(h), c, j0, j1);
+  if (!L.big(h)) return pair_inverse(a, t, L.split_inv(t), L.table_inv(h), c, j0, j1);
+  pair_inverse(a, t, L.split_inv(t), L.split_inv(h), c, j0, j1);
+}
 BIGMUL_IFMA void level_pair_forward_p(u64* a, std::size_t t, const level_tables& L, u64 p) {
   level_pair_forward(a, t, L, make_vconst(p));
 }
@@ -410,6 +429,17 @@ namespace {
 
 // Whole-array level t (a multiple of 8) split over the threads in 8-lane units.
 
+// A pair of levels (t, t/2) over the whole array of m values, its m/4
+// butterfly groups (blocks of 2t, j < t/2) split over the threads in runs of
+// 8 lanes: pair(block start, j0, j1).
+template <class Pair>
+void parallel_pairs(std::size_t m, std::size_t t, unsigned threads, Pair&& pair) {
+  const std::size_t h = t / 2;
+  ntt_parallel_level(m / 2, h, 8, vector_grain, threads, [&](std::size_t at, std::size_t j0, std::size_t len) {
+    pair(at / t * 2 * t, j0, j0 + len);  // ntt_parallel_level's at is k 2h + j0 = k t + j0 for group k
+  });
+}
+
 // Transforms shorter than 16: scalar, level by level, same tables.
 template <class LevelW>
 void scalar_forward(u64* a, std::size_t m, u64 p, LevelW&& level) {
@@ -437,13 +467,24 @@ void ntt52_plan::pow2_forward(u64* a, unsigned threads) const {
   }
   if (threads <= 1 || m_ <= leaf_size) return rec_forward(a, m_);
   const std::size_t size = ntt_task_size(m_, leaf_size, threads);
-  for (std::size_t s = m_; s > size; s /= 2) {
+  // Whole-array levels down to the task size, in pairs where two are left
+  // (one pass over memory for two levels, as rec_forward), then the tasks.
+  for (std::size_t s = m_; s > size;) {
     const std::size_t t = s / 2;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
+    const level_tables L = tables(*levels_);
+    if (s / 4 >= size) {
+      parallel_pairs(m_, t, threads, [&](std::size_t block, std::size_t j0, std::size_t j1) {
+        pair_forward_range_p(a + block, t, j0, j1, L, p_);
+      });
+      s /= 4;
+      continue;
+    }
     ntt_parallel_level(m_, t, 8, vector_grain, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
-      level_forward_run_p(a + at, a + at + t, t, j, len, tables(*levels_), p_);
+      level_forward_run_p(a + at, a + at + t, t, j, len, L, p_);
     });
 #endif
+    s /= 2;
   }
   prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_forward(a + b * size, size); });
 }
@@ -456,13 +497,22 @@ void ntt52_plan::pow2_inverse(u64* a, unsigned threads) const {
   if (threads <= 1 || m_ <= leaf_size) return rec_inverse(a, m_);
   std::size_t size = ntt_task_size(m_, leaf_size, threads);
   prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_inverse(a + b * size, size); });
-  for (; size < m_; size *= 2) {
+  while (size < m_) {
     const std::size_t t = size;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
+    const level_tables L = tables(*levels_);
+    if (4 * t <= m_) {  // levels t and 2t in one pass
+      parallel_pairs(m_, 2 * t, threads, [&](std::size_t block, std::size_t j0, std::size_t j1) {
+        pair_inverse_range_p(a + block, 2 * t, j0, j1, L, p_);
+      });
+      size *= 4;
+      continue;
+    }
     ntt_parallel_level(m_, t, 8, vector_grain, threads, [&](std::size_t at, std::size_t j, std::size_t len) {
-      level_inverse_run_p(a + at, a + at + t, t, j, len, tables(*levels_), p_);
+      level_inverse_run_p(a + at, a + at + t, t, j, len, L, p_);
     });
 #endif
+    size *= 2;
   }
 }
 

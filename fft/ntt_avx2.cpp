@@ -131,6 +131,22 @@ ntt_avx2_plan::ntt_avx2_plan(unsigned prime, std::size_t length) : prime_(prime)
       T.cube[d] = signed_rep(d == 0 ? radix3_.cube_root : radix3_.cube_root_inv, p_);
       T.cube_p[d] = T.cube[d] / pd;
     }
+    if (m_ >= 16 && m_ <= radix3_full_max)
+      for (int d = 0; d < 2; ++d) {
+        std::vector<double>& F = radix3_full_[d];
+        F.resize(4 * m_);
+        const u64 w = d == 0 ? radix3_.root_n : radix3_.root_n_inv, w2 = mul_mod(w, w, p_);
+        const u64 ws = shoup_companion(w, p_), w2s = shoup_companion(w2, p_);
+        u64 x1 = 1, x2 = 1;  // w^j, w^2j
+        for (std::size_t j = 0; j < m_; ++j) {
+          F[j] = signed_rep(x1, p_);
+          F[m_ + j] = F[j] / pd;
+          F[2 * m_ + j] = signed_rep(x2, p_);
+          F[3 * m_ + j] = F[2 * m_ + j] / pd;
+          x1 = mul_shoup(x1, w, ws, p_);
+          x2 = mul_shoup(x2, w2, w2s, p_);
+        }
+      }
   }
 }
 

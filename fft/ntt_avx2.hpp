@@ -101,6 +101,12 @@ class ntt_avx2_plan {
   double scale_ = 0, scale_p_ = 0;  // 1 / n mod p (signed) and its quotient, for the vector product
   ntt_radix3_stage radix3_;        // scalar stage (m < 16)
   radix3_tables radix3_vec_{};     // vector stage
+  // Up to radix3_full_max: every twiddle of the vector stage, [0] forward,
+  // [1] inverse: w^j, w^j / p, w^2j, w^2j / p for j < m (4m doubles), so the
+  // stage multiplies by table entries (Shoup) instead of first building each
+  // twiddle from a base and a 64-entry table (~25% of the stage's work).
+  static constexpr std::size_t radix3_full_max = std::size_t{1} << 12;
+  std::vector<double> radix3_full_[2];
 };
 
 }  // namespace bigmul::fft

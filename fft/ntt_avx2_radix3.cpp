@@ -17,6 +17,34 @@ using namespace avx2;
 
 using radix3_tables = ntt_avx2_plan::radix3_tables;
 
+// The twiddles of j .. j + 4: Full, from the plan's full table (w^j, w^j / p,
+// w^2j, w^2j / p, each m long), else a base times a 64-entry table entry.
+// Multiplying by them: a Shoup product (|r| <= 0.5625p for |x| <= 2.57p)
+// or a general one (|r| <= 0.84p).
+template <bool Full>
+struct twiddles3 {
+  __m256d w1, w1p, w2, w2p;
+};
+template <bool Full>
+BIGMUL_AVX2 inline twiddles3<Full> twiddles_at(const double* full, std::size_t m, std::size_t j, std::size_t i,
+                                               __m256d b1, __m256d b2, const double* tw1, const double* tw1p,
+                                               const double* tw2, const double* tw2p, const vconst& c) {
+  if constexpr (Full) {
+    const double* f = full + j;
+    return {ld(f), ld(f + m), ld(f + 2 * m), ld(f + 3 * m)};
+  } else {
+    return {mulmod_shoup(b1, ld(tw1 + i), ld(tw1p + i), c), _mm256_setzero_pd(),
+            mulmod_shoup(b2, ld(tw2 + i), ld(tw2p + i), c), _mm256_setzero_pd()};
+  }
+}
+template <bool Full>
+BIGMUL_AVX2 inline __m256d twiddle_mul(__m256d x, __m256d w, __m256d wp, const vconst& c) {
+  if constexpr (Full)
+    return mulmod_shoup(x, w, wp, c);
+  else
+    return mulmod(x, w, c);
+}
+
 // Radix-3 forward on j in [j_begin, j_end) (multiples of 4; j_begin of 64),
 // u64 in, doubles out: y0 = x0 + x1 + x2, y1 = (x0 - x2 + u) w^j,
 // y2 = (x0 - x1 - u) w^2j with u = w3 (x1 - x2). base1, base2: w^j_begin,
@@ -25,8 +53,10 @@ using radix3_tables = ntt_avx2_plan::radix3_tables;
 // |a b| <= 1.34 p^2 and |y1|, |y2| <= 0.84p (fft/ntt_avx2_arith.hpp).
 // nonzero: a[nonzero ..) is zero (a zero-padded operand): blocks whose x2, or
 // x1 and x2, are all zero skip their terms (x1 = x2 = 0: y_r = x0 w^jr).
+template <bool Full>
 BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
-                                    const radix3_tables& T, u64 base1, u64 base2, u64 p, std::size_t nonzero) {
+                                    const radix3_tables& T, const double* full, u64 base1, u64 base2, u64 p,
+                                    std::size_t nonzero) {
   const vconst c = make_vconst(p);
   const __m256d c3 = _mm256_set1_pd(T.cube[0]), c3p = _mm256_set1_pd(T.cube_p[0]);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
@@ -35,26 +65,26 @@ BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, 
     const bool zero1 = j0 + m >= nonzero, zero2 = j0 + 2 * m >= nonzero;
     for (std::size_t i = 0; i < len; i += 4) {
       u64* x = a + j0 + i;
-      const __m256d w1 = mulmod_shoup(b1, ld(T.tw[0][0] + i), ld(T.tw_p[0][0] + i), c);
-      const __m256d w2 = mulmod_shoup(b2, ld(T.tw[0][1] + i), ld(T.tw_p[0][1] + i), c);
+      const twiddles3<Full> w = twiddles_at<Full>(full, m, j0 + i, i, b1, b2, T.tw[0][0], T.tw_p[0][0], T.tw[0][1],
+                                                  T.tw_p[0][1], c);
       const __m256d x0 = load_u64(x, c);
       __m256d y0, y1, y2;
       if (zero1) {
         y0 = x0;
-        y1 = mulmod(x0, w1, c);
-        y2 = mulmod(x0, w2, c);
+        y1 = twiddle_mul<Full>(x0, w.w1, w.w1p, c);
+        y2 = twiddle_mul<Full>(x0, w.w2, w.w2p, c);
       } else if (zero2) {
         const __m256d x1 = load_u64(x + m, c);
         const __m256d u = mulmod_shoup(x1, c3, c3p, c);
         y0 = reduce(_mm256_add_pd(x0, x1), c);
-        y1 = mulmod(_mm256_add_pd(x0, u), w1, c);
-        y2 = mulmod(_mm256_sub_pd(_mm256_sub_pd(x0, x1), u), w2, c);
+        y1 = twiddle_mul<Full>(_mm256_add_pd(x0, u), w.w1, w.w1p, c);
+        y2 = twiddle_mul<Full>(_mm256_sub_pd(_mm256_sub_pd(x0, x1), u), w.w2, w.w2p, c);
       } else {
         const __m256d x1 = load_u64(x + m, c), x2 = load_u64(x + 2 * m, c);
         const __m256d u = mulmod_shoup(_mm256_sub_pd(x1, x2), c3, c3p, c);
         y0 = reduce(_mm256_add_pd(_mm256_add_pd(x0, x1), x2), c);
-        y1 = mulmod(_mm256_add_pd(_mm256_sub_pd(x0, x2), u), w1, c);
-        y2 = mulmod(_mm256_sub_pd(_mm256_sub_pd(x0, x1), u), w2, c);
+        y1 = twiddle_mul<Full>(_mm256_add_pd(_mm256_sub_pd(x0, x2), u), w.w1, w.w1p, c);
+        y2 = twiddle_mul<Full>(_mm256_sub_pd(_mm256_sub_pd(x0, x1), u), w.w2, w.w2p, c);
       }
       double* d = reinterpret_cast<double*>(x);
       st(d, y0);
@@ -68,8 +98,10 @@ BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, 
 
 // The inverse, doubles in (|y| <= 2p), u64 out: z_r = y_r w^-jr,
 // x_l = sum_r z_r w3^-lr (times 3). |z1|, |z2| <= 0.77p, sums < 3.6p, reduced.
+template <bool Full>
 BIGMUL_AVX2 void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
-                                    const radix3_tables& T, u64 base1, u64 base2, u64 p, std::size_t) {
+                                    const radix3_tables& T, const double* full, u64 base1, u64 base2, u64 p,
+                                    std::size_t) {
   const vconst c = make_vconst(p);
   const __m256d c3 = _mm256_set1_pd(T.cube[1]), c3p = _mm256_set1_pd(T.cube_p[1]);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
@@ -77,9 +109,10 @@ BIGMUL_AVX2 void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, 
     const std::size_t len = std::min(radix3_tables::block, j_end - j0);
     for (std::size_t i = 0; i < len; i += 4) {
       double* x = reinterpret_cast<double*>(a + j0 + i);
-      const __m256d w1 = mulmod_shoup(b1, ld(T.tw[1][0] + i), ld(T.tw_p[1][0] + i), c);
-      const __m256d w2 = mulmod_shoup(b2, ld(T.tw[1][1] + i), ld(T.tw_p[1][1] + i), c);
-      const __m256d z0 = ld(x), z1 = mulmod(ld(x + m), w1, c), z2 = mulmod(ld(x + 2 * m), w2, c);
+      const twiddles3<Full> w = twiddles_at<Full>(full, m, j0 + i, i, b1, b2, T.tw[1][0], T.tw_p[1][0], T.tw[1][1],
+                                                  T.tw_p[1][1], c);
+      const __m256d z0 = ld(x), z1 = twiddle_mul<Full>(ld(x + m), w.w1, w.w1p, c),
+                    z2 = twiddle_mul<Full>(ld(x + 2 * m), w.w2, w.w2p, c);
       const __m256d u = mulmod_shoup(_mm256_sub_pd(z1, z2), c3, c3p, c);
       u64* y = a + j0 + i;
       store_u64(y, reduce(_mm256_add_pd(_mm256_add_pd(z0, z1), z2), c), c);
@@ -102,7 +135,13 @@ void ntt_avx2_plan::radix3_vector(u64* a, unsigned threads, bool inverse, std::s
   prim::parallel_chunks(blocks, 64, threads, [&](std::size_t b0, std::size_t b1) {
     const std::size_t j0 = b0 * block, j1 = std::min(m_, b1 * block);
     const u64 base1 = pow_mod(root, j0, p_), base2 = pow_mod(root, 2 * j0, p_);
-    (inverse ? radix3_inverse_run : radix3_forward_run)(a, m_, j0, j1, radix3_vec_, base1, base2, p_, nonzero);
+    const double* full = radix3_full_[inverse ? 1 : 0].empty() ? nullptr : radix3_full_[inverse ? 1 : 0].data();
+    if (full)
+      (inverse ? radix3_inverse_run<true> : radix3_forward_run<true>)(a, m_, j0, j1, radix3_vec_, full, base1, base2,
+                                                                      p_, nonzero);
+    else
+      (inverse ? radix3_inverse_run<false> : radix3_forward_run<false>)(a, m_, j0, j1, radix3_vec_, full, base1,
+                                                                        base2, p_, nonzero);
   });
 #else
   (void)a, (void)threads, (void)inverse, (void)nonzero;

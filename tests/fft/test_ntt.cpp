@@ -392,6 +392,33 @@ void zero_padded_forward_matches() {
 TEST_F(NttAvx2, LoadResiduesOfAnyLimb) { load_residues_of_any_limb<ntt_avx2_plan>(); }
 TEST_F(NttAvx2, ZeroPaddedForwardMatches) { zero_padded_forward_matches<ntt_avx2_plan>(); }
 
+// The AVX2 radix-3 stage reads every twiddle from a full table up to
+// m = radix3_full_max and builds them from a base and a short table above:
+// both sides of the switch (3 m points), every prime, all-maximum and random
+// lazy inputs, one and two threads, against the cyclic convolution's
+// definition at sampled outputs (every 61st and the last ones).
+TEST_F(NttAvx2, Radix3BothSidesOfTheFullTable) {
+  auto g = bigmul::test::rng(7010);
+  for (std::size_t m : {std::size_t{16}, std::size_t{1} << 12, std::size_t{1} << 13}) {
+    const std::size_t n = 3 * m;
+    for (unsigned k = 0; k < ntt52_prime_count; ++k) {
+      const auto plan = ntt_avx2_plan::get(k, n);
+      const u64 p = plan->modulus();
+      for (bool top : {true, false}) {
+        const auto a = top ? std::vector<u64>(n, 2 * p - 1) : random_residues(n, p, g, true);
+        const auto b = top ? a : random_residues(n, p, g, true);
+        const auto c = ntt_convolution(*plan, a, b, 1);
+        EXPECT_EQ(ntt_convolution(*plan, a, b, 2), c) << "n=" << n;
+        for (std::size_t i = 0; i < n; i += (i + 3 >= n ? 1 : 61)) {
+          u64 want = 0;
+          for (std::size_t j = 0; j < n; ++j) want = (want + mul_mod(a[j] % p, b[(i + n - j) % n] % p, p)) % p;
+          ASSERT_EQ(c[i], want) << "n=" << n << " prime " << k << " coefficient " << i;
+        }
+      }
+    }
+  }
+}
+
 class NttIfma : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -627,6 +628,22 @@ TEST_F(CliTest, ProductsPreparedWhileParsingStayExact) {
   EXPECT_EQ(one.status, 0) << one.err;
   EXPECT_EQ(one.err.find("prepare"), std::string::npos) << one.err;
   EXPECT_EQ(one.out, two.out);
+  // Files from 64 KiB on are mapped, not read (cli/input.cpp): sizes at that
+  // switch, whitespace around the literal, in both radices.
+  for (std::size_t size : {std::size_t{65535}, std::size_t{65536}, std::size_t{65537}})
+    for (bool hex : {false, true}) {
+      const std::string head = " \n\t", tail = "\r\n\n";
+      const std::size_t digits = size - head.size() - tail.size() - (hex ? 2 : 0);
+      const std::string x = hex ? lower_hex(random_hex(g, digits)) : random_decimal(g, digits);
+      const std::string path = file("m" + std::to_string(size) + (hex ? "h" : "d"), head + x + tail);
+      ASSERT_EQ(std::filesystem::file_size(path), size);
+      expect_product({"@" + path, "-12345678901234567890"}, gmp_product_text(x, "-12345678901234567890"));
+      std::string bad = head + x + tail;
+      bad[size - tail.size() - 1] = hex ? 'g' : 'a';  // the literal's last byte
+      const std::string bad_path = file("mb" + std::to_string(size) + (hex ? "h" : "d"), bad);
+      expect_failure({"3", "@" + bad_path}, 2,
+                     {"operand B", "byte offset " + std::to_string(size - tail.size() - 1) + " of the file"});
+    }
   // --random prepares while it generates: the same digits as without.
   const cli_result r2 = run_cli({"-t", "--random", "200000", "--seed", "5", "--threads", "2", "--verify"});
   EXPECT_EQ(r2.status, 0) << r2.err;

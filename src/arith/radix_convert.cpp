@@ -133,14 +133,18 @@ struct level {
   std::vector<limb_t> frac;         // node i's fraction: limbs [i P, (i + 1) P)
 };
 
-// Products from this many limbs of 5^m use the level's cached transform
-// (measured at 2 10^6 and 10^7 digits: 32 to 256 limbs within noise of each
-// other, 30-45% faster than without).
-constexpr std::size_t reuse_five_limbs = 256;
-// Below this many limbs of 5^m the window is computed by schoolbook rows that
-// skip the columns under it (~40% of the full product's); measured at 10^7
-// digits, 1 thread: 3% faster than the dispatcher's full product from 64 to
-// 128 limbs, slower from 256.
+// Products from this many limbs of 5^m use the level's cached transform.
+// Measured by CPU time, 1 thread, under load (10^6 and 10^7 hex digits):
+// 32 against 256 (the earlier choice) saves 7-11% of a whole binary ->
+// decimal conversion and ~11% of a decimal -> binary one; the 512- and
+// 256-digit-limb levels of the tree were 3x their neighbours with the full
+// products and schoolbook windows there. 16 and 64: within 3% of 32.
+constexpr std::size_t reuse_five_limbs = 32;
+// Below this many limbs of 5^m, where the level's cached transform does not
+// run (a single node, or a short W), the window is computed by schoolbook
+// rows that skip the columns under it (~40% of the full product's); measured
+// at 10^7 digits, 1 thread: 3% faster than the dispatcher's full product from
+// 64 to 128 limbs, slower from 256.
 constexpr std::size_t basecase_window_five_limbs = 128;
 
 // The children of every node of `cur` (length len) into `next` (whose

@@ -189,8 +189,12 @@ void toom_n(limb_t* r, const limb_t* a, const limb_t* b, std::size_t N, const cu
     lsh1_sub(e2, e2, m, p0, n);     // p(2)
     return neg;
   };
+  // A square (a == b) evaluates once and its five products are squares
+  // (a(-1)^2 >= 0), which the levels below compute as such.
+  const bool square = a == b;
   const bool na = evaluate(a0, a1, a2, ea1, eam1, ea2);
-  const bool nb = evaluate(b0, b1, b2, eb1, ebm1, eb2);
+  const bool nb = square ? na : evaluate(b0, b1, b2, eb1, ebm1, eb2);
+  if (square) eb1 = ea1, ebm1 = eam1, eb2 = ea2;
 
   // The five products; v0 and vinf go straight into r.
   chain_n(v1, ea1, eb1, m, c, next);

@@ -1,4 +1,4 @@
-// Squaring (mul/sqr_basecase.hpp, sqr_karatsuba in mul/karatsuba.hpp) and
+// Squaring (mul/sqr_basecase.hpp, sqr_karatsuba in mul/karatsuba.hpp, Toom-3's squares) and
 // bigmul::mul(a, a) through every path that reaches it, against GMP's mpz_mul:
 // every fixed kernel, the MULX/ADX and portable schoolbook squares and the
 // Karatsuba square at every length up to a few hundred limbs, on random,
@@ -18,6 +18,7 @@
 #include "mul/karatsuba.hpp"
 #include "mul/params_cpu.hpp"
 #include "mul/sqr_basecase.hpp"
+#include "mul/toom3.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -96,6 +97,22 @@ TEST(Sqr, KaratsubaEveryLength) {
       check_square([](limb_t* r, const limb_t* x,
                       std::size_t k) { detail::mul_karatsuba(r, x, k, x, k, radix::binary, 4); },
                    a, "mul_karatsuba(a, a)");
+    }
+}
+
+// Toom-3 with a == b: one evaluation, five squares, down to the schoolbook
+// square (Toom-3 from 9 limbs) or through Karatsuba squares (from 12 and 24).
+TEST(Sqr, Toom3Squares) {
+  auto g = bigmul::test::rng(2307);
+  std::vector<std::size_t> sizes;
+  for (std::size_t n = 1; n <= 130; ++n) sizes.push_back(n);
+  for (std::size_t n : {150u, 173u, 244u, 501u, 1000u}) sizes.push_back(n);
+  for (std::size_t n : sizes)
+    for (const auto& a : operands(n, g)) {
+      check_square([](limb_t* r, const limb_t* x, std::size_t k) { detail::mul_toom3(r, x, k, x, k, 9, 1000); },
+                   a, "toom3 from 9");
+      check_square([](limb_t* r, const limb_t* x, std::size_t k) { detail::mul_toom3(r, x, k, x, k, 12, 24); },
+                   a, "toom3 from 12");
     }
 }
 

@@ -80,19 +80,15 @@ const decimal_constants& decimal_k() {
 #if defined(BIGMUL_HAVE_IFMA_CODE)
 
 // 8 lanes of floor(U / F) and U mod F for U = u1 2^52 + u0 (u0 < 2^52,
-// u1 < 2^44, so q < 2^52), without AVX-512 DQ (the engine needs only F and
+// u1 < 2^44, so q < 2^51), without AVX-512 DQ (the engine needs only F and
 // IFMA): integers below 2^52 move to and from doubles through the exponent
-// of 2^52 (exact).
-//  qd = fl(fl(u1 2^52 + u0) (1/F)) is within 3 2^-53 relative of U / F <
-//  2^51, so q1 = trunc(qd) is within 1 of q, and r1 = U - q1 F (wrapping
-//  64-bit) is exact, |r1| < 2F < 2^46. k = floor(fl(r1 (1/F))) is
-//  floor(r1 / F) (a non-multiple of F lies 2^-45 or more from an integer,
-//  the error is below 2^-50) except that an exact multiple jF may give
-//  j - 1; r = r1 - k F (exact in double) is then F, which the last step
-//  folds back. q = q1 + k, r in [0, F).
+// of 2^52 (exact). qd = fl(fl(u1 2^52 + u0) (1/F)) is within 3 2^-53
+// relative of U / F < 2^50.9, so within 0.7 of it, and q1 = trunc(qd) is
+// q - 1, q or q + 1. r1 = U - q1 F (wrapping 64-bit) is then exact and in
+// [-F, 2F): one correction each way.
 struct div_f_consts {
-  __m512d inv_f, f, two52d, magic_signed;
-  __m512i exp52, f_int;
+  __m512d inv_f, two52d;
+  __m512i exp52, f_int, one;
 };
 BIGMUL_IFMA inline __m512d u52_to_pd(__m512i x, const div_f_consts& K) {  // x < 2^52
   return _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(x, K.exp52)), K.two52d);
@@ -103,21 +99,15 @@ BIGMUL_IFMA inline __m512i pd_to_u52(__m512d x, const div_f_consts& K) {  // int
 BIGMUL_IFMA inline void div_f(__m512i u1, __m512i u0, const div_f_consts& K, __m512i& q, __m512i& r) {
   const __m512i zero = _mm512_setzero_si512();
   const __m512d ud = _mm512_fmadd_pd(u52_to_pd(u1, K), K.two52d, u52_to_pd(u0, K));
-  const __m512d q1d = _mm512_roundscale_pd(_mm512_mul_pd(ud, K.inv_f), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-  const __m512i q1 = pd_to_u52(q1d, K);
-  const __m512i lo = _mm512_madd52lo_epu64(zero, q1, K.f_int), hi = _mm512_madd52hi_epu64(zero, q1, K.f_int);
-  const __m512i r1 = _mm512_add_epi64(_mm512_sub_epi64(u0, lo), _mm512_slli_epi64(_mm512_sub_epi64(u1, hi), 52));
-  // Signed |r1| < 2^51 -> double: add to the bits of 1.5 2^52.
-  const __m512d r1d =
-      _mm512_sub_pd(_mm512_castsi512_pd(_mm512_add_epi64(r1, _mm512_castpd_si512(K.magic_signed))), K.magic_signed);
-  const __m512d k = _mm512_roundscale_pd(_mm512_mul_pd(r1d, K.inv_f), _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-  __m512d rd = _mm512_fnmadd_pd(k, K.f, r1d);
-  __m512d qd = _mm512_add_pd(q1d, k);
-  const __mmask8 over = _mm512_cmp_pd_mask(rd, K.f, _CMP_GE_OQ);
-  rd = _mm512_mask_sub_pd(rd, over, rd, K.f);
-  qd = _mm512_mask_add_pd(qd, over, qd, _mm512_set1_pd(1.0));
-  q = pd_to_u52(qd, K);
-  r = pd_to_u52(rd, K);
+  q = pd_to_u52(_mm512_roundscale_pd(_mm512_mul_pd(ud, K.inv_f), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC), K);
+  const __m512i lo = _mm512_madd52lo_epu64(zero, q, K.f_int), hi = _mm512_madd52hi_epu64(zero, q, K.f_int);
+  r = _mm512_add_epi64(_mm512_sub_epi64(u0, lo), _mm512_slli_epi64(_mm512_sub_epi64(u1, hi), 52));
+  const __mmask8 neg = _mm512_cmp_epi64_mask(r, zero, _MM_CMPINT_LT);
+  r = _mm512_mask_add_epi64(r, neg, r, K.f_int);
+  q = _mm512_mask_sub_epi64(q, neg, q, K.one);
+  const __mmask8 over = _mm512_cmp_epi64_mask(r, K.f_int, _MM_CMPINT_NLT);
+  r = _mm512_mask_sub_epi64(r, over, r, K.f_int);
+  q = _mm512_mask_add_epi64(q, over, q, K.one);
 }
 
 // [0, 2p) -> [0, p).
@@ -141,9 +131,8 @@ BIGMUL_IFMA void decimal_digits_run(const garner52& G, const decimal_constants& 
   const __m512i inv10 = _mm512_set1_epi64(ll(G.inv[1][0])), inv10q = _mm512_set1_epi64(ll(G.inv_q[1][0])),
                 inv20 = _mm512_set1_epi64(ll(G.inv[2][0])), inv20q = _mm512_set1_epi64(ll(G.inv_q[2][0])),
                 inv21 = _mm512_set1_epi64(ll(G.inv[2][1])), inv21q = _mm512_set1_epi64(ll(G.inv_q[2][1]));
-  const div_f_consts K{_mm512_set1_pd(1.0 / static_cast<double>(five19)), _mm512_set1_pd(static_cast<double>(five19)),
-                       _mm512_set1_pd(4503599627370496.0), _mm512_set1_pd(6755399441055744.0),
-                       _mm512_set1_epi64(0x4330000000000000ll), _mm512_set1_epi64(ll(five19))};
+  const div_f_consts K{_mm512_set1_pd(1.0 / static_cast<double>(five19)), _mm512_set1_pd(4503599627370496.0),
+                       _mm512_set1_epi64(0x4330000000000000ll), _mm512_set1_epi64(ll(five19)), _mm512_set1_epi64(1)};
   for (std::size_t q = 0; q < count; q += 8) {
     const __m512i v0 = to_p(load(res[0] + i + q), c[0]);
     const __m512i v1 = garner_step(to_p(load(res[1] + i + q), c[1]), v0, inv10, inv10q, c[1]);

@@ -131,8 +131,126 @@ template <int N>
   }
 }
 
+#if defined(BIGMUL_SQR_X86)
+// 3 and 4 limbs on MULX/ADCX/ADOX (processors with BMI2 + ADX): the triangle's
+// rows in one or two carry chains, then the doubling (ADCX) and the diagonal
+// (ADOX) as in double_add_diagonal, all in registers; the compiled rows spend
+// their time moving operands to and from mul's fixed registers.
+void sqr3_adx(limb_t* r, const limb_t* a) {
+  limb_t t1, t2, t3, t4, h, z;
+  asm volatile(
+      "mov (%[a]), %%rdx\n\t"
+      "mulx 8(%[a]), %[t1], %[h]\n\t"   // a0 a1
+      "mulx 16(%[a]), %[t2], %[t3]\n\t"  // a0 a2
+      "add %[h], %[t2]\n\t"
+      "adc $0, %[t3]\n\t"
+      "mov 8(%[a]), %%rdx\n\t"
+      "mulx 16(%[a]), %[h], %[t4]\n\t"   // a1 a2
+      "add %[h], %[t3]\n\t"
+      "adc $0, %[t4]\n\t"
+      // 2 t + diagonal: t0 = t5 = 0.
+      "xor %k[z], %k[z]\n\t"
+      "mov (%[a]), %%rdx\n\t"
+      "mulx %%rdx, %%rdx, %[h]\n\t"
+      "mov %%rdx, (%[r])\n\t"
+      "adcx %[t1], %[t1]\n\t"
+      "adox %[h], %[t1]\n\t"
+      "mov %[t1], 8(%[r])\n\t"
+      "mov 8(%[a]), %%rdx\n\t"
+      "mulx %%rdx, %%rdx, %[h]\n\t"
+      "adcx %[t2], %[t2]\n\t"
+      "adox %%rdx, %[t2]\n\t"
+      "adcx %[t3], %[t3]\n\t"
+      "adox %[h], %[t3]\n\t"
+      "mov %[t2], 16(%[r])\n\t"
+      "mov %[t3], 24(%[r])\n\t"
+      "mov 16(%[a]), %%rdx\n\t"
+      "mulx %%rdx, %%rdx, %[h]\n\t"
+      "adcx %[t4], %[t4]\n\t"
+      "adox %%rdx, %[t4]\n\t"
+      "adcx %[z], %[h]\n\t"
+      "adox %[z], %[h]\n\t"
+      "mov %[t4], 32(%[r])\n\t"
+      "mov %[h], 40(%[r])\n\t"
+      : [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [h] "=&r"(h), [z] "=&r"(z)
+      : [a] "r"(a), [r] "r"(r)
+      : "rdx", "cc", "memory");
+}
+void sqr4_adx(limb_t* r, const limb_t* a) {
+  limb_t t1, t2, t3, t4, t5, t6, h, l, z;
+  asm volatile(
+      "mov (%[a]), %%rdx\n\t"
+      "mulx 8(%[a]), %[t1], %[h]\n\t"    // a0 a1
+      "mulx 16(%[a]), %[t2], %[t3]\n\t"  // a0 a2
+      "mulx 24(%[a]), %[l], %[t4]\n\t"   // a0 a3
+      "add %[h], %[t2]\n\t"
+      "adc %[l], %[t3]\n\t"
+      "adc $0, %[t4]\n\t"
+      "mov 8(%[a]), %%rdx\n\t"
+      "xor %k[z], %k[z]\n\t"
+      "mulx 16(%[a]), %[l], %[h]\n\t"    // a1 a2 at 3
+      "adcx %[l], %[t3]\n\t"
+      "adcx %[h], %[t4]\n\t"
+      "mulx 24(%[a]), %[l], %[t5]\n\t"   // a1 a3 at 4
+      "adcx %[z], %[t5]\n\t"
+      "adox %[l], %[t4]\n\t"
+      "adox %[z], %[t5]\n\t"
+      "mov 16(%[a]), %%rdx\n\t"
+      "mulx 24(%[a]), %[l], %[t6]\n\t"   // a2 a3 at 5
+      "add %[l], %[t5]\n\t"
+      "adc $0, %[t6]\n\t"
+      // 2 t + diagonal: t0 = t7 = 0 (z is still 0; xor clears both flags).
+      "xor %k[z], %k[z]\n\t"
+      "mov (%[a]), %%rdx\n\t"
+      "mulx %%rdx, %%rdx, %[h]\n\t"
+      "mov %%rdx, (%[r])\n\t"
+      "adcx %[t1], %[t1]\n\t"
+      "adox %[h], %[t1]\n\t"
+      "mov %[t1], 8(%[r])\n\t"
+      "mov 8(%[a]), %%rdx\n\t"
+      "mulx %%rdx, %%rdx, %[h]\n\t"
+      "adcx %[t2], %[t2]\n\t"
+      "adox %%rdx, %[t2]\n\t"
+      "adcx %[t3], %[t3]\n\t"
+      "adox %[h], %[t3]\n\t"
+      "mov %[t2], 16(%[r])\n\t"
+      "mov %[t3], 24(%[r])\n\t"
+      "mov 16(%[a]), %%rdx\n\t"
+      "mulx %%rdx, %%rdx, %[h]\n\t"
+      "adcx %[t4], %[t4]\n\t"
+      "adox %%rdx, %[t4]\n\t"
+      "adcx %[t5], %[t5]\n\t"
+      "adox %[h], %[t5]\n\t"
+      "mov %[t4], 32(%[r])\n\t"
+      "mov %[t5], 40(%[r])\n\t"
+      "mov 24(%[a]), %%rdx\n\t"
+      "mulx %%rdx, %%rdx, %[h]\n\t"
+      "adcx %[t6], %[t6]\n\t"
+      "adox %%rdx, %[t6]\n\t"
+      "adcx %[z], %[h]\n\t"
+      "adox %[z], %[h]\n\t"
+      "mov %[t6], 48(%[r])\n\t"
+      "mov %[h], 56(%[r])\n\t"
+      : [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6),
+        [h] "=&r"(h), [l] "=&r"(l), [z] "=&r"(z)
+      : [a] "r"(a), [r] "r"(r)
+      : "rdx", "cc", "memory");
+}
+#endif
+
+// Probed once at load time (as mul/basecase.cpp does).
+const bool have_adx_rows = basecase_adx_supported();
+
 template <int N>
 void sqr_kernel(limb_t* r, const limb_t* a) {
+#if defined(BIGMUL_SQR_X86)
+  if constexpr (N == 3 || N == 4)
+    if (have_adx_rows) {
+      if constexpr (N == 3) sqr3_adx(r, a);
+      else sqr4_adx(r, a);
+      return;
+    }
+#endif
   if constexpr (N >= 2 && N <= sqr_rows_max)
     sqr_rows<N>(r, a);
   else
@@ -178,13 +296,18 @@ void double_add_diagonal(limb_t* r, const limb_t* a, std::size_t n) {
 }
 #endif
 
-// Probed once at load time (as mul/basecase.cpp does).
-const bool have_adx_rows = basecase_adx_supported();
-
 }  // namespace
 
 constinit const sqr_small_table sqr_small_kernels =
     make_table(std::make_integer_sequence<int, static_cast<int>(sqr_basecase_small_max) + 1>{});
+
+void sqr_small_without_adx(limb_t* r, const limb_t* a, std::size_t n) {
+  switch (n) {
+    case 3: return sqr_rows<3>(r, a);
+    case 4: return sqr_rows<4>(r, a);
+    default: return sqr_small_kernels.f[n](r, a);
+  }
+}
 
 void sqr_basecase_comba(limb_t* r, const limb_t* a, std::size_t n) {
   u128 carry = 0;  // the previous column's sum >> 64

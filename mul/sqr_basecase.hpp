@@ -2,8 +2,10 @@
 // sum a_i^2 B^(2i), n(n+1)/2 limb products instead of the n^2 of a general
 // product (GMP's mpn_sqr_basecase; mpn_sqr runs 1.4-1.6x faster than
 // mpn_mul(a, a) at 5-170 limbs here).
-//   up to sqr_basecase_small_max limbs: one fully unrolled product-scanning
-//     kernel per length (Comba [COMBA90]): each column sums its off-diagonal
+//   up to sqr_basecase_small_max limbs: one fully unrolled kernel per length
+//     (2-4 limbs: the triangle's rows, then the doubling and the diagonal;
+//     3-4 limbs on MULX/ADX where the processor has them), from 5 product-scanning
+//     (Comba [COMBA90]): each column sums its off-diagonal
 //     products once, doubles the sum and adds the diagonal square (0.85-0.97x
 //     mpn_sqr's time at 1 and 5-24 limbs, under load; 81 KB of code: up to 32
 //     limbs measured the same ratio at 177 KB, so Karatsuba takes over at 25);
@@ -30,6 +32,10 @@ struct sqr_small_table {
   sqr_small_fn f[sqr_basecase_small_max + 1];
 };
 extern const sqr_small_table sqr_small_kernels;
+
+// The fixed kernels as on a processor without BMI2 + ADX (3 and 4 limbs have
+// MULX/ADX versions that the table picks where it can), for tests.
+void sqr_small_without_adx(limb_t* r, const limb_t* a, std::size_t n);
 
 // r[0 .. 2n) = a[0 .. n)^2, n >= 1, binary, r not overlapping a.
 void sqr_basecase(limb_t* r, const limb_t* a, std::size_t n);

@@ -69,9 +69,11 @@ TEST(Sqr, FixedKernels) {
   EXPECT_EQ(detail::sqr_small_kernels.f[0], nullptr);
   for (std::size_t n = 1; n <= detail::sqr_basecase_small_max; ++n) {
     ASSERT_NE(detail::sqr_small_kernels.f[n], nullptr);
-    for (const auto& a : operands(n, g))
+    for (const auto& a : operands(n, g)) {
       check_square([](limb_t* r, const limb_t* x, std::size_t k) { detail::sqr_small_kernels.f[k](r, x); }, a,
                    "kernel");
+      check_square(detail::sqr_small_without_adx, a, "kernel without MULX/ADX");
+    }
   }
 }
 

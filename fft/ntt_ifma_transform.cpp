@@ -333,8 +333,17 @@ BIGMUL_IFMA void leaf_forward(u64* a, std::size_t size, const level_tables& L, u
     for (std::size_t k = 0; k < size; k += 16) level_forward_run(a + k, a + k + 8, 0, 8, L.table(8), c);
   last_levels_forward(a, size, forward_small(L.w_at(4), L.wq_at(4), L.w_at(2), L.wq_at(2)), c);
 }
-BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u64 p) {
+// a = a y (2^52 / n) / 2^52 = a y / n: the pointwise product, on the block
+// the leaf is about to transform (y: the other operand's transform).
+BIGMUL_IFMA void pointwise_block(u64* a, const u64* y, std::size_t size, u64 scale, u64 scale_q, const vconst& c) {
+  const __m512i s = _mm512_set1_epi64(ll(scale)), sq = _mm512_set1_epi64(ll(scale_q));
+  for (std::size_t i = 0; i < size; i += 8) store(a + i, shoup_lazy(mont52(load(a + i), load(y + i), c), s, sq, c));
+}
+
+BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u64 p, const u64* y = nullptr,
+                              u64 scale = 0, u64 scale_q = 0) {
   const vconst c = make_vconst(p);
+  if (y) pointwise_block(a, y, size, scale, scale_q, c);
   first_levels_inverse(a, size, inverse_small(L.w_at(4), L.wq_at(4), L.w_at(2), L.wq_at(2)), c);
   // The forward's pairs, in reverse: a lone level t = 8 when log2(size) - 3 is odd.
   std::size_t t = 8;
@@ -412,16 +421,18 @@ void ntt52_plan::rec_forward(u64* a, std::size_t size) const {
   for (int q = 0; q < 4; ++q) rec_forward(a + q * (size / 4), size / 4);
 }
 
-void ntt52_plan::rec_inverse(u64* a, std::size_t size) const {
-  if (size <= leaf_size) return leaf_inverse(a, size, tables(*levels_), p_);
-  for (int q = 0; q < 4; ++q) rec_inverse(a + q * (size / 4), size / 4);
+void ntt52_plan::rec_inverse(u64* a, std::size_t size, const u64* y) const {
+  if (size <= leaf_size) return leaf_inverse(a, size, tables(*levels_), p_, y, scale52_, scale52_q_);
+  for (int q = 0; q < 4; ++q) rec_inverse(a + q * (size / 4), size / 4, y ? y + q * (size / 4) : nullptr);
   level_pair_inverse_p(a, size / 2, tables(*levels_), p_);
 }
 
 #else
 
 void ntt52_plan::rec_forward(u64*, std::size_t) const { throw std::logic_error("ntt52: no IFMA code in this build"); }
-void ntt52_plan::rec_inverse(u64*, std::size_t) const { throw std::logic_error("ntt52: no IFMA code in this build"); }
+void ntt52_plan::rec_inverse(u64*, std::size_t, const u64*) const {
+  throw std::logic_error("ntt52: no IFMA code in this build");
+}
 
 #endif
 
@@ -489,14 +500,15 @@ void ntt52_plan::pow2_forward(u64* a, unsigned threads) const {
   prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_forward(a + b * size, size); });
 }
 
-void ntt52_plan::pow2_inverse(u64* a, unsigned threads) const {
-  if (m_ < 16) {
+void ntt52_plan::pow2_inverse(u64* a, unsigned threads, const u64* y) const {
+  if (m_ < 16) {  // (pointwise_inverse never passes y here)
     scalar_inverse(a, m_, p_, [&](std::size_t t) { return std::make_pair(level_w(t), level_wq(t)); });
     return;
   }
-  if (threads <= 1 || m_ <= leaf_size) return rec_inverse(a, m_);
+  if (threads <= 1 || m_ <= leaf_size) return rec_inverse(a, m_, y);
   std::size_t size = ntt_task_size(m_, leaf_size, threads);
-  prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_inverse(a + b * size, size); });
+  prim::parallel_for(m_ / size, threads,
+                     [&](std::size_t b) { rec_inverse(a + b * size, size, y ? y + b * size : nullptr); });
   while (size < m_) {
     const std::size_t t = size;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
@@ -540,6 +552,21 @@ void ntt52_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const {
   else
     radix3_.forward(a, threads);
   for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads);
+}
+
+void ntt52_plan::pointwise_inverse(u64* x, const u64* y, unsigned threads) const {
+  // The vector leaves fuse the product where every block is whole vectors.
+  if (m_ < 16 || !ntt52_supported()) {
+    pointwise(x, y, threads);
+    return inverse(x, threads);
+  }
+  threads = prim::resolve_threads(threads);
+  for (std::size_t r = 0; r < n_ / m_; ++r) pow2_inverse(x + r * m_, threads, y + r * m_);
+  if (n_ == m_) return;
+  if (m_ >= 8)
+    radix3_vector(x, threads, true);
+  else
+    radix3_.inverse(x, threads);
 }
 
 void ntt52_plan::inverse(u64* a, unsigned threads) const {

@@ -435,4 +435,28 @@ TEST_F(NttIfma, LargeLengthsRoundTripAndThreads) { large_lengths<ntt52_plan>(ntt
 TEST_F(NttIfma, LoadResiduesOfAnyLimb) { load_residues_of_any_limb<ntt52_plan>(); }
 TEST_F(NttIfma, ZeroPaddedForwardMatches) { zero_padded_forward_matches<ntt52_plan>(); }
 
+// pointwise_inverse (the product fused into the inverse's leaves) equals
+// pointwise then inverse, residue for residue: short lengths (the unfused
+// fallback), leaf-only, recursive, radix 3, threaded splits, and squares.
+TEST_F(NttIfma, PointwiseInverseEqualsPointwiseThenInverse) {
+  auto g = bigmul::test::rng(7007);
+  for (std::size_t n : {std::size_t{8}, std::size_t{24}, std::size_t{16}, std::size_t{48}, std::size_t{2048},
+                        std::size_t{1} << 12, std::size_t{3} << 12, std::size_t{1} << 16, std::size_t{3} << 14})
+    for (unsigned threads : {1u, 2u, 3u}) {
+      const auto plan = ntt52_plan::get(1, n);
+      const u64 p = plan->modulus();
+      auto x = random_residues(n, p, g, true), y = random_residues(n, p, g, true);
+      plan->forward(x.data(), 1);
+      plan->forward(y.data(), 1);
+      for (bool square : {false, true}) {
+        auto want = x, got = x;
+        plan->pointwise(want.data(), square ? want.data() : y.data(), threads);
+        plan->inverse(want.data(), threads);
+        plan->pointwise_inverse(got.data(), square ? got.data() : y.data(), threads);
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(got[i] % p, want[i] % p) << "n " << n << " threads " << threads << " square " << square << " i " << i;
+      }
+    }
+}
+
 }  // namespace

@@ -162,6 +162,7 @@ int run_checked(const options& o, progress& prog) {
 
   phase_times t;
   integer a, b;
+  std::vector<limb_t> product_limbs;  // prepared beside the parse: the product's limbs, touched
   if (o.random_digits) {
     const std::uint64_t seed = o.seed ? *o.seed : seed_from_clock();
     if (o.verbose)
@@ -186,7 +187,7 @@ int run_checked(const options& o, progress& prog) {
     // The product's scratch is touched on this thread while another generates.
     const std::size_t limbs = estimated_limbs_of_decimal(*o.random_digits, product_radix);
     if (worth_preparing(limbs, limbs, product_radix, mo, 2 * limbs * sizeof(limb_t)))
-      run_while_preparing(limbs, limbs, product_radix, mo, generate, &t.prepare);
+      run_while_preparing(limbs, limbs, product_radix, mo, generate, &t.prepare, &product_limbs);
     else
       generate();
     t.generate = seconds_since(t0);
@@ -212,7 +213,7 @@ int run_checked(const options& o, progress& prog) {
     const std::uint64_t operand_bytes =
         (static_cast<std::uint64_t>(ta.literal.size()) + tb.literal.size()) / 2;  // >= their limbs' bytes
     if (worth_preparing(ea, eb, product_radix, mo, operand_bytes))
-      run_while_preparing(ea, eb, product_radix, mo, parse, &t.prepare);
+      run_while_preparing(ea, eb, product_radix, mo, parse, &t.prepare, &product_limbs);
     else
       parse();
     t.parse = seconds_since(t0);
@@ -256,7 +257,19 @@ int run_checked(const options& o, progress& prog) {
                              " digits");
   auto t0 = clock_type::now();
   try {
-    mul(product, a, b, mo);
+    if (multiplied && !product_limbs.empty() && a.get_radix() == b.get_radix()) {
+      // Into the limbs prepared beside the parse (resized if the estimate
+      // missed); integer's mul would allocate and zero-fill them now.
+      const integer& big = a.size() >= b.size() ? a : b;
+      const integer& small = a.size() >= b.size() ? b : a;
+      product_limbs.resize(big.size() + small.size());
+      mul(product_limbs.data(), big.magnitude().data(), big.size(), small.magnitude().data(), small.size(),
+          a.get_radix(), mo);
+      product = integer(std::move(product_limbs), a.is_negative() != b.is_negative(), a.get_radix());
+    } else {
+      mul(product, a, b, mo);
+    }
+    product_limbs = {};
     release_scratch();  // the transform buffers are not needed for the text
   } catch (const error& e) {
     if (e.code() == error::kind::internal)

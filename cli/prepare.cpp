@@ -52,7 +52,7 @@ bool worth_preparing(std::size_t an, std::size_t bn, radix rx, const mul_options
 }
 
 void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_options& mo,
-                         const std::function<void()>& work, double* prepare_seconds) {
+                         const std::function<void()>& work, double* prepare_seconds, std::vector<limb_t>* result) {
   std::exception_ptr failed;
   std::thread worker;
   try {
@@ -70,8 +70,11 @@ void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_opt
   const auto t0 = std::chrono::steady_clock::now();
   try {
     prepare_mul(an, bn, rx, mo);
+    if (result) result->assign(an + bn, 0);
   } catch (const std::bad_alloc&) {
+    if (result) *result = {};
   } catch (const error&) {  // see the header: the product reports these itself
+    if (result) *result = {};
   }
   if (prepare_seconds) *prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   worker.join();

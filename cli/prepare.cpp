@@ -68,6 +68,7 @@ void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_opt
     return;
   }
   const auto t0 = std::chrono::steady_clock::now();
+  std::exception_ptr unexpected;  // rethrown only after the join: a joinable thread must not be left behind
   try {
     prepare_mul(an, bn, rx, mo);
     if (result) result->assign(an + bn, 0);
@@ -75,10 +76,13 @@ void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_opt
     if (result) *result = {};
   } catch (const error&) {  // see the header: the product reports these itself
     if (result) *result = {};
+  } catch (...) {
+    unexpected = std::current_exception();
   }
   if (prepare_seconds) *prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   worker.join();
   if (failed) std::rethrow_exception(failed);
+  if (unexpected) std::rethrow_exception(unexpected);
 }
 
 }  // namespace bigmul::cli

@@ -76,6 +76,11 @@ void mul_basecase(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, s
     mul_basecase_small(r, a, an, b, bn);
     return;
   }
+  // Balanced shapes up to basecase_balanced_max (16) limbs: their fixed kernels.
+  if (an == bn && an <= basecase_balanced_max) {
+    basecase_balanced_kernels.f[an](r, a, b);
+    return;
+  }
   // Above, MULX/ADX rows where the processor has them (mul/basecase_adx.hpp).
   if (an >= basecase_adx_min_limbs && have_adx_rows) {
     mul_basecase_adx(r, a, an, b, bn);

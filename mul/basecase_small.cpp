@@ -51,8 +51,18 @@ constexpr basecase_small_table make_table(std::integer_sequence<int, I...>) {
   return t;
 }
 
+constexpr int WB = static_cast<int>(basecase_balanced_max) + 1;
+template <int... I>
+constexpr basecase_balanced_table make_balanced(std::integer_sequence<int, I...>) {
+  basecase_balanced_table t{};
+  ((t.f[I] = I > static_cast<int>(basecase_small_max) ? &kernel<(I > 0 ? I : 1), (I > 0 ? I : 1)> : nullptr), ...);
+  return t;
+}
+
 }  // namespace
 
 constinit const basecase_small_table basecase_small_kernels = make_table(std::make_integer_sequence<int, W * W>{});
+constinit const basecase_balanced_table basecase_balanced_kernels =
+    make_balanced(std::make_integer_sequence<int, WB>{});
 
 }  // namespace bigmul::detail

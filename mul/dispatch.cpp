@@ -282,6 +282,8 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
         detail::sqr_small_kernels.f[an](r, a);
       else if (an <= detail::basecase_small_max && (a != b || an != bn))
         detail::mul_basecase_small(r, a, an, b, bn);
+      else if (an == bn && an <= detail::basecase_balanced_max)  // balanced: its fixed kernel
+        detail::basecase_balanced_kernels.f[an](r, a, b);
       else
         detail::mul_basecase(r, a, an, b, bn, rx);
       return;

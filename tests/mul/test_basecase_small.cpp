@@ -11,6 +11,7 @@
 
 #include "bigmul/error.hpp"
 #include "bigmul/mul.hpp"
+#include "mul/basecase.hpp"
 #include "mul/basecase_small.hpp"
 #include "mul/params_cpu.hpp"
 #include "test_support.hpp"
@@ -56,6 +57,43 @@ TEST(BasecaseSmall, EveryShapeMatchesGmp) {
     for (std::size_t bn = an + 1; bn <= detail::basecase_small_max; ++bn)
       EXPECT_EQ(detail::basecase_small_kernels.f[an][bn], nullptr);
   }
+}
+
+// The balanced kernels past the table (11 .. basecase_balanced_max limbs),
+// directly, through the schoolbook entry and through bigmul::mul.
+TEST(BasecaseSmall, BalancedKernelsMatchGmp) {
+  auto g = bigmul::test::rng(2207);
+  const operand_kind kinds[] = {operand_kind::random, operand_kind::all_max, operand_kind::runs,
+                                operand_kind::sparse, operand_kind::power};
+  for (std::size_t n = 0; n <= detail::basecase_small_max; ++n)
+    EXPECT_EQ(detail::basecase_balanced_kernels.f[n], nullptr);
+  for (std::size_t n = detail::basecase_small_max + 1; n <= detail::basecase_balanced_max; ++n) {
+    ASSERT_NE(detail::basecase_balanced_kernels.f[n], nullptr);
+    for (operand_kind ka : kinds)
+      for (operand_kind kb : kinds)
+        for (int zero = 0; zero < 3; ++zero) {
+          const auto a = operand(ka, n, g, zero == 1), b = operand(kb, n, g, zero == 2);
+          const auto want = bigmul::test::gmp_product(a.data(), n, b.data(), n, radix::binary);
+          std::vector<limb_t> r(2 * n + 2, 0x5555);
+          detail::basecase_balanced_kernels.f[n](r.data() + 1, a.data(), b.data());
+          EXPECT_EQ(r[0], 0x5555u) << "wrote below r";
+          EXPECT_EQ(r[2 * n + 1], 0x5555u) << "wrote past r + 2n";
+          ASSERT_EQ(std::vector<limb_t>(r.begin() + 1, r.end() - 1), want) << "kernel n=" << n;
+          std::vector<limb_t> p(2 * n);
+          detail::mul_basecase(p.data(), a.data(), n, b.data(), n, radix::binary);
+          ASSERT_EQ(p, want) << "mul_basecase n=" << n;
+          mul(p.data(), a.data(), n, b.data(), n);
+          ASSERT_EQ(p, want) << "bigmul::mul n=" << n;
+        }
+  }
+  // Just past the balanced kernels and unbalanced shapes beside them take the rows.
+  for (std::size_t an : {detail::basecase_balanced_max, detail::basecase_balanced_max + 1})
+    for (std::size_t bn : {an - 1, an}) {
+      const auto a = operand(operand_kind::all_max, an, g, false), b = operand(operand_kind::random, bn, g, false);
+      std::vector<limb_t> p(an + bn);
+      detail::mul_basecase(p.data(), a.data(), an, b.data(), bn, radix::binary);
+      ASSERT_EQ(p, bigmul::test::gmp_product(a.data(), an, b.data(), bn, radix::binary)) << an << " x " << bn;
+    }
 }
 
 // Around the table's edge (10 limbs), through bigmul::mul, unbalanced too,

@@ -30,7 +30,6 @@
 #include "cli/verify.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
-#include "src/arith/radix_convert.hpp"
 
 namespace bigmul::cli {
 namespace {
@@ -232,17 +231,13 @@ int run_checked(const options& o, progress& prog) {
     prog.phase("converting the operands to the output's radix");
     const radix want = o.hex ? radix::binary : radix::decimal;
     const auto tc = clock_type::now();
-    if (a.get_radix() != want && b.get_radix() != want) {
-      // Both: side by side, one thread each (src/arith/radix_convert.hpp).
-      std::vector<limb_t> ma, mb;
-      detail::convert_two(ma, a.magnitude().data(), a.magnitude().size(), mb, b.magnitude().data(),
-                          b.magnitude().size(), want);
-      a = integer(std::move(ma), a.is_negative(), want);
-      b = integer(std::move(mb), b.is_negative(), want);
-    } else {
-      if (a.get_radix() != want) a = a.to_radix(want);
-      if (b.get_radix() != want) b = b.to_radix(want);
-    }
+    // In turn, each on all the threads: converting the two side by side, one
+    // thread each, measured 5-25% slower end to end and ~4% more CPU time
+    // (10^7 hex x hex -> decimal and decimal x decimal -> hex, 2 threads,
+    // under load; the tree levels' tasks balance where two long tasks wait
+    // for the slower one).
+    if (a.get_radix() != want) a = a.to_radix(want);
+    if (b.get_radix() != want) b = b.to_radix(want);
     t.convert += seconds_since(tc);
   }
   prog.set_long_run(digit_count(a) + digit_count(b) >= progress_min_digits);

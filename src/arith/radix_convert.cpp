@@ -20,7 +20,6 @@
 #include "bigmul/error.hpp"
 #include "mul/basecase_adx.hpp"
 #include "mul/limb_vec.hpp"
-#include "mul/ntt_mul.hpp"
 #include "mul/params_cpu.hpp"
 #include "prim/parallel.hpp"
 #include "src/arith/decimal_powers.hpp"
@@ -475,58 +474,9 @@ std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L, std::size_t bas
   return cur;
 }
 
-// Builds what a conversion of a[0 .. n) reads from the shared caches: the
-// powers and (binary -> decimal) the root's reciprocal.
-void prepare_caches(const limb_t* a, std::size_t n, radix to, std::size_t basecase) {
-  n = detail::trimmed(a, n);
-  if (to == radix::decimal) {
-    const std::size_t L = n == 0 ? 0 : detail::decimal_limbs_bound(a, n);
-    if (L <= basecase) return;
-    const auto k = static_cast<std::size_t>(std::countr_zero(root_span(L, basecase)));
-    detail::decimal_power_wide_reciprocal(k, n + 3);  // builds the powers up to k
-  } else {
-    if (n <= basecase) return;
-    // from_decimal's levels: blocks of s, merged while more than one is left.
-    const std::size_t s = std::bit_floor(basecase), blocks = (n + s - 1) / s;
-    detail::decimal_power_at(static_cast<std::size_t>(std::countr_zero(s) + std::bit_width(blocks - 1)) - 1);
-  }
-}
-
 }  // namespace
 
 namespace detail {
-
-constexpr std::size_t side_by_side_min_limbs = 4096, side_by_side_max_limbs = std::size_t{1} << 23;
-
-void convert_two(std::vector<limb_t>& ra, const limb_t* a, std::size_t an, std::vector<limb_t>& rb,
-                 const limb_t* b, std::size_t bn, radix to) {
-  const std::size_t basecase =
-      to == radix::decimal ? params_cpu::radix_to_decimal_basecase : params_cpu::radix_from_decimal_basecase;
-  const auto one = [&](std::size_t i) {
-    const limb_t* x = i ? b : a;
-    const std::size_t n = i ? bn : an;
-    (i ? rb : ra) = to == radix::decimal ? bigmul::binary_to_decimal(x, n) : bigmul::decimal_to_binary(x, n);
-  };
-  // Small: a task hand-off costs more than the second thread gains. Huge:
-  // two working sets at once would double the conversion's peak memory
-  // where it matters most.
-  if (prim::resolve_threads(0) < 2 || an + bn < side_by_side_min_limbs || an + bn > side_by_side_max_limbs) {
-    one(0);
-    one(1);
-    return;
-  }
-  // The larger operand's reciprocal first: a narrower request is then
-  // answered from the cache when both roots divide by the same power.
-  const bool a_first = an >= bn;
-  prepare_caches(a_first ? a : b, a_first ? an : bn, to, basecase);
-  prepare_caches(a_first ? b : a, a_first ? bn : an, to, basecase);
-  prim::parallel_for(2, 2, [&](std::size_t i) {
-    one(i);
-    // This thread's transform buffers: a worker's would outlive release_scratch().
-    ntt_release_scratch();
-    ntt_reuse_release_scratch();
-  });
-}
 
 std::size_t decimal_limbs_bound(const limb_t* a, std::size_t n) {
   n = trimmed(a, n);

@@ -21,14 +21,4 @@ std::size_t decimal_limbs_bound(const limb_t* a, std::size_t n);
 std::vector<limb_t> binary_to_decimal(const limb_t* a, std::size_t n, std::size_t basecase_limbs);
 std::vector<limb_t> decimal_to_binary(const limb_t* a, std::size_t n, std::size_t basecase_limbs);
 
-// The two operands of one product converted to radix `to` (each input in the
-// other radix) side by side, one thread each: two conversions in parallel use
-// both threads better than each one split over them in turn. The shared
-// caches they read (powers, root reciprocals) are built first on all threads;
-// each task then frees its thread's transform buffers, which
-// release_scratch() on the caller's thread would not reach. One after the
-// other on one thread, below 4096 limbs together and above 2^23 (peak memory).
-void convert_two(std::vector<limb_t>& ra, const limb_t* a, std::size_t an, std::vector<limb_t>& rb,
-                 const limb_t* b, std::size_t bn, radix to);
-
 }  // namespace bigmul::detail

@@ -12,8 +12,6 @@
 #include "src/arith/reciprocal.hpp"
 #include "mul/ntt_mul.hpp"
 #include "mul/params_cpu.hpp"
-#include "prim/parallel.hpp"
-#include "src/arith/mul_helpers.hpp"
 
 #include <bit>
 #include <cstdlib>
@@ -324,65 +322,26 @@ TEST(RadixConversion, NewtonReciprocalAgainstGmp) {
   }
 }
 
-// Two operands converted side by side (detail::convert_two, the CLI's path
-// when both need converting) against GMP, both directions: equal sizes (one
-// shared root reciprocal), sizes whose roots divide by different powers, one
-// operand zero, all-max (all f in hex) and all-nines (10^(19 L) - 1) values,
-// lengths at the schoolbook thresholds +-1, and ~10^6 digits; on two
-// threads and on one.
-TEST(RadixConversion, TwoSideBySideAgainstGmp) {
-  auto g = test::rng(319);
-  const std::size_t td = detail::params_cpu::radix_to_decimal_basecase;
+// Decimal -> binary (and back) at the decimal lengths where the merge tree
+// changes shape: the schoolbook threshold +-1 (one Horner block or a merge)
+// and one block past a power of two (an odd block carried up), for random,
+// all-nines (10^(19 L) - 1), all-max-limb and power-of-D operands, on the
+// library's tuned thresholds; against GMP.
+TEST(RadixConversion, DecimalLengthsAtTheMergeTreeShapes) {
+  auto g = test::rng(329);
   const std::size_t fd = detail::params_cpu::radix_from_decimal_basecase;
-  const std::size_t big = test::heavy() ? 600000 : 53000;  // binary limbs: ~1.0e6 decimal digits at 53000
-  struct shape {
-    std::size_t an, bn;
-  };
-  const shape shapes[] = {{0, 0}, {0, 40}, {1, 1}, {td - 1, td + 1}, {td, td}, {fd - 1, fd + 1}, {fd + 1, fd},
-                          {700, 3000}, {big, big}, {big, big / 3}, {big / 2 + 1, big}};
-  for (unsigned threads : {2u, 1u}) {
-    prim::set_default_threads(threads);
-    for (const shape s : shapes) {
-      for (auto kind : {operand_kind::random, operand_kind::all_max, operand_kind::runs}) {
-        const auto a = s.an ? test::operand(kind, s.an, g) : std::vector<limb_t>{};
-        const auto b = s.bn ? test::operand(operand_kind::random, s.bn, g) : std::vector<limb_t>{};
-        const std::string label = std::string(test::operand_kind_name(kind)) + " " + std::to_string(s.an) + " x " +
-                                  std::to_string(s.bn) + " threads " + std::to_string(threads);
-        // binary -> decimal
-        std::vector<limb_t> da, db;
-        detail::convert_two(da, a.data(), a.size(), db, b.data(), b.size(), radix::decimal);
-        ASSERT_EQ(digits_of(da), test::limbs_to_mpz(a).get_str(10)) << label;
-        ASSERT_EQ(digits_of(db), test::limbs_to_mpz(b).get_str(10)) << label;
-        // decimal -> binary, from the decimal limbs above and from all nines of the same length
-        std::vector<limb_t> ba, bb;
-        detail::convert_two(ba, da.data(), da.size(), bb, db.data(), db.size(), radix::binary);
-        std::vector<limb_t> ea = a, eb = b;
-        detail::trim(ea);
-        detail::trim(eb);
-        ASSERT_EQ(ba, ea) << label;
-        ASSERT_EQ(bb, eb) << label;
-        const std::vector<limb_t> nines(da.size(), decimal_limb_base - 1);
-        detail::convert_two(ba, nines.data(), nines.size(), bb, db.data(), db.size(), radix::binary);
-        mpz_class all9;
-        mpz_ui_pow_ui(all9.get_mpz_t(), 10, 19 * nines.size());
-        all9 -= 1;
-        ASSERT_EQ(test::limbs_to_mpz(ba), all9) << label;
-        ASSERT_EQ(bb, eb) << label;
-      }
-    }
-  }
-  // Decimal lengths at the decimal -> binary threshold +-1 and one block past a power of two.
-  prim::set_default_threads(2);
   const std::size_t s = std::bit_floor(fd);
-  for (std::size_t L : {fd - 1, fd, fd + 1, 2 * s + 1, 4 * s - 1}) {
+  for (std::size_t L : {fd - 1, fd, fd + 1, 2 * s + 1, 4 * s - 1, 64 * s + 1}) {
     for (auto kind : {operand_kind::random, operand_kind::all_max, operand_kind::power}) {
-      const auto da = test::make_operand(kind, L, radix::decimal, g);
-      const auto db = test::make_operand(operand_kind::random, L + 1, radix::decimal, g);
-      std::vector<limb_t> ba, bb;
-      detail::convert_two(ba, da.data(), da.size(), bb, db.data(), db.size(), radix::binary);
-      ASSERT_EQ(test::limbs_to_mpz(ba).get_str(10), digits_of(da)) << test::operand_kind_name(kind) << " L=" << L;
-      ASSERT_EQ(test::limbs_to_mpz(bb).get_str(10), digits_of(db)) << "L=" << L;
+      const auto d = test::make_operand(kind, L, radix::decimal, g);
+      const std::vector<limb_t> b = decimal_to_binary(d.data(), d.size());
+      ASSERT_EQ(test::limbs_to_mpz(b).get_str(10), digits_of(d)) << test::operand_kind_name(kind) << " L=" << L;
+      ASSERT_EQ(binary_to_decimal(b.data(), b.size()), d) << test::operand_kind_name(kind) << " L=" << L;
     }
+    const std::vector<limb_t> nines(L, decimal_limb_base - 1);
+    mpz_class all9;
+    mpz_ui_pow_ui(all9.get_mpz_t(), 10, 19 * L);
+    all9 -= 1;
+    ASSERT_EQ(test::limbs_to_mpz(decimal_to_binary(nines.data(), nines.size())), all9) << "nines L=" << L;
   }
-  prim::set_default_threads(0);
 }

@@ -209,9 +209,9 @@ TEST_F(CliTest, HexInputAndHexOutput) {
 }
 
 // Both operands in the other radix than the output's (hex x hex -> decimal,
-// decimal x decimal -> --hex): the CLI converts them side by side, one
-// thread each (src/arith/radix_convert.hpp), or in turn on one thread.
-// ~10^6 digits, negative, zero, all-f and all-9 operands, unequal sizes.
+// decimal x decimal -> --hex): both are converted before the product, on
+// two threads and on one. ~10^6 digits, negative, zero, all-f and all-9
+// operands, unequal sizes.
 TEST_F(CliTest, BothOperandsConvertedAgainstGmp) {
   auto g = rng(104);
   const std::string h = random_hex(g, 830000), h2 = "-" + random_hex(g, 300001);

@@ -213,7 +213,11 @@ bool parse_algorithm(const std::string& name, algorithm& out) {
   use_cuda(options, an, bn, 1, rx, false);  // throws for backend cuda
 #endif
 
-  const algorithm algo = options.algo == algorithm::automatic ? choose(an, bn, rx) : options.algo;
+  algorithm algo = options.algo == algorithm::automatic ? choose(an, bn, rx) : options.algo;
+  // Binary squares below sqr_ntt_min_limbs: Karatsuba's or Toom-3's squares beat the NTT's (mul/karatsuba.hpp).
+  if (options.algo == algorithm::automatic && algo == algorithm::ntt && rx == radix::binary && a == b && an == bn &&
+      bn < detail::sqr_ntt_min_limbs)
+    algo = algorithm::karatsuba;
   st.used = algo;
   switch (algo) {
     case algorithm::basecase:
@@ -293,6 +297,16 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
 #else
     const bool cpu_only = true;
 #endif
+    // Binary squares below sqr_ntt_min_limbs stay off the NTT: Karatsuba's or
+    // Toom-3's squares (mul/karatsuba.hpp).
+    if (options.algo == algorithm::automatic && cpu_only && a == b && an == bn && bn < detail::sqr_ntt_min_limbs &&
+        bn < x.fft) {
+      if (x.toom3 && bn >= x.toom3)
+        detail::mul_toom3(r, a, an, b, bn, x.toom3, x.karatsuba_basecase);
+      else
+        detail::mul_karatsuba(r, a, an, b, bn, rx, x.karatsuba_basecase);
+      return;
+    }
     // choose()'s Karatsuba range: below every NTT engine's crossover (so no
     // engine is asked for) and the FFT's, and below Toom-3's.
     if (options.algo == algorithm::automatic && cpu_only && bn < std::min({x.ntt, x.ntt_avx2, x.ntt_portable}) &&

@@ -21,4 +21,11 @@ void mul_karatsuba(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, 
 inline constexpr std::size_t sqr_karatsuba_min_limbs = 25;
 void sqr_karatsuba(limb_t* r, const limb_t* a, std::size_t n);
 
+// Binary squares below this many limbs stay off the NTT (bigmul::mul's
+// dispatcher): Karatsuba's and Toom-3's squares, which square their pieces,
+// measured 0.90-0.99x mpn_sqr's time at 112-173 limbs against the IFMA NTT's
+// square at 0.99-1.26x (one process, interleaved, under load), while general
+// products take the NTT from 118 limbs (mul/params_cpu.inc).
+inline constexpr std::size_t sqr_ntt_min_limbs = 174;
+
 }  // namespace bigmul::detail

@@ -2,8 +2,9 @@
 // (issue 15's target: at most 1.1x GMP's time at every size from 1 limb to
 // the NTT crossover), and squares bigmul::mul(a, a) against mpn_sqr.
 //   sizes: every limb count 1 .. 32, then a geometric set (x1.12) up to the
-//          NTT crossover + 20%, plus the crossover itself +-1 (found here:
-//          the first size at which bigmul::mul reports algorithm::ntt).
+//          NTT crossover + 20% (the later of the products' and the squares'),
+//          plus each crossover +-1 (found here: the first size at which
+//          bigmul::mul reports algorithm::ntt).
 //   timing: one product takes nanoseconds, so a timed run is K products
 //          (K from a calibration, ~20 us a run); ours and GMP's runs are
 //          interleaved (alternating which goes first) for --rounds rounds and
@@ -36,19 +37,20 @@ using namespace bigmul::bench;
 
 namespace {
 
-// The first b-length at which a balanced product goes to the NTT (the
-// dispatcher's crossover for this processor's engine), or 0 below `limit`.
-std::size_t ntt_crossover(std::size_t limit) {
+// The first length at which a balanced product (square: a square) goes to
+// the NTT (the dispatcher's crossover for this processor's engine), or 0
+// below `limit`.
+std::size_t ntt_crossover(std::size_t limit, bool square) {
   std::mt19937_64 g(1);
   const auto probe = [&](std::size_t n) {
-    const auto a = random_limbs(n, g);
+    const auto a = random_limbs(n, g), b = random_limbs(n, g);
     std::vector<limb_t> r(2 * n);
     mul_stats st;
     mul_options o;
     o.threads = 1;
     o.where = backend::cpu;
     o.stats = &st;
-    mul(r.data(), a.data(), n, a.data(), n, radix::binary, o);
+    mul(r.data(), a.data(), n, square ? a.data() : b.data(), n, radix::binary, o);
     return st.used == algorithm::ntt;
   };
   if (!probe(limit)) return 0;
@@ -136,22 +138,24 @@ int main(int argc, char** argv) {
   if (h.repetitions()) rounds = std::max(1, *h.repetitions());
   if (quick) rounds = std::min(rounds, 3);
 
-  const std::size_t xo = ntt_crossover(100000);
-  if (max_limbs == 0) max_limbs = xo ? xo + xo / 5 : 400;
+  const std::size_t xo = ntt_crossover(100000, false), xs = ntt_crossover(100000, true);
+  const std::size_t xmax = std::max(xo, xs);
+  if (max_limbs == 0) max_limbs = xmax ? xmax + xmax / 5 : 400;
   std::set<std::size_t> sizes;
   for (std::size_t n = 1; n <= std::min<std::size_t>(32, max_limbs); ++n) sizes.insert(n);
   for (double n = 36; n <= static_cast<double>(max_limbs); n *= 1.12) sizes.insert(static_cast<std::size_t>(n));
-  if (xo)
-    for (std::size_t n : {xo - 1, xo, xo + 1})
-      if (n >= 1 && n <= max_limbs) sizes.insert(n);
+  for (std::size_t x : {xo, xs})
+    if (x)
+      for (std::size_t n : {x - 1, x, x + 1})
+        if (n >= 1 && n <= max_limbs) sizes.insert(n);
   sizes.insert(max_limbs);
   sizes.erase(sizes.begin(), sizes.lower_bound(min_limbs));
 
   std::printf("# bigmul bench_small  %s  commit %s  %s  GMP %s\n", machine_description().c_str(),
               git_commit().c_str(), today().c_str(), gmp_version);
-  std::printf("# single products, binary radix, 1 thread, %d interleaved rounds, medians; NTT crossover %zu limbs; "
-              "ours: %s\n",
-              rounds, xo, algorithm_name(forced));
+  std::printf("# single products, binary radix, 1 thread, %d interleaved rounds, medians; NTT from %zu limbs "
+              "(squares %zu); ours: %s\n",
+              rounds, xo, xs, algorithm_name(forced));
   std::printf("%6s %11s %11s %7s %7s | %11s %11s %7s %7s\n", "limbs", "mul_ns", "mpn_mul_ns", "ratio", "rnd",
               "sqr_ns", "mpn_sqr_ns", "ratio", "rnd");
   std::mt19937_64 g(23);
@@ -206,6 +210,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   h.context("ntt_crossover_limbs", static_cast<double>(xo));
+  h.context("ntt_crossover_square_limbs", static_cast<double>(xs));
   h.context("algorithm", algorithm_name(forced));
   h.context("note", "ratio_vs_gmp = our median time per product / GMP's (mpn_mul, mpn_sqr for sqr/ rows), "
                     "interleaved rounds of K products; round_ratio_median = median of the per-round ratios");

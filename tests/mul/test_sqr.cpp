@@ -128,6 +128,7 @@ TEST(Sqr, PublicEntryAroundCrossovers) {
                                     detail::basecase_small_max,
                                     detail::sqr_basecase_small_max,
                                     detail::sqr_karatsuba_min_limbs,
+                                    detail::sqr_ntt_min_limbs,
                                     x.karatsuba,
                                     x.ntt,
                                     x.ntt_avx2,
@@ -156,6 +157,27 @@ TEST(Sqr, PublicEntryAroundCrossovers) {
         ASSERT_EQ(r, want) << "n=" << n << " variant=" << variant;
       }
     }
+}
+
+// Squares below sqr_ntt_min_limbs never take the NTT, whatever the engine's
+// crossover for products; both paths (short, and full with statistics) agree.
+TEST(Sqr, SquaresStayOffTheNttBelowTheirCrossover) {
+  auto g = bigmul::test::rng(2308);
+  for (std::size_t n = detail::params_cpu::binary_radix.karatsuba; n < detail::sqr_ntt_min_limbs; n += 7) {
+    const auto a = bigmul::test::make_operand(operand_kind::random, n, radix::binary, g);
+    mul_stats st;
+    mul_options o;
+    o.stats = &st;
+    o.where = backend::cpu;
+    std::vector<limb_t> r(2 * n);
+    mul(r.data(), a.data(), n, a.data(), n, radix::binary, o);
+    EXPECT_NE(st.used, algorithm::ntt) << "square of " << n << " limbs";
+    ASSERT_EQ(r, gmp_square(a)) << n;
+    // The same values in two buffers are a product: the dispatcher's choice for products.
+    const std::vector<limb_t> b = a;
+    mul(r.data(), a.data(), n, b.data(), n, radix::binary, o);
+    ASSERT_EQ(r, gmp_square(a)) << n;
+  }
 }
 
 // The same pointer with a shorter b is a product, not a square.

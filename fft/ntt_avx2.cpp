@@ -33,6 +33,14 @@ BIGMUL_AVX2 void pointwise_run(u64* x, const u64* y, std::size_t b, std::size_t 
   for (std::size_t i = b; i < e; i += 4)
     store_u64(x + i, mulmod_shoup(mulmod(load_u64(x + i, c), load_u64(y + i, c), c), s, sp, c), c);
 }
+// The same on forward_product's doubles (|x|, |y| <= p/2 + 1, so the
+// product is <= 0.5p + 1 and the scaled one < 0.57p), doubles out.
+BIGMUL_AVX2 void pointwise_doubles_run(double* x, const double* y, std::size_t b, std::size_t e, double scale,
+                                       double scale_p, u64 p) {
+  const vconst c = make_vconst(p);
+  const __m256d s = _mm256_set1_pd(scale), sp = _mm256_set1_pd(scale_p);
+  for (std::size_t i = b; i < e; i += 4) st(x + i, mulmod_shoup(mulmod(ld(x + i), ld(y + i), c), s, sp, c));
+}
 
 // dst[i] = src[i] mod p in [0, 2p) for i in [b, e) (multiples of 4): a limb
 // is hi 2^32 + lo, both exact doubles; hi (2^32 mod p) is a Shoup product
@@ -172,6 +180,23 @@ void ntt_avx2_plan::load(u64* dst, const u64* src, std::size_t len, unsigned thr
     for (; i < mid; ++i) dst[i] = mul_shoup_lazy(src[i], 1, one_shoup, p_);
     std::fill(dst + mid, dst + e, u64{0});
   });
+}
+
+void ntt_avx2_plan::pointwise_inverse_product(u64* x, const u64* y, unsigned threads) const {
+  threads = prim::resolve_threads(threads);
+  if (m_ < 16) {  // forward_product left u64 residues
+    pointwise(x, y, threads);
+    return inverse(x, threads);
+  }
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  if (!ntt_avx2_supported()) throw std::logic_error("ntt_avx2_plan: this processor has no AVX2 and FMA");
+  double* dx = reinterpret_cast<double*>(x);
+  const double* dy = reinterpret_cast<const double*>(y);
+  prim::parallel_chunks(n_ / 4, 2048, threads, [&](std::size_t b, std::size_t e) {
+    pointwise_doubles_run(dx, dy, 4 * b, 4 * e, scale_, scale_p_, p_);
+  });
+#endif
+  inverse_as(x, threads, true);
 }
 
 void ntt_avx2_plan::pointwise(u64* x, const u64* y, unsigned threads) const {

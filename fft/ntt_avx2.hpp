@@ -64,6 +64,14 @@ class ntt_avx2_plan {
   void forward(u64* a, unsigned threads, std::size_t nonzero) const;
   void inverse(u64* a, unsigned threads) const;
   void pointwise(u64* x, const u64* y, unsigned threads) const;  // x = x y / n, as ntt_plan
+  // A product's own path: forward_product is forward(a, threads, nonzero)
+  // but, from 16 points of the power-of-two part on, leaves its outputs as
+  // reduced doubles (|x| <= p/2 + 1, same order) instead of u64 residues;
+  // pointwise_inverse_product(x, y) takes two such outputs and leaves
+  // inverse(x y / n) as u64 residues in [0, 2p). The conversions saved: ~8
+  // vector operations a point a product.
+  void forward_product(u64* a, unsigned threads, std::size_t nonzero) const;
+  void pointwise_inverse_product(u64* x, const u64* y, unsigned threads) const;
   // dst[0 .. n) = the residues in [0, 2p) of src[0 .. len) (any 64-bit
   // values), zero-padded: the multiply's operand load, 4 lanes at a time.
   void load(u64* dst, const u64* src, std::size_t len, unsigned threads) const;
@@ -79,8 +87,11 @@ class ntt_avx2_plan {
   };
 
  private:
-  void pow2_forward(u64* a, unsigned threads, bool in_u64, std::size_t nonzero) const;  // a[nonzero ..) zero
-  void pow2_inverse(u64* a, unsigned threads, bool out_u64) const;
+  // a[nonzero ..) zero; doubles: see forward_product.
+  void pow2_forward(u64* a, unsigned threads, bool in_u64, std::size_t nonzero, bool doubles = false) const;
+  void pow2_inverse(u64* a, unsigned threads, bool out_u64, bool doubles = false) const;
+  void forward_as(u64* a, unsigned threads, std::size_t nonzero, bool doubles) const;
+  void inverse_as(u64* a, unsigned threads, bool doubles) const;
   void radix3_vector(u64* a, unsigned threads, bool inverse, std::size_t nonzero) const;
 
   unsigned prime_;

@@ -61,9 +61,13 @@ void scalar_inverse(u64* a, std::size_t m, u64 p, const u64* w, const u64* ws) {
 
 #if defined(BIGMUL_HAVE_AVX2_CODE)
 // The twiddle tables of one direction: w[k] and w[k] / p.
+// doubles: the forward leaves its outputs as reduced doubles (|x| <= p/2 + 1)
+// and the inverse takes doubles in (|x| <= 2p): a product's own layout
+// between its transforms (forward_product, pointwise_inverse_product).
 struct tables {
   const double* w;
   const double* wp;
+  bool doubles = false;
 };
 template <bool U64>
 BIGMUL_AVX2 inline __m256d ld_as(const double* p, const vconst& c) {
@@ -297,6 +301,7 @@ BIGMUL_AVX2 inline void load_pairs(const double* p, __m256d& even, __m256d& odd)
 // transposed (output i of block b at 4 i + b of the 16, not 4 b + i):
 // the pointwise product does not care, first_levels_inverse reads it so,
 // and two of the four transposes of a round trip are saved.
+template <bool OutDouble>
 BIGMUL_AVX2 void last_levels_forward(double* a, std::size_t size, const tables& T, std::size_t k0, const vconst& c) {
   for (std::size_t g = 0; g < size; g += 16) {
     const std::size_t k = k0 + g / 4;
@@ -310,20 +315,28 @@ BIGMUL_AVX2 void last_levels_forward(double* a, std::size_t size, const tables& 
     x1 = reduce(x1, c);
     x2 = reduce(x2, c);
     x3 = reduce(x3, c);
-    u64* b = reinterpret_cast<u64*>(a + g);
-    store_u64(b, x0, c);
-    store_u64(b + 4, x1, c);
-    store_u64(b + 8, x2, c);
-    store_u64(b + 12, x3, c);
+    if constexpr (OutDouble) {
+      st(a + g, x0);
+      st(a + g + 4, x1);
+      st(a + g + 8, x2);
+      st(a + g + 12, x3);
+    } else {
+      u64* b = reinterpret_cast<u64*>(a + g);
+      store_u64(b, x0, c);
+      store_u64(b + 4, x1, c);
+      store_u64(b + 8, x2, c);
+      store_u64(b + 12, x3, c);
+    }
   }
 }
 // The first two inverse levels, u64 in [0, 2p) in (as last_levels_forward
 // leaves them: lane b = block b), doubles out in natural order.
+template <bool InDouble>
 BIGMUL_AVX2 void first_levels_inverse(double* a, std::size_t size, const tables& T, std::size_t k0, const vconst& c) {
   for (std::size_t g = 0; g < size; g += 16) {
     const std::size_t k = k0 + g / 4;
-    __m256d x0 = ld_as<true>(a + g, c), x1 = ld_as<true>(a + g + 4, c), x2 = ld_as<true>(a + g + 8, c),
-            x3 = ld_as<true>(a + g + 12, c);
+    __m256d x0 = ld_as<!InDouble>(a + g, c), x1 = ld_as<!InDouble>(a + g + 4, c), x2 = ld_as<!InDouble>(a + g + 8, c),
+            x3 = ld_as<!InDouble>(a + g + 12, c);
     __m256d w2, w3, w2p, w3p;
     load_pairs(T.w + 2 * k, w2, w3);
     load_pairs(T.wp + 2 * k, w2p, w3p);
@@ -356,12 +369,18 @@ BIGMUL_AVX2 void leaf_forward(double* a, std::size_t size, std::size_t kb, const
       const std::size_t k = kb * (size / 8) + b;
       level_forward_run<false>(a + 8 * b, a + 8 * b + 4, 4, T.w + k, T.wp + k, c);
     }
-  last_levels_forward(a, size, T, kb * (size / 4), c);
+  if (T.doubles)
+    last_levels_forward<true>(a, size, T, kb * (size / 4), c);
+  else
+    last_levels_forward<false>(a, size, T, kb * (size / 4), c);
 }
 template <bool OutU64>
 BIGMUL_AVX2 void leaf_inverse(double* a, std::size_t size, std::size_t kb, const tables& T, u64 p) {
   const vconst c = make_vconst(p);
-  first_levels_inverse(a, size, T, kb * (size / 4), c);
+  if (T.doubles)
+    first_levels_inverse<true>(a, size, T, kb * (size / 4), c);
+  else
+    first_levels_inverse<false>(a, size, T, kb * (size / 4), c);
   std::size_t s = 16;
   if (ceil_log2(size) % 2 == 1) {
     for (std::size_t b = 0; b < size / 8; ++b) {
@@ -418,10 +437,10 @@ void rec_inverse(double* a, std::size_t size, std::size_t k, const tables& T, u6
 
 // With several threads: whole-array radix-2 levels until there are enough
 // independent sub-transforms to share out, then one task per sub-transform.
-void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, std::size_t nonzero) const {
+void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, std::size_t nonzero, bool doubles) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(a);
-  const tables T{fw_.data(), fw_p_.data()};
+  const tables T{fw_.data(), fw_p_.data(), doubles};
   if (threads <= 1 || m_ <= leaf_size) {
     if (in_u64 && nonzero < m_) return forward_partial(d, m_, T, p_, nonzero);
     return in_u64 ? rec_forward<true>(d, m_, 0, T, p_) : rec_forward<false>(d, m_, 0, T, p_);
@@ -437,14 +456,14 @@ void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, std::siz
   }
   prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_forward<false>(d + b * size, size, b, T, p_); });
 #else
-  (void)a, (void)threads, (void)in_u64, (void)nonzero;
+  (void)a, (void)threads, (void)in_u64, (void)nonzero, (void)doubles;
 #endif
 }
 
-void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64) const {
+void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool doubles) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(a);
-  const tables T{iw_.data(), iw_p_.data()};
+  const tables T{iw_.data(), iw_p_.data(), doubles};
   if (threads <= 1 || m_ <= leaf_size)
     return out_u64 ? rec_inverse<true>(d, m_, 0, T, p_) : rec_inverse<false>(d, m_, 0, T, p_);
   std::size_t size = ntt_task_size(m_, leaf_size, threads);
@@ -458,12 +477,19 @@ void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64) const {
     });
   }
 #else
-  (void)a, (void)threads, (void)out_u64;
+  (void)a, (void)threads, (void)out_u64, (void)doubles;
 #endif
 }
 void ntt_avx2_plan::forward(u64* a, unsigned threads) const { forward(a, threads, n_); }
 
 void ntt_avx2_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const {
+  forward_as(a, threads, nonzero, false);
+}
+void ntt_avx2_plan::forward_product(u64* a, unsigned threads, std::size_t nonzero) const {
+  forward_as(a, threads, nonzero, true);
+}
+
+void ntt_avx2_plan::forward_as(u64* a, unsigned threads, std::size_t nonzero, bool doubles) const {
   if (!ntt_avx2_supported()) throw std::logic_error("ntt_avx2_plan: this processor has no AVX2 and FMA");
   threads = prim::resolve_threads(threads);
   if (m_ < 16) {
@@ -471,12 +497,14 @@ void ntt_avx2_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const
     for (std::size_t r = 0; r < n_ / m_; ++r) scalar_forward(a + r * m_, m_, p_, sfw_.data(), sfw_shoup_.data());
     return;
   }
-  if (n_ == m_) return pow2_forward(a, threads, true, nonzero);
+  if (n_ == m_) return pow2_forward(a, threads, true, nonzero, doubles);
   radix3_vector(a, threads, false, nonzero);
-  for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads, false, m_);
+  for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads, false, m_, doubles);
 }
 
-void ntt_avx2_plan::inverse(u64* a, unsigned threads) const {
+void ntt_avx2_plan::inverse(u64* a, unsigned threads) const { inverse_as(a, threads, false); }
+
+void ntt_avx2_plan::inverse_as(u64* a, unsigned threads, bool doubles) const {
   if (!ntt_avx2_supported()) throw std::logic_error("ntt_avx2_plan: this processor has no AVX2 and FMA");
   threads = prim::resolve_threads(threads);
   if (m_ < 16) {
@@ -484,8 +512,8 @@ void ntt_avx2_plan::inverse(u64* a, unsigned threads) const {
     if (n_ != m_) radix3_.inverse(a, threads);
     return;
   }
-  if (n_ == m_) return pow2_inverse(a, threads, true);
-  for (int r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads, false);
+  if (n_ == m_) return pow2_inverse(a, threads, true, doubles);
+  for (int r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads, false, doubles);
   radix3_vector(a, threads, true, n_);
 }
 }  // namespace bigmul::fft

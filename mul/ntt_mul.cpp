@@ -64,9 +64,13 @@ void load_operand(const Plan& plan, u64* x, const limb_t* src, std::size_t len, 
   else
     load_residues(x, plan.length(), src, len, plan.modulus(), threads);
 }
+// The AVX2 plan's forward_product leaves doubles that only its
+// pointwise_inverse_product reads (low_product and finish below use it).
 template <class Plan>
 void forward_operand(const Plan& plan, u64* x, std::size_t len, unsigned threads) {
-  if constexpr (requires { plan.forward(x, threads, len); })
+  if constexpr (requires { plan.forward_product(x, threads, len); })
+    plan.forward_product(x, threads, len);  // x[len ..) is zero
+  else if constexpr (requires { plan.forward(x, threads, len); })
     plan.forward(x, threads, len);  // x[len ..) is zero
   else
     plan.forward(x, threads);
@@ -454,8 +458,12 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
     if (!square) load_coefficients(*plan, x, b, bn, std::min(w, cb), 1);
     forward_operand(*plan, y, std::min(w, ca), 1);
     if (!square) forward_operand(*plan, x, std::min(w, cb), 1);
-    plan->pointwise(y, square ? y : x, 1);
-    plan->inverse(y, 1);
+    if constexpr (requires { plan->pointwise_inverse_product(y, x, 1); }) {
+      plan->pointwise_inverse_product(y, square ? y : x, 1);
+    } else {
+      plan->pointwise(y, square ? y : x, 1);
+      plan->inverse(y, 1);
+    }
     std::copy(y, y + w, x + n);
     if (timing) st.t_pointwise += seconds_since(t0);  // counted with the products
   };
@@ -488,11 +496,16 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
     timed(st.t_forward, [&] { forward_operand(plan, x, coefficients, th); });
   };
   // Prime k's pointwise product, inverse transform and unfolding, in res[k].
-  // Where the plan fuses the product into the inverse (IFMA), both count as
+  // Where the plan fuses the product into the inverse (IFMA, AVX2), both count as
   // inverse time.
   const auto finish = [&](unsigned k, const Plan& plan, unsigned th) {
     const u64* y = square ? res[k] : other(k);
-    if constexpr (requires { plan.pointwise_inverse(res[k], y, th); }) {
+    if constexpr (requires { plan.pointwise_inverse_product(res[k], y, th); }) {
+      timed(st.t_inverse, [&] {
+        plan.pointwise_inverse_product(res[k], y, th);
+        if (w != 0) unfold(k, plan.modulus());
+      });
+    } else if constexpr (requires { plan.pointwise_inverse(res[k], y, th); }) {
       timed(st.t_inverse, [&] {
         plan.pointwise_inverse(res[k], y, th);
         if (w != 0) unfold(k, plan.modulus());

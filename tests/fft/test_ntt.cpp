@@ -392,6 +392,45 @@ void zero_padded_forward_matches() {
 TEST_F(NttAvx2, LoadResiduesOfAnyLimb) { load_residues_of_any_limb<ntt_avx2_plan>(); }
 TEST_F(NttAvx2, ZeroPaddedForwardMatches) { zero_padded_forward_matches<ntt_avx2_plan>(); }
 
+// A product's own path on the AVX2 plan (forward_product's doubles into
+// pointwise_inverse_product) equals the u64 path, forward, pointwise and
+// inverse, residue for residue: every length with m < 16 (where it falls
+// back to u64) and 16, 48, 1024, 3 * 2^12 and 2^16 (split over threads),
+// zero-padded operands (nonzero n/2, n/4 + 1, n), squares, all-maximum and
+// random lazy inputs, one and two threads.
+TEST_F(NttAvx2, ProductPathInDoublesEqualsTheU64Path) {
+  auto g = bigmul::test::rng(7011);
+  std::vector<std::size_t> lengths = {1, 2, 4, 8, 3, 6, 12, 24, 16, 48, 1024, std::size_t{3} << 12, std::size_t{1} << 16};
+  for (std::size_t n : lengths)
+    for (unsigned k = 0; k < ntt52_prime_count; ++k) {
+      const auto plan = ntt_avx2_plan::get(k, n);
+      const u64 p = plan->modulus();
+      for (std::size_t nonzero : {n, n / 2 + (n == 1), n / 4 + 1})
+        for (int kind = 0; kind < 3; ++kind) {  // random, all-maximum, square of random
+          auto a = kind == 1 ? std::vector<u64>(n, 2 * p - 1) : random_residues(n, p, g, true);
+          auto b = kind == 0 ? random_residues(n, p, g, true) : a;
+          std::fill(a.begin() + static_cast<std::ptrdiff_t>(std::min(nonzero, n)), a.end(), 0);
+          std::fill(b.begin() + static_cast<std::ptrdiff_t>(std::min(nonzero, n)), b.end(), 0);
+          for (unsigned threads : {1u, 2u}) {
+            auto x = a, y = b;
+            plan->forward(x.data(), threads, nonzero);
+            plan->forward(y.data(), threads, nonzero);
+            plan->pointwise(x.data(), kind == 2 ? x.data() : y.data(), threads);
+            plan->inverse(x.data(), threads);
+            auto u = a, v = b;
+            plan->forward_product(u.data(), threads, nonzero);
+            if (kind != 2) plan->forward_product(v.data(), threads, nonzero);
+            plan->pointwise_inverse_product(u.data(), kind == 2 ? u.data() : v.data(), threads);
+            for (std::size_t i = 0; i < n; ++i) {
+              ASSERT_LT(u[i], 2 * p);
+              ASSERT_EQ(u[i] % p, x[i] % p) << "n=" << n << " prime " << k << " nonzero " << nonzero << " kind "
+                                            << kind << " threads " << threads << " i=" << i;
+            }
+          }
+        }
+    }
+}
+
 // The AVX2 radix-3 stage reads every twiddle from a full table up to
 // m = radix3_full_max and builds them from a base and a short table above:
 // both sides of the switch (3 m points), every prime, all-maximum and random

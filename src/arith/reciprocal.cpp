@@ -9,6 +9,7 @@
 #include "src/arith/reciprocal.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "bigmul/error.hpp"
@@ -95,10 +96,10 @@ void step_cyclic(limb_t* x, const limb_t* a, std::size_t n, std::size_t l, std::
     if (!small(d)) throw error(error::kind::internal, "bigmul: reciprocal residual out of range");
     std::copy(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(n + 1), r.begin());
   }
-  d = {};
   const std::size_t tm_n = trimmed(r.data() + l, n + 1 - l);  // <= h + 1
-  // u = tm * (xh - k) = tm * xh - k tm, the product exact (tm_n + h + 1 <= N).
-  std::vector<limb_t> u(N);
+  // u = tm * (xh - k) = tm * xh - k tm, the product exact (tm_n + h + 1 <= N),
+  // in d's pages (no fresh ones).
+  std::vector<limb_t> u = std::move(d);
   f.mul_mod(u.data(), r.data() + l, tm_n);
   u.resize(tm_n + h + 1);
   for (int i = 0; i < k; ++i) {

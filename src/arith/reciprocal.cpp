@@ -4,7 +4,7 @@
 // the half reciprocal once and use it for both, as cyclic products modulo
 // B^N - 1 with N ~ n (src/arith/ntt_reuse.hpp): a * xh is B^(n+h) up to a
 // residual below 2 B^n, so its high limbs are known and may wrap onto the low
-// ones ("wrap-around" trick, as GMP's mpn_invertappr [BZ10] §3.4.1): five
+// ones (the wrap-around trick [BZ10] ch. 3, as GMP's mpn_invertappr): five
 // transforms of length ~n instead of three of ~1.5 n and three of ~n.
 #include "src/arith/reciprocal.hpp"
 
@@ -21,9 +21,8 @@
 namespace bigmul::detail {
 namespace {
 
-// x = xh B^l + the correction from the residual r = B^(n+h) - a * xh > 0 (r
-// given as r[l ..) (rn limbs, trimmed): the rest does not reach x), with u =
-// (r >> 64 l) * xh of rn + h + 1 limbs: x[0..n] = xh B^l + (u >> 64 (2h - l)).
+// x[0..n] = xh B^l + (u >> 64 (2h - l)), u = (r >> 64 l) * xh for the
+// residual r = B^(n+h) - a * xh > 0 (its limbs below l do not reach x).
 void finish(limb_t* x, std::size_t n, std::size_t l, std::size_t h, const std::vector<limb_t>& xh,
             const std::vector<limb_t>& u) {
   std::fill(x, x + l, limb_t{0});

@@ -6,7 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -53,18 +56,77 @@ struct source_bytes {
 // Regular files from this size on are mapped rather than read: read() into
 // a string first touches as many fresh pages as the file has and copies into
 // them (10 MB: 5-15 ms here), a populated mapping of the page cache takes
-// ~0.8 ms and leaves nothing to free. Below it a read is as quick. A file cut short while it is mapped would
-// fault (SIGBUS) where read() would see a shorter file: bigmul reads its
-// operands once, at start, so that is the cost of changing a file under it.
+// ~0.8 ms and leaves nothing to free. Below it a read is as quick.
 constexpr std::size_t map_min_bytes = std::size_t{1} << 16;
+
+// A mapped file that another process cuts short while bigmul parses it faults
+// (SIGBUS) on the pages past its new end, where read() would have seen a short
+// file. The handler turns a fault inside an operand's mapping into the I/O
+// failure of the contract: one line naming the file, exit 1. That happens while
+// the operands are parsed, before anything is written (the -o file is created
+// after the multiply). A SIGBUS anywhere else keeps the default action.
+struct mapped_range {
+  std::atomic<std::uintptr_t> begin{0}, end{0};
+  char path[256] = {};  // the file's quoted name for the message, cut at 255 bytes
+};
+mapped_range mapped[2];  // one an operand
+
+extern "C" void operand_file_cut_short(int sig, siginfo_t* info, void*) {
+  const auto at = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  for (const mapped_range& r : mapped) {
+    if (at < r.begin.load(std::memory_order_relaxed) || at >= r.end.load(std::memory_order_relaxed)) continue;
+    // write() and _exit() only: both async-signal-safe.
+    static constexpr char head[] = "bigmul: cannot read file ";
+    static constexpr char tail[] = ": it was cut short while being read (changed by another process)\n";
+    ssize_t w = ::write(STDERR_FILENO, head, sizeof head - 1);
+    w = ::write(STDERR_FILENO, r.path, ::strlen(r.path));
+    w = ::write(STDERR_FILENO, tail, sizeof tail - 1);
+    (void)w;  // nothing left to tell if stderr fails
+    ::_exit(exit_io);
+  }
+  ::signal(sig, SIG_DFL);  // not an operand's: the access runs again under the default action
+}
+
+void watch_mapping(const void* base, std::size_t bytes, const std::string& path) {
+  static const bool installed = [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = operand_file_cut_short;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    return ::sigaction(SIGBUS, &sa, nullptr) == 0;
+  }();
+  if (!installed) return;
+  for (mapped_range& r : mapped) {
+    if (r.end.load() != 0) continue;
+    const std::string name = quoted(path);
+    const std::size_t n = std::min(name.size(), sizeof r.path - 1);
+    std::memcpy(r.path, name.data(), n);
+    r.path[n] = '\0';
+    const auto b = reinterpret_cast<std::uintptr_t>(base);
+    r.begin.store(b);
+    r.end.store(b + bytes);
+    return;
+  }
+}
+
+void unwatch_mapping(const void* base) {
+  for (mapped_range& r : mapped)
+    if (r.begin.load() == reinterpret_cast<std::uintptr_t>(base)) {
+      r.end.store(0);
+      r.begin.store(0);
+    }
+}
 
 struct file_mapping {
   void* base = nullptr;
   std::size_t bytes = 0;
-  file_mapping(void* b, std::size_t n) : base(b), bytes(n) {}
+  file_mapping(void* b, std::size_t n, const std::string& path) : base(b), bytes(n) { watch_mapping(b, n, path); }
   file_mapping(const file_mapping&) = delete;
   file_mapping& operator=(const file_mapping&) = delete;
-  ~file_mapping() { ::munmap(base, bytes); }
+  ~file_mapping() {
+    unwatch_mapping(base);
+    ::munmap(base, bytes);
+  }
 };
 
 source_bytes read_file(const std::string& path) {
@@ -76,7 +138,7 @@ source_bytes read_file(const std::string& path) {
     void* p = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     if (p != MAP_FAILED) {
       ::close(fd);
-      auto mapping = std::make_shared<const file_mapping>(p, bytes);
+      auto mapping = std::make_shared<const file_mapping>(p, bytes, path);
       return {mapping, std::string_view(static_cast<const char*>(p), bytes)};
     }
     // Not mappable (some file systems): read it.

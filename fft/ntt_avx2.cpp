@@ -102,6 +102,12 @@ ntt_avx2_plan::ntt_avx2_plan(unsigned prime, std::size_t length) : prime_(prime)
     fw_p_.p = twiddles_->fw_p.data();
     iw_.p = twiddles_->iw.data();
     iw_p_.p = twiddles_->iw_p.data();
+    if (m_ / 2 > ntt_avx2_twiddle_table::cap) {
+      cw_.p = twiddles_->cw.data();
+      cw_p_.p = twiddles_->cw_p.data();
+      ciw_.p = twiddles_->ciw.data();
+      ciw_p_.p = twiddles_->ciw_p.data();
+    }
   } else if (m_ >= 2) {
     // The scalar short transforms: the same twiddles as u64 with Shoup
     // companions (w[j]^-1 = -w_m^(m/2 - bitrev(j))).

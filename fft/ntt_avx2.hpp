@@ -98,14 +98,15 @@ class ntt_avx2_plan {
   u64 p_;
   std::size_t n_, m_;
   // Power-of-two part, m >= 16: w[k] = w_m^bitrev(k) and w[k]^-1 for
-  // k < m/2 as signed doubles, with w / p: the first m/2 entries of the
-  // prime's table shared by all lengths (fft/ntt_level_table.hpp).
+  // k < m/2 as signed doubles, with w / p: the prime's table shared by all
+  // lengths, whole up to its cap, coarse x fine past it (fft/ntt_level_table.hpp).
   std::shared_ptr<const ntt_avx2_twiddle_table> twiddles_;
   struct table_ref {
     const double* p = nullptr;
     const double* data() const { return p; }
   };
   table_ref fw_, fw_p_, iw_, iw_p_;
+  table_ref cw_, cw_p_, ciw_, ciw_p_;  // coarse entries w[kh cap] when m / 2 > cap (else null)
   // m < 16: the same twiddles as u64 in [0, p) with 64-bit Shoup companions.
   std::vector<u64> sfw_, sfw_shoup_, siw_, siw_shoup_;
   ntt_pointwise_scale pointwise_;  // scalar product (n not a multiple of 4)

@@ -18,6 +18,7 @@
 
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_avx2_arith.hpp"
+#include "fft/ntt_level_table.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::fft {
@@ -64,11 +65,30 @@ void scalar_inverse(u64* a, std::size_t m, u64 p, const u64* w, const u64* ws) {
 // doubles: the forward leaves its outputs as reduced doubles (|x| <= p/2 + 1)
 // and the inverse takes doubles in (|x| <= 2p): a product's own layout
 // between its transforms (forward_product, pointwise_inverse_product).
+// cw, cwp: the coarse entries w[kh cap] when the prime's table stores only
+// the first cap entries whole (fft/ntt_level_table.hpp); null otherwise.
 struct tables {
   const double* w;
   const double* wp;
   bool doubles = false;
+  const double* cw = nullptr;
+  const double* cwp = nullptr;
 };
+constexpr std::size_t cap = ntt_avx2_twiddle_table::cap;
+constexpr unsigned cap_bits = 11;
+static_assert(cap == std::size_t{1} << cap_bits && cap >= leaf_size / 2, "a leaf's widest run is one fine range");
+
+// Entry k (w[k], w[k] / p) of a split table: coarse times fine, reduced
+// exactly to the stored representative, so it equals the whole table's.
+inline void entry(const tables& T, std::size_t k, u64 p, double& w, double& wp) {
+  if (T.cw == nullptr || k < cap) {
+    w = T.w[k], wp = T.wp[k];
+    return;
+  }
+  const auto residue = [p](double x) { return x < 0 ? p - static_cast<u64>(-x) : static_cast<u64>(x); };
+  w = signed_rep(mul_mod(residue(T.cw[k >> cap_bits]), residue(T.w[k & (cap - 1)]), p), p);
+  wp = w / static_cast<double>(p);
+}
 template <bool U64>
 BIGMUL_AVX2 inline __m256d ld_as(const double* p, const vconst& c) {
   if constexpr (U64)
@@ -77,6 +97,43 @@ BIGMUL_AVX2 inline __m256d ld_as(const double* p, const vconst& c) {
     return ld(p);
 }
 BIGMUL_AVX2 inline __m256d bc(const double* p) { return _mm256_broadcast_sd(p); }
+
+// A block's twiddles gathered into a small table read as block 1 of its
+// level (the tree's entries in heap order): local[2^j + b] = w[k 2^j + b]
+// for 2^j < 2 top, b < 2^j, so a kernel called with block index 1 instead
+// of k reads exactly block k's entries. Why: with a split table, entries
+// past cap are coarse x fine; building a leaf's 2^(j + 1) entries once
+// (one product and one division each, ~1/11 of the leaf's products) keeps
+// the kernels' single broadcast per block.
+struct local_tables {
+  alignas(32) double w[leaf_size], wp[leaf_size];
+  tables t;
+};
+// Builds entries for levels 2^j = 1 .. top (top <= leaf_size / 2, and cap:
+// each level's run [k 2^j, (k + 1) 2^j) then lies in one fine range).
+BIGMUL_AVX2 void build_local(const tables& T, std::size_t k, std::size_t top, u64 p, local_tables& L) {
+  L.t = tables{L.w, L.wp, T.doubles};
+  const vconst c = make_vconst(p);
+  const double half_p = static_cast<double>((p - 1) / 2);
+  const __m256d hp = _mm256_set1_pd(half_p), nhp = _mm256_set1_pd(-half_p);
+  for (std::size_t r = 1; r <= top; r *= 2) {
+    const std::size_t at = k * r;  // the level's first entry
+    if (r < 4) {
+      for (std::size_t b = 0; b < r; ++b) entry(T, at + b, p, L.w[r + b], L.wp[r + b]);
+      continue;
+    }
+    const __m256d C = bc(T.cw + (at >> cap_bits)), Cp = bc(T.cwp + (at >> cap_bits));
+    const double* fine = T.w + (at & (cap - 1));
+    for (std::size_t b = 0; b < r; b += 4) {
+      // |fine| <= (p - 1) / 2: the product is within p / 64 of (-p/2, p/2); one step each way makes it exact.
+      __m256d x = mulmod_shoup(ld(fine + b), C, Cp, c);
+      x = _mm256_sub_pd(x, _mm256_and_pd(_mm256_cmp_pd(x, hp, _CMP_GT_OQ), c.p));
+      x = _mm256_add_pd(x, _mm256_and_pd(_mm256_cmp_pd(x, nhp, _CMP_LT_OQ), c.p));
+      st(L.w + r + b, x);
+      st(L.wp + r + b, _mm256_div_pd(x, c.p));
+    }
+  }
+}
 
 // Forward radix-4 step of block k: level (x0, x2), (x1, x3) with w[k], then
 // (x0, x1) with w[2k] and (x2, x3) with w[2k + 1]. In [-2p, 2p], out <= 1.65p:
@@ -413,10 +470,32 @@ BIGMUL_AVX2 void level_inverse_p(double* x, double* y, std::size_t len, const do
 }
 
 // Depth first: a radix-4 step over the block, then its quarters.
+// Whether block k of a level of blocks of `size` values reads entries past
+// the fine ones (its last: 2 (k + 1) size / 4 - 1): then it runs on gathered ones.
+inline bool needs_local(const tables& T, std::size_t size, std::size_t k) {
+  return T.cw != nullptr && (k + 1) * (size / 2) > cap;
+}
+// Entries k, 2k, 2k + 1 at 1, 2, 3 (a radix-4 step above the leaves).
+inline tables step_tables(const tables& T, std::size_t k, u64 p, double (&w)[4], double (&wp)[4]) {
+  entry(T, k, p, w[1], wp[1]);
+  entry(T, 2 * k, p, w[2], wp[2]);
+  entry(T, 2 * k + 1, p, w[3], wp[3]);
+  return tables{w, wp, T.doubles};
+}
 template <bool InU64>
 void rec_forward(double* a, std::size_t size, std::size_t k, const tables& T, u64 p) {
-  if (size <= leaf_size) return leaf_forward<InU64>(a, size, k, T, p);
-  pass4_forward_p<InU64>(a, size / 4, T, k, p);
+  if (size <= leaf_size) {
+    if (!needs_local(T, size, k)) return leaf_forward<InU64>(a, size, k, T, p);
+    local_tables L;
+    build_local(T, k, size / 2, p, L);
+    return leaf_forward<InU64>(a, size, 1, L.t, p);
+  }
+  if (needs_local(T, 4, k)) {
+    double w[4], wp[4];
+    pass4_forward_p<InU64>(a, size / 4, step_tables(T, k, p, w, wp), 1, p);
+  } else {
+    pass4_forward_p<InU64>(a, size / 4, T, k, p);
+  }
   for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, 4 * k + q, T, p);
 }
 // The whole transform of a u64 input whose a[nonzero ..) is zero (a zero-padded operand).
@@ -427,9 +506,19 @@ BIGMUL_AVX2 void forward_partial(double* a, std::size_t size, const tables& T, u
 }
 template <bool OutU64>
 void rec_inverse(double* a, std::size_t size, std::size_t k, const tables& T, u64 p) {
-  if (size <= leaf_size) return leaf_inverse<OutU64>(a, size, k, T, p);
+  if (size <= leaf_size) {
+    if (!needs_local(T, size, k)) return leaf_inverse<OutU64>(a, size, k, T, p);
+    local_tables L;
+    build_local(T, k, size / 2, p, L);
+    return leaf_inverse<OutU64>(a, size, 1, L.t, p);
+  }
   for (std::size_t q = 0; q < 4; ++q) rec_inverse<false>(a + q * (size / 4), size / 4, 4 * k + q, T, p);
-  pass4_inverse_p<OutU64>(a, size / 4, T, k, p);
+  if (needs_local(T, 4, k)) {
+    double w[4], wp[4];
+    pass4_inverse_p<OutU64>(a, size / 4, step_tables(T, k, p, w, wp), 1, p);
+  } else {
+    pass4_inverse_p<OutU64>(a, size / 4, T, k, p);
+  }
 }
 #endif  // BIGMUL_HAVE_AVX2_CODE
 
@@ -440,7 +529,7 @@ void rec_inverse(double* a, std::size_t size, std::size_t k, const tables& T, u6
 void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, std::size_t nonzero, bool doubles) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(a);
-  const tables T{fw_.data(), fw_p_.data(), doubles};
+  const tables T{fw_.data(), fw_p_.data(), doubles, cw_.data(), cw_p_.data()};
   if (threads <= 1 || m_ <= leaf_size) {
     if (in_u64 && nonzero < m_) return forward_partial(d, m_, T, p_, nonzero);
     return in_u64 ? rec_forward<true>(d, m_, 0, T, p_) : rec_forward<false>(d, m_, 0, T, p_);
@@ -450,8 +539,9 @@ void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, std::siz
     const std::size_t t = s / 2;
     const bool first = s == m_ && in_u64;
     ntt_parallel_level(m_, t, 4, vector_grain, threads, [&](std::size_t at, std::size_t, std::size_t len) {
-      const std::size_t k = at / s;
-      (first ? level_forward_p<true> : level_forward_p<false>)(d + at, d + at + t, len, T.w + k, T.wp + k, p_);
+      double w, wp;
+      entry(T, at / s, p_, w, wp);
+      (first ? level_forward_p<true> : level_forward_p<false>)(d + at, d + at + t, len, &w, &wp, p_);
     });
   }
   prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_forward<false>(d + b * size, size, b, T, p_); });
@@ -463,7 +553,7 @@ void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, std::siz
 void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool doubles) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(a);
-  const tables T{iw_.data(), iw_p_.data(), doubles};
+  const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data()};
   if (threads <= 1 || m_ <= leaf_size)
     return out_u64 ? rec_inverse<true>(d, m_, 0, T, p_) : rec_inverse<false>(d, m_, 0, T, p_);
   std::size_t size = ntt_task_size(m_, leaf_size, threads);
@@ -472,8 +562,9 @@ void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool do
     const std::size_t t = size;
     const bool last = 2 * t == m_ && out_u64;
     ntt_parallel_level(m_, t, 4, vector_grain, threads, [&](std::size_t at, std::size_t, std::size_t len) {
-      const std::size_t k = at / (2 * t);
-      (last ? level_inverse_p<true> : level_inverse_p<false>)(d + at, d + at + t, len, T.w + k, T.wp + k, p_);
+      double w, wp;
+      entry(T, at / (2 * t), p_, w, wp);
+      (last ? level_inverse_p<true> : level_inverse_p<false>)(d + at, d + at + t, len, &w, &wp, p_);
     });
   }
 #else

@@ -194,33 +194,16 @@ std::shared_ptr<const ntt64_level_table> ntt64_levels(unsigned prime, std::size_
   return current;
 }
 
-ntt_avx2_twiddle_table ntt_avx2_build_twiddles(u64 p, u64 generator, std::size_t half,
-                                               const ntt_avx2_twiddle_table* prefix, unsigned threads) {
-  if (half == 0 || (half & (half - 1)) != 0) throw std::invalid_argument("ntt_avx2_build_twiddles: half must be 2^k >= 1");
-  ntt_avx2_twiddle_table T;
-  T.p = p;
-  T.half = half;
-  T.fw = prim::buffer<double>(half);
-  T.fw_p = prim::buffer<double>(half);
-  T.iw = prim::buffer<double>(half);
-  T.iw_p = prim::buffer<double>(half);
-  double *fw = T.fw.data(), *fw_p = T.fw_p.data(), *iw = T.iw.data(), *iw_p = T.iw_p.data();
+// Grows one pair of halves (forward w, inverse iw, with their quotients)
+// from `from` to `to` entries (powers of two): entry h + k = entry k times
+// the root of order 4 h unit (unit = 1: the fine entries, cap: the coarse).
+static void avx2_grow(double* fw, double* fw_p, double* iw, double* iw_p, std::size_t from, std::size_t to,
+                      std::size_t unit, u64 p, u64 generator, unsigned threads) {
   const double pd = static_cast<double>(p);
-  std::size_t h = 1;
-  if (prefix && prefix->half != 0 && prefix->p == p) {
-    h = std::min(prefix->half, half);
-    std::copy(prefix->fw.data(), prefix->fw.data() + h, fw);
-    std::copy(prefix->fw_p.data(), prefix->fw_p.data() + h, fw_p);
-    std::copy(prefix->iw.data(), prefix->iw.data() + h, iw);
-    std::copy(prefix->iw_p.data(), prefix->iw_p.data() + h, iw_p);
-  } else {
-    fw[0] = iw[0] = 1;  // m = 2: w_2^0
-    fw_p[0] = iw_p[0] = 1 / pd;
-  }
   // The residue in [0, p) of a signed table entry (an exact integer).
   const auto residue = [p](double x) { return x < 0 ? p - static_cast<u64>(-x) : static_cast<u64>(x); };
-  for (; h < half; h *= 2) {
-    const u64 root = pow_mod(generator, (p - 1) / (4 * h), p);  // w_2m for m = 2h, the table's m doubled
+  for (std::size_t h = from; h < to; h *= 2) {
+    const u64 root = pow_mod(generator, (p - 1) / (4 * h * unit), p);
     const u64 root_inv = inv_mod(root, p);
     const u64 root_shoup = shoup_companion(root, p), root_inv_shoup = shoup_companion(root_inv, p);
     prim::parallel_chunks(h, std::size_t{1} << 12, level_threads(h, threads), [&](std::size_t b, std::size_t e) {
@@ -233,6 +216,44 @@ ntt_avx2_twiddle_table ntt_avx2_build_twiddles(u64 p, u64 generator, std::size_t
         iw_p[h + k] = i / pd;
       }
     });
+  }
+}
+
+ntt_avx2_twiddle_table ntt_avx2_build_twiddles(u64 p, u64 generator, std::size_t half,
+                                               const ntt_avx2_twiddle_table* prefix, unsigned threads) {
+  if (half == 0 || (half & (half - 1)) != 0) throw std::invalid_argument("ntt_avx2_build_twiddles: half must be 2^k >= 1");
+  using T_ = ntt_avx2_twiddle_table;
+  ntt_avx2_twiddle_table T;
+  T.p = p;
+  T.half = half;
+  const double pd = static_cast<double>(p);
+  const bool reuse = prefix && prefix->half != 0 && prefix->p == p;
+  // Fine entries (k < cap), then coarse ones (w[kh cap]), each from the
+  // prefix's where it has them, else from entry 0 = 1.
+  for (int part = 0; part < 2; ++part) {
+    const std::size_t count = part == 0 ? T_::fine_entries(half) : T_::coarse_entries(half);
+    if (count == 0) continue;
+    prim::buffer<double>&fw = part == 0 ? T.fw : T.cw, &fw_p = part == 0 ? T.fw_p : T.cw_p,
+    &iw = part == 0 ? T.iw : T.ciw, &iw_p = part == 0 ? T.iw_p : T.ciw_p;
+    fw = prim::buffer<double>(count);
+    fw_p = prim::buffer<double>(count);
+    iw = prim::buffer<double>(count);
+    iw_p = prim::buffer<double>(count);
+    std::size_t h = 1;
+    const std::size_t had = !reuse ? 0 : part == 0 ? T_::fine_entries(prefix->half) : T_::coarse_entries(prefix->half);
+    if (had != 0) {
+      h = std::min(had, count);
+      const T_& P = *prefix;
+      std::copy((part == 0 ? P.fw : P.cw).data(), (part == 0 ? P.fw : P.cw).data() + h, fw.data());
+      std::copy((part == 0 ? P.fw_p : P.cw_p).data(), (part == 0 ? P.fw_p : P.cw_p).data() + h, fw_p.data());
+      std::copy((part == 0 ? P.iw : P.ciw).data(), (part == 0 ? P.iw : P.ciw).data() + h, iw.data());
+      std::copy((part == 0 ? P.iw_p : P.ciw_p).data(), (part == 0 ? P.iw_p : P.ciw_p).data() + h, iw_p.data());
+    } else {
+      fw[0] = iw[0] = 1;  // w_2^0
+      fw_p[0] = iw_p[0] = 1 / pd;
+    }
+    avx2_grow(fw.data(), fw_p.data(), iw.data(), iw_p.data(), h, count, part == 0 ? 1 : T_::cap, p, generator,
+              threads);
   }
   return T;
 }

@@ -119,10 +119,26 @@ std::shared_ptr<const ntt64_level_table> ntt64_levels(unsigned prime, std::size_
 // table of m is the first half of the table of 2m, so one table per prime
 // serves every length. The new half of 2m's is the old half times w_2m
 // (bitrev(h + k) = 2 bitrev(k) + 1): one independent product an entry.
+// So w[k] is multiplicative in k's bits: w[kh cap + kl] = w[kh cap] w[kl]
+// (kl < cap). Only the first cap entries are stored ("fine"), with the
+// coarse ones c[kh] = w[kh cap], kh < half / cap (the same recursion with
+// roots of cap times the order); the transform builds each in-cache leaf's
+// range of entries from the two before it runs (fft/ntt_avx2_transform.cpp).
+// Why: the whole table took 16 bytes a point a prime (as much as the data),
+// which broke the product's heap bound (4x operands + result) from 10^7
+// digits up; now ~64 KiB + 32 half / cap bytes a prime.
 struct ntt_avx2_twiddle_table {
+  static constexpr std::size_t cap = std::size_t{1} << 11;  // >= the largest leaf's run (fft/ntt_avx2_transform.cpp)
   u64 p = 0;
-  std::size_t half = 0;  // entries (a power of two; 0: none) = the largest m / 2 served
-  prim::buffer<double> fw, fw_p, iw, iw_p;
+  std::size_t half = 0;  // entries served (a power of two; 0: none) = the largest m / 2 served
+  prim::buffer<double> fw, fw_p, iw, iw_p;      // k < min(half, cap)
+  prim::buffer<double> cw, cw_p, ciw, ciw_p;    // w[kh cap] and its inverse, kh < half / cap (half > cap)
+  static std::size_t fine_entries(std::size_t half) { return half < cap ? half : cap; }
+  static std::size_t coarse_entries(std::size_t half) { return half > cap ? half / cap : 0; }
+  // The table's heap bytes (both directions, values and quotients).
+  static std::size_t bytes(std::size_t half) {
+    return 4 * (fine_entries(half) + coarse_entries(half)) * sizeof(double);
+  }
 };
 ntt_avx2_twiddle_table ntt_avx2_build_twiddles(u64 p, u64 generator, std::size_t half,
                                                const ntt_avx2_twiddle_table* prefix = nullptr, unsigned threads = 0);

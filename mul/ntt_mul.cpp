@@ -605,7 +605,7 @@ std::size_t ntt_table_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix 
   // Every plan of length n = m or 3m (m a power of two) takes its prime's
   // table up to m / 2 (fft/ntt_ifma.cpp, fft/ntt.cpp, fft/ntt_avx2.cpp).
   const std::size_t m = n & (~n + 1);
-  const std::size_t per_prime = e == ntt_engine::avx2       ? 4 * (m / 2) * sizeof(double)  // fw, fw_p, iw, iw_p
+  const std::size_t per_prime = e == ntt_engine::avx2       ? fft::ntt_avx2_twiddle_table::bytes(m / 2)
                                 : e == ntt_engine::portable ? fft::ntt64_level_table::bytes(m / 2)
                                                             : fft::ntt52_level_table::bytes(m / 2);
   return l.primes * per_prime;

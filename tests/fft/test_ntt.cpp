@@ -458,6 +458,55 @@ TEST_F(NttAvx2, Radix3BothSidesOfTheFullTable) {
   }
 }
 
+// Past 2 cap points (cap = ntt_avx2_twiddle_table::cap) the AVX2 twiddles
+// past the first cap are coarse x fine, gathered per leaf, and from 2^22
+// points the radix-4 steps above the leaves read them too. A sparse input
+// (64 nonzero values, all-maximum or random) makes the DFT cheap at sampled
+// frequencies; the forward is checked against it at 2^12 (whole table),
+// 2^13 (first split), 2^22 and 2^23 (steps above the leaves), every prime,
+// plus the round trip x -> n x on 1 and 2 threads (the inverse's tables).
+TEST_F(NttAvx2, SplitTwiddleTablesAreTheDftAtLargeLengths) {
+  auto g = bigmul::test::rng(7012);
+  for (std::size_t n : {std::size_t{1} << 12, std::size_t{1} << 13, std::size_t{1} << 22, std::size_t{1} << 23})
+    for (unsigned k = 0; k < ntt52_prime_count; ++k) {
+      if (n > (std::size_t{1} << 22) && k != 3) continue;  // one prime at the longest (time)
+      const auto plan = ntt_avx2_plan::get(k, n);
+      const u64 p = plan->modulus();
+      const u64 w = pow_mod(ntt52_primes[k].generator, (p - 1) / n, p);
+      std::vector<u64> a(n, 0);
+      std::vector<std::size_t> at;
+      for (int s = 0; s < 64; ++s) {
+        const std::size_t i = s == 0 ? n - 1 : g() % n;
+        a[i] = k % 2 == 0 ? 2 * p - 1 : g() % (2 * p);
+        at.push_back(i);
+      }
+      std::sort(at.begin(), at.end());
+      at.erase(std::unique(at.begin(), at.end()), at.end());
+      auto x = a;
+      plan->forward(x.data(), 1);
+      unsigned bits = 0;
+      while ((std::size_t{1} << bits) < n) ++bits;
+      for (int s = 0; s < 512; ++s) {
+        const std::size_t f = s < 4 ? n - 1 - s : g() % n;
+        u64 want = 0;
+        for (std::size_t i : at) want = (want + mul_mod(a[i] % p, pow_mod(w, i * f % n, p), p)) % p;
+        std::size_t r = bit_reverse(f, bits);
+        r = (r & ~std::size_t{15}) | ((r & 3) << 2) | ((r >> 2) & 3);  // 4 x 4 transposed outputs
+        ASSERT_EQ(x[r] % p, want) << "n=" << n << " prime " << k << " frequency " << f;
+      }
+      auto x2 = a;  // two threads: whole-array levels first, then tasks with other leaf sizes
+      plan->forward(x2.data(), 2);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(x2[i] % p, x[i] % p) << "n=" << n << " prime " << k << " i=" << i;
+      for (unsigned threads : {1u, 2u}) {
+        auto y = x;
+        plan->inverse(y.data(), threads);
+        const u64 n_mod = n % p;
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(y[i] % p, mul_mod(a[i] % p, n_mod, p)) << "n=" << n << " prime " << k << " i=" << i;
+      }
+    }
+}
+
 class NttIfma : public ::testing::Test {
  protected:
   void SetUp() override {

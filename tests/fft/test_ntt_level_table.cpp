@@ -296,39 +296,48 @@ TEST(NttLevelTable, PortableTablesEqualTheDefinitionEveryPrime) {
 
 // ---- AVX2 engine (ntt52_primes, bit-reversed signed doubles) ----
 
-// Entry k of the table for m = 2 half: w_m^bitrev(k) and w_m^-bitrev(k), bitrev over log2(half) bits.
+// Entry k of the table for m = 2 half: w_m^bitrev(k) and w_m^-bitrev(k),
+// bitrev over log2(half) bits; stored whole for k < cap, and past it the
+// coarse entries c[kh] = entry kh cap.
 void expect_all_avx2(const ntt_avx2_twiddle_table& T, unsigned prime) {
   const u64 p = ntt52_primes[prime].p;
   ASSERT_EQ(T.p, p);
-  const std::size_t half = T.half, m = 2 * half;
+  const std::size_t half = T.half, m = 2 * half, cap = ntt_avx2_twiddle_table::cap;
+  ASSERT_EQ(T.fw.size(), std::min(half, cap));
+  ASSERT_EQ(T.cw.size(), half > cap ? half / cap : 0);
+  ASSERT_EQ(T.ciw_p.size(), T.cw.size());
   const unsigned bits = avx2::ceil_log2(half);
   const u64 root = pow_mod(ntt52_primes[prime].generator, (p - 1) / m, p), root_inv = inv_mod(root, p);
   const double pd = static_cast<double>(p);
-  for (std::size_t k = 0; k < half; ++k) {
+  const auto check = [&](std::size_t k, double fw, double fw_p, double iw, double iw_p) {
     const std::size_t r = avx2::bit_reverse(k, bits);
     const double f = avx2::signed_rep(pow_mod(root, r, p), p), i = avx2::signed_rep(pow_mod(root_inv, r, p), p);
-    ASSERT_EQ(T.fw[k], f) << "prime " << prime << " half " << half << " k " << k;
-    ASSERT_EQ(T.iw[k], i) << "prime " << prime << " half " << half << " k " << k;
-    ASSERT_EQ(T.fw_p[k], f / pd);
-    ASSERT_EQ(T.iw_p[k], i / pd);
-  }
+    ASSERT_EQ(fw, f) << "prime " << prime << " half " << half << " k " << k;
+    ASSERT_EQ(iw, i) << "prime " << prime << " half " << half << " k " << k;
+    ASSERT_EQ(fw_p, f / pd);
+    ASSERT_EQ(iw_p, i / pd);
+  };
+  for (std::size_t k = 0; k < T.fw.size(); ++k) check(k, T.fw[k], T.fw_p[k], T.iw[k], T.iw_p[k]);
+  for (std::size_t kh = 0; kh < T.cw.size(); ++kh) check(kh * cap, T.cw[kh], T.cw_p[kh], T.ciw[kh], T.ciw_p[kh]);
 }
 
 bool same_avx2(const ntt_avx2_twiddle_table& a, const ntt_avx2_twiddle_table& b) {
-  const std::size_t n = a.half * sizeof(double);
-  return a.half == b.half && a.p == b.p && std::memcmp(a.fw.data(), b.fw.data(), n) == 0 &&
-         std::memcmp(a.fw_p.data(), b.fw_p.data(), n) == 0 && std::memcmp(a.iw.data(), b.iw.data(), n) == 0 &&
-         std::memcmp(a.iw_p.data(), b.iw_p.data(), n) == 0;
+  const auto eq = [](const bigmul::prim::buffer<double>& x, const bigmul::prim::buffer<double>& y) {
+    return x.size() == y.size() && (x.size() == 0 || std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0);
+  };
+  return a.half == b.half && a.p == b.p && eq(a.fw, b.fw) && eq(a.fw_p, b.fw_p) && eq(a.iw, b.iw) &&
+         eq(a.iw_p, b.iw_p) && eq(a.cw, b.cw) && eq(a.cw_p, b.cw_p) && eq(a.ciw, b.ciw) && eq(a.ciw_p, b.ciw_p);
 }
 
 TEST(NttLevelTable, Avx2TablesEqualTheDefinitionEveryPrime) {
   for (unsigned k = 0; k < ntt52_prime_count; ++k) {
     const u64 p = ntt52_primes[k].p, g = ntt52_primes[k].generator;
-    for (std::size_t half : {1u, 2u, 8u, 1024u}) expect_all_avx2(ntt_avx2_build_twiddles(p, g, half), k);
+    for (std::size_t half : {1u, 2u, 8u, 1024u, 2048u, 4096u, 1u << 20})
+      expect_all_avx2(ntt_avx2_build_twiddles(p, g, half), k);
     const auto one = ntt_avx2_build_twiddles(p, g, 1 << 16, nullptr, 1);
     expect_all_avx2(one, k);
     ASSERT_TRUE(same_avx2(one, ntt_avx2_build_twiddles(p, g, 1 << 16, nullptr, 3)));
-    for (std::size_t from : {1u, 16u, 1u << 14, 1u << 16}) {
+    for (std::size_t from : {1u, 16u, 2048u, 4096u, 1u << 14, 1u << 16}) {
       const auto shorter = ntt_avx2_build_twiddles(p, g, from);
       ASSERT_TRUE(same_avx2(one, ntt_avx2_build_twiddles(p, g, 1 << 16, &shorter))) << "prime " << k << " from " << from;
     }

@@ -483,10 +483,11 @@ TEST(MulNtt, HeapBytesMatchAndStayWithinFourTimesTheOperands) {
                 << ", threads " << threads << ", engine " << detail::ntt_engine_name(e);
             // With the shared twiddle tables counted (full only up to a cap, coarse x fine above
             // it: fft/ntt_level_table.hpp): within 4x the operands plus the result.
-            if (e == ntt_engine::ifma) {
+            {
               EXPECT_LE(bytes + detail::ntt_table_bytes(e, an, bn, rx), 5 * (an + bn) * sizeof(limb_t))
                   << digits << " digits, " << an << " x " << bn << (rx == radix::binary ? " binary" : " decimal")
-                  << ", threads " << threads << ", tables " << detail::ntt_table_bytes(e, an, bn, rx);
+                  << ", threads " << threads << ", tables " << detail::ntt_table_bytes(e, an, bn, rx) << ", engine "
+                  << detail::ntt_engine_name(e);
             }
           }
         }
@@ -511,7 +512,9 @@ TEST(MulNtt, TableBytesAreTheTablesThePlansTake) {
       for (unsigned k = 0; k < l.primes; ++k) {
         if (e == ntt_engine::avx2) {
           const auto t = fft::ntt_avx2_build_twiddles(fft::ntt52_primes[k].p, fft::ntt52_primes[k].generator, m / 2);
-          bytes += (t.fw.size() + t.fw_p.size() + t.iw.size() + t.iw_p.size()) * sizeof(double);
+          bytes += (t.fw.size() + t.fw_p.size() + t.iw.size() + t.iw_p.size() + t.cw.size() + t.cw_p.size() +
+                    t.ciw.size() + t.ciw_p.size()) *
+                   sizeof(double);
         } else if (e == ntt_engine::ifma) {
           const auto t = fft::ntt52_build_levels(fft::ntt52_primes[k].p, fft::ntt52_primes[k].generator, m / 2);
           bytes += (t.w.size() + t.wq.size() + t.fw.size() + t.fwq.size() + t.iw.size() + t.iwq.size() +

@@ -214,9 +214,9 @@ bool parse_algorithm(const std::string& name, algorithm& out) {
 #endif
 
   algorithm algo = options.algo == algorithm::automatic ? choose(an, bn, rx) : options.algo;
-  // Binary squares below sqr_ntt_min_limbs: Karatsuba's or Toom-3's squares beat the NTT's (mul/karatsuba.hpp).
+  // Binary squares below the engine's sqr_ntt: Karatsuba's or Toom-3's squares beat the NTT's (mul/params_cpu.hpp).
   if (options.algo == algorithm::automatic && algo == algorithm::ntt && rx == radix::binary && a == b && an == bn &&
-      bn < detail::sqr_ntt_min_limbs)
+      bn < detail::params_cpu::sqr_ntt_crossover(detail::ntt_default_engine()))
     algo = algorithm::karatsuba;
   st.used = algo;
   switch (algo) {
@@ -297,10 +297,12 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
 #else
     const bool cpu_only = true;
 #endif
-    // Binary squares below sqr_ntt_min_limbs stay off the NTT: Karatsuba's or
-    // Toom-3's squares (mul/karatsuba.hpp).
-    if (options.algo == algorithm::automatic && cpu_only && a == b && an == bn && bn < detail::sqr_ntt_min_limbs &&
-        bn < x.fft) {
+    // Binary squares below the engine's sqr_ntt stay off the NTT: Karatsuba's
+    // or Toom-3's squares (mul/params_cpu.hpp; the engine, a getenv, only
+    // where some engine's square crossover is reached).
+    if (options.algo == algorithm::automatic && cpu_only && a == b && an == bn && bn < x.fft &&
+        (bn < detail::params_cpu::sqr_ntt_min ||
+         bn < detail::params_cpu::sqr_ntt_crossover(detail::ntt_default_engine()))) {
       if (x.toom3 && bn >= x.toom3)
         detail::mul_toom3(r, a, an, b, bn, x.toom3, x.karatsuba_basecase);
       else

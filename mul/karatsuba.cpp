@@ -122,8 +122,8 @@ void kara_bin(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::s
 }
 
 // Balanced binary square of n limbs; scratch holds 4n + 64 limbs (3 lo + 1 a level).
-void kara_sqr_bin(limb_t* r, const limb_t* a, std::size_t n, limb_t* scratch) {
-  if (n < sqr_karatsuba_min_limbs) {
+void kara_sqr_bin(limb_t* r, const limb_t* a, std::size_t n, std::size_t cut, limb_t* scratch) {
+  if (n < cut) {
     sqr_basecase(r, a, n);
     return;
   }
@@ -132,9 +132,9 @@ void kara_sqr_bin(limb_t* r, const limb_t* a, std::size_t n, limb_t* scratch) {
   limb_t* z1 = d + lo;      // 2 lo limbs
   limb_t* next = z1 + 2 * lo;
   abs_diff_bin(d, a, lo, a + lo, hi);
-  kara_sqr_bin(z1, d, lo, next);
-  kara_sqr_bin(r, a, lo, next);                   // z0 -> r[0 .. 2lo)
-  kara_sqr_bin(r + 2 * lo, a + lo, hi, next);     // z2 -> r[2lo .. 2n)
+  kara_sqr_bin(z1, d, lo, cut, next);
+  kara_sqr_bin(r, a, lo, cut, next);                // z0 -> r[0 .. 2lo)
+  kara_sqr_bin(r + 2 * lo, a + lo, hi, cut, next);  // z2 -> r[2lo .. 2n)
   // t = z0 + z2 - z1 (>= 0, < B^(2lo+1)) in next (the recursion is done with it), then r += t X.
   limb_t* t = next;
   limb_t top = bin::add_n(t, r, r + 2 * lo, 2 * hi);
@@ -216,7 +216,7 @@ void mul_karatsuba(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, 
   }
 }
 
-void sqr_karatsuba(limb_t* r, const limb_t* a, std::size_t n) {
+void sqr_karatsuba(limb_t* r, const limb_t* a, std::size_t n, std::size_t basecase_below) {
   // Scratch: each level takes 3 lo + (2 lo + 1 for t, reused below) limbs; 6n + 64 covers every level.
   const std::size_t need = 6 * n + 64;
   limb_t stack_buf[1024];
@@ -226,7 +226,8 @@ void sqr_karatsuba(limb_t* r, const limb_t* a, std::size_t n) {
     heap.reset(new limb_t[need]);
     scratch = heap.get();
   }
-  kara_sqr_bin(r, a, n, scratch);
+  // At least 2: a 1-limb piece cannot split.
+  kara_sqr_bin(r, a, n, std::max<std::size_t>(basecase_below, 2), scratch);
 }
 
 }  // namespace bigmul::detail

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "bigmul/config.hpp"
+#include "mul/params_cpu.hpp"
 
 namespace bigmul::detail {
 
@@ -13,19 +14,18 @@ void mul_karatsuba(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, 
 // Squares (a == b, an == bn, binary) take sqr_karatsuba from mul_karatsuba.
 // Karatsuba squaring r[0 .. 2n) = a^2 (binary, n >= 1, no overlap): the three
 // half-size products are squares, a0^2, a1^2 and (a0 - a1)^2 (never negative:
-// the middle term is always z0 + z2 - z1). Pieces below
-// sqr_karatsuba_min_limbs use the schoolbook square (mul/sqr_basecase.hpp),
-// whose n(n+1)/2 products put its crossover above the product's: measured
-// (bench_small, under load) 0.85-0.87x mpn_sqr's time by the fixed kernels up
-// to 24 limbs, 0.93-0.97x by Karatsuba over them at 25-27.
-inline constexpr std::size_t sqr_karatsuba_min_limbs = 25;
-void sqr_karatsuba(limb_t* r, const limb_t* a, std::size_t n);
+// the middle term is always z0 + z2 - z1). Pieces below `basecase_below`
+// (default: params_cpu's sqr_karatsuba, measured by bench/tune/tune_cpu) use
+// the schoolbook square (mul/sqr_basecase.hpp), whose n(n+1)/2 products put
+// its crossover above the product's. tune_cpu passes other cut-offs to time
+// one level of splitting.
+inline constexpr std::size_t sqr_karatsuba_min_limbs = params_cpu::sqr_karatsuba;
+void sqr_karatsuba(limb_t* r, const limb_t* a, std::size_t n,
+                   std::size_t basecase_below = sqr_karatsuba_min_limbs);
 
-// Binary squares below this many limbs stay off the NTT (bigmul::mul's
-// dispatcher): Karatsuba's and Toom-3's squares, which square their pieces,
-// measured 0.90-0.99x mpn_sqr's time at 112-173 limbs against the IFMA NTT's
-// square at 0.99-1.26x (one process, interleaved, under load), while general
-// products take the NTT from 118 limbs (mul/params_cpu.inc).
-inline constexpr std::size_t sqr_ntt_min_limbs = 174;
+// Binary squares stay off an NTT engine below params_cpu's sqr_ntt for it
+// (params_cpu::sqr_ntt_crossover; the dispatcher): Karatsuba's and Toom-3's
+// squares, which square their pieces, beat the NTT's square further up than
+// they beat its general product.
 
 }  // namespace bigmul::detail

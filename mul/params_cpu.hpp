@@ -3,6 +3,7 @@
 // not edit that file by hand.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 #include "mul/ntt_mul.hpp"
@@ -19,7 +20,15 @@ struct crossovers {
   std::size_t toom3;         // bn >= this, where Karatsuba would run: Toom-3 (binary; 0: never)
 };
 
-// Also in the table: radix_to_decimal_basecase and radix_from_decimal_basecase,
+// Also in the table, for binary squares (bigmul::mul(a, a), a == b and
+// an == bn; decimal squares take the product's crossovers):
+//   sqr_karatsuba: the Karatsuba square (mul/karatsuba.hpp) splits pieces of
+//   this many limbs and more, below it the schoolbook square
+//   (mul/sqr_basecase.hpp);
+//   sqr_ntt, sqr_ntt_portable, sqr_ntt_avx2: squares below it stay off that
+//   engine's NTT (Karatsuba's / Toom-3's squares), squares from it and from
+//   the engine's product crossover take it.
+// And radix_to_decimal_basecase and radix_from_decimal_basecase,
 // the decimal lengths (10^19 limbs) up to which the radix converter
 // (src/arith/radix_convert.cpp) runs its schoolbook code instead of dividing
 // and conquering.
@@ -29,6 +38,12 @@ struct crossovers {
 inline std::size_t ntt_crossover(const crossovers& x, ntt_engine e) {
   return e == ntt_engine::ifma ? x.ntt : e == ntt_engine::avx2 ? x.ntt_avx2 : x.ntt_portable;
 }
+inline std::size_t sqr_ntt_crossover(ntt_engine e) {
+  return e == ntt_engine::ifma ? sqr_ntt : e == ntt_engine::avx2 ? sqr_ntt_avx2 : sqr_ntt_portable;
+}
+// Below this no engine's NTT takes a square (lets the dispatcher skip the
+// engine lookup, a getenv).
+inline constexpr std::size_t sqr_ntt_min = std::min({sqr_ntt, sqr_ntt_portable, sqr_ntt_avx2});
 inline std::size_t gmp_crossover_for(ntt_engine e) {
   return e == ntt_engine::ifma ? gmp_crossover : e == ntt_engine::avx2 ? gmp_crossover_avx2 : gmp_crossover_portable;
 }

@@ -10,6 +10,14 @@
 //   the table picks there.
 // An engine this processor cannot run gets the next one's value (ifma ->
 // avx2 -> portable); the dispatcher never reads it here.
+//   sqr_karatsuba (binary squares a * a): smallest n where one level of the
+//   Karatsuba square over the schoolbook square beats the schoolbook square
+//   (the Karatsuba square's cut-off, which is also where the dispatcher's
+//   squares start splitting);
+//   sqr_ntt, sqr_ntt_portable, sqr_ntt_avx2: smallest n where that engine's
+//   NTT square beats the table's square (Karatsuba / Toom-3 / fft_real as
+//   the binary row picks them, each squaring its pieces), probed from half
+//   the engine's product crossover (below that the NTT never runs).
 //   gmp_crossover, gmp_crossover_portable, gmp_crossover_avx2: smallest n
 //   (binary limbs) from which bigmul::mul on that engine beats GMP's mpz_mul
 //   (all threads; the GMP bridge's switch).
@@ -24,6 +32,7 @@
 //   tune_cpu [--out mul/params_cpu.inc] [--log bench/results/tune_cpu.txt]
 // (paths relative to the working directory: run it from the source root to
 // update the committed table and its log together).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -35,6 +44,7 @@
 #include "bigmul/mul.hpp"
 #include "mul/basecase.hpp"
 #include "mul/karatsuba.hpp"
+#include "mul/sqr_basecase.hpp"
 #include "mul/toom3.hpp"
 #include "mul/ntt_mul.hpp"
 #include "src/arith/radix_convert.hpp"
@@ -108,8 +118,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tune_cpu: cannot write %s\n", log_path.c_str());
     return 1;
   }
+  const double start = now_seconds();
   say("# tune_cpu  %s  commit %s  %s\n", machine_description().c_str(), git_commit().c_str(), today().c_str());
   std::string body;
+  std::size_t sqr_kara = 0, sqr_ntt = 0, sqr_ntt_portable = 0, sqr_ntt_avx2 = 0;  // binary squares
   for (radix rx : {radix::binary, radix::decimal}) {
     const auto basecase = [rx](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
       detail::mul_basecase(r, a, n, b, n, rx);
@@ -165,6 +177,35 @@ int main(int argc, char** argv) {
     const std::size_t ntt_portable = ntt_vs_table(detail::ntt_engine::portable, 0);
     const std::size_t ntt_avx2 = ntt_vs_table(detail::ntt_engine::avx2, ntt_portable);
     const std::size_t ntt = ntt_vs_table(detail::ntt_engine::ifma, ntt_avx2);
+    if (rx == radix::binary) {
+      const double sqr_start = now_seconds();
+      // Squares: the same timings with b = a (every algorithm squares its pieces then).
+      using fn = std::function<void(limb_t*, const limb_t*, const limb_t*, std::size_t)>;
+      const auto square = [](fn f) -> fn {
+        return [f](limb_t* r, const limb_t* a, const limb_t*, std::size_t n) { f(r, a, a, n); };
+      };
+      // 16 squares a timed run: one takes 40 ns - 2 us here, near the clock's 10 ns steps.
+      sqr_kara = crossover(
+          rx, geometric(8, 100, 1.08),
+          [](limb_t* r, const limb_t* a, const limb_t*, std::size_t n) {
+            for (int i = 0; i < 16; ++i) detail::sqr_basecase(r, a, n);
+          },
+          [](limb_t* r, const limb_t* a, const limb_t*, std::size_t n) {
+            for (int i = 0; i < 16; ++i) detail::sqr_karatsuba(r, a, n, n);
+          },
+          "sqr karatsuba one level (x16)");
+      const auto sqr_vs_table = [&](detail::ntt_engine e, std::size_t product_crossover, std::size_t fallback) {
+        if (!detail::ntt_engine_available(e)) return fallback;
+        const std::string what = std::string("sqr ntt ") + detail::ntt_engine_name(e) + " vs table";
+        const std::size_t lo = std::max<std::size_t>(60, product_crossover / 2);
+        return crossover(rx, geometric(lo, 30 * lo, 1.15), square(incumbent), square(ntt_on(rx, e)), what.c_str());
+      };
+      sqr_ntt_portable = sqr_vs_table(detail::ntt_engine::portable, ntt_portable, 0);
+      sqr_ntt_avx2 = sqr_vs_table(detail::ntt_engine::avx2, ntt_avx2, sqr_ntt_portable);
+      sqr_ntt = sqr_vs_table(detail::ntt_engine::ifma, ntt, sqr_ntt_avx2);
+      say("binary squares: sqr_karatsuba %zu, sqr_ntt %zu, sqr_ntt_portable %zu, sqr_ntt_avx2 %zu (%.1f s)\n",
+          sqr_kara, sqr_ntt, sqr_ntt_portable, sqr_ntt_avx2, now_seconds() - sqr_start);
+    }
     body += std::string("inline constexpr crossovers ") + (rx == radix::binary ? "binary_radix" : "decimal_radix") +
             "{" + std::to_string(kara) + ", " + std::to_string(fft) + ", " + std::to_string(cut) + ", " +
             std::to_string(ntt) + ", " + std::to_string(ntt_portable) + ", " + std::to_string(ntt_avx2) + ", " +
@@ -194,6 +235,9 @@ int main(int argc, char** argv) {
   body += "inline constexpr std::size_t gmp_crossover = " + std::to_string(gmp_ifma) +
           ", gmp_crossover_portable = " + std::to_string(gmp_portable) + ", gmp_crossover_avx2 = " +
           std::to_string(gmp_avx2) + ";\n";
+  body += "inline constexpr std::size_t sqr_karatsuba = " + std::to_string(sqr_kara) + ", sqr_ntt = " +
+          std::to_string(sqr_ntt) + ", sqr_ntt_portable = " + std::to_string(sqr_ntt_portable) +
+          ", sqr_ntt_avx2 = " + std::to_string(sqr_ntt_avx2) + ";\n";
 
   // Tile size of the tiled convolution: the fastest of the candidates at a
   // size where it is still used by name (quadratic, so a mid size).
@@ -246,6 +290,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tune_cpu: cannot write %s\n", out_path.c_str());
     return 1;
   }
-  say("# wrote %s (log %s)\n", out_path.c_str(), log_path.c_str());
+  say("# wrote %s (log %s) in %.1f s\n", out_path.c_str(), log_path.c_str(), now_seconds() - start);
   return 0;
 }

@@ -4,18 +4,21 @@
 // Karatsuba square at every length up to a few hundred limbs, on random,
 // all-maximum, run, sparse, power and zero operands and on operands whose
 // halves are equal or ordered either way (the Karatsuba difference's sign);
-// the public entry's crossovers +-1 with and without options that send it
-// down the full path; and pointer-equal operands of unequal lengths (not a
+// the public entry's crossovers (mul/params_cpu.inc) +-1 on every NTT
+// engine, with and without options that send it down the full path; and pointer-equal operands of unequal lengths (not a
 // square).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "bigmul/mul.hpp"
 #include "mul/basecase_adx.hpp"
 #include "mul/basecase_small.hpp"
 #include "mul/karatsuba.hpp"
+#include "mul/ntt_mul.hpp"
 #include "mul/params_cpu.hpp"
 #include "mul/sqr_basecase.hpp"
 #include "mul/toom3.hpp"
@@ -94,7 +97,13 @@ TEST(Sqr, KaratsubaEveryLength) {
   for (std::size_t n : {383u, 511u, 512u, 513u, 1000u, 2049u}) sizes.push_back(n);
   for (std::size_t n : sizes)
     for (const auto& a : operands(n, g)) {
-      check_square(detail::sqr_karatsuba, a, "sqr_karatsuba");
+      check_square([](limb_t* r, const limb_t* x, std::size_t k) { detail::sqr_karatsuba(r, x, k); }, a,
+                   "sqr_karatsuba");
+      // Other cut-offs: down to 2-limb pieces, and one level (tune_cpu's timing).
+      check_square([](limb_t* r, const limb_t* x, std::size_t k) { detail::sqr_karatsuba(r, x, k, 2); }, a,
+                   "sqr_karatsuba cut 2");
+      check_square([](limb_t* r, const limb_t* x, std::size_t k) { detail::sqr_karatsuba(r, x, k, k); }, a,
+                   "sqr_karatsuba one level");
       // mul_karatsuba hands squares to it, at any cut-off.
       check_square([](limb_t* r, const limb_t* x,
                       std::size_t k) { detail::mul_karatsuba(r, x, k, x, k, radix::binary, 4); },
@@ -118,66 +127,111 @@ TEST(Sqr, Toom3Squares) {
     }
 }
 
-// bigmul::mul(r, a, n, a, n): the short path and the full one (stats,
-// modular check, algorithms by name) around every crossover a square meets.
-TEST(Sqr, PublicEntryAroundCrossovers) {
-  auto g = bigmul::test::rng(2304);
-  const auto& x = detail::params_cpu::binary_radix;
-  std::vector<std::size_t> edges = {1,
-                                    2,
-                                    detail::basecase_small_max,
-                                    detail::sqr_basecase_small_max,
-                                    detail::sqr_karatsuba_min_limbs,
-                                    detail::sqr_ntt_min_limbs,
-                                    x.karatsuba,
-                                    x.ntt,
-                                    x.ntt_avx2,
-                                    x.toom3};
-  std::vector<std::size_t> sizes;
-  for (std::size_t e : edges)
-    for (std::size_t d : {0u, 1u, 2u})
-      for (std::size_t n : {e + d, e - d})
-        if (n >= 1 && n < 5000) sizes.push_back(n);
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  for (std::size_t n : sizes)
-    for (operand_kind k : {operand_kind::random, operand_kind::all_max}) {
-      const auto a = bigmul::test::make_operand(k, n, radix::binary, g);
-      const auto want = gmp_square(a);
-      for (int variant = 0; variant < 5; ++variant) {
-        mul_options o;
-        mul_stats st;
-        if (variant == 1) o.stats = &st;
-        if (variant == 2) o.modular_check = true;
-        if (variant == 3) o.algo = algorithm::basecase;
-        if (variant == 4) o.algo = algorithm::karatsuba;
-        o.where = backend::cpu;
-        std::vector<limb_t> r(2 * n, 0x7777);
-        mul(r.data(), a.data(), n, a.data(), n, radix::binary, o);
-        ASSERT_EQ(r, want) << "n=" << n << " variant=" << variant;
-      }
-    }
+// Runs body(engine) with BIGMUL_NTT_ENGINE set to each engine this processor
+// runs, then restores the variable.
+template <class F>
+void for_each_engine(F&& body) {
+  const char* v = std::getenv("BIGMUL_NTT_ENGINE");
+  const bool had = v != nullptr;
+  const std::string saved = had ? v : "";
+  for (detail::ntt_engine e : {detail::ntt_engine::ifma, detail::ntt_engine::avx2, detail::ntt_engine::portable}) {
+    if (!detail::ntt_engine_available(e)) continue;
+    setenv("BIGMUL_NTT_ENGINE", detail::ntt_engine_name(e), 1);
+    body(e);
+  }
+  if (had)
+    setenv("BIGMUL_NTT_ENGINE", saved.c_str(), 1);
+  else
+    unsetenv("BIGMUL_NTT_ENGINE");
 }
 
-// Squares below sqr_ntt_min_limbs never take the NTT, whatever the engine's
-// crossover for products; both paths (short, and full with statistics) agree.
-TEST(Sqr, SquaresStayOffTheNttBelowTheirCrossover) {
+// bigmul::mul(r, a, n, a, n): the short path and the full one (stats,
+// modular check, algorithms by name) around every crossover a square meets
+// (the tuned values of mul/params_cpu.inc), on every NTT engine.
+TEST(Sqr, PublicEntryAroundCrossovers) {
+  auto g = bigmul::test::rng(2304);
+  namespace p = detail::params_cpu;
+  const auto& x = p::binary_radix;
+  for_each_engine([&](detail::ntt_engine e) {
+    std::vector<std::size_t> edges = {1,
+                                      2,
+                                      detail::basecase_small_max,
+                                      detail::sqr_basecase_small_max,
+                                      p::sqr_karatsuba,
+                                      p::sqr_ntt,
+                                      p::sqr_ntt_avx2,
+                                      p::sqr_ntt_portable,
+                                      x.karatsuba,
+                                      x.ntt,
+                                      x.ntt_avx2,
+                                      x.ntt_portable,
+                                      x.toom3};
+    std::vector<std::size_t> sizes;
+    for (std::size_t edge : edges)
+      for (std::size_t d : {0u, 1u, 2u})
+        for (std::size_t n : {edge + d, edge - d})
+          if (n >= 1 && n < 5000) sizes.push_back(n);
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    for (std::size_t n : sizes)
+      for (operand_kind k : {operand_kind::random, operand_kind::all_max}) {
+        const auto a = bigmul::test::make_operand(k, n, radix::binary, g);
+        const auto want = gmp_square(a);
+        for (int variant = 0; variant < 5; ++variant) {
+          mul_options o;
+          mul_stats st;
+          if (variant == 1) o.stats = &st;
+          if (variant == 2) o.modular_check = true;
+          if (variant == 3) o.algo = algorithm::basecase;
+          if (variant == 4) o.algo = algorithm::karatsuba;
+          o.where = backend::cpu;
+          std::vector<limb_t> r(2 * n, 0x7777);
+          mul(r.data(), a.data(), n, a.data(), n, radix::binary, o);
+          ASSERT_EQ(r, want) << detail::ntt_engine_name(e) << " n=" << n << " variant=" << variant;
+        }
+      }
+  });
+}
+
+// On each engine, squares below its sqr_ntt never take the NTT, whatever the
+// engine's crossover for products, and from where both its square and its
+// product crossovers are reached (below the FFT's) they do; both paths
+// (short, and full with statistics) agree with GMP.
+TEST(Sqr, SquaresTakeTheNttFromTheirCrossover) {
   auto g = bigmul::test::rng(2308);
-  for (std::size_t n = detail::params_cpu::binary_radix.karatsuba; n < detail::sqr_ntt_min_limbs; n += 7) {
-    const auto a = bigmul::test::make_operand(operand_kind::random, n, radix::binary, g);
-    mul_stats st;
-    mul_options o;
-    o.stats = &st;
-    o.where = backend::cpu;
-    std::vector<limb_t> r(2 * n);
-    mul(r.data(), a.data(), n, a.data(), n, radix::binary, o);
-    EXPECT_NE(st.used, algorithm::ntt) << "square of " << n << " limbs";
-    ASSERT_EQ(r, gmp_square(a)) << n;
-    // The same values in two buffers are a product: the dispatcher's choice for products.
-    const std::vector<limb_t> b = a;
-    mul(r.data(), a.data(), n, b.data(), n, radix::binary, o);
-    ASSERT_EQ(r, gmp_square(a)) << n;
-  }
+  namespace p = detail::params_cpu;
+  const auto& x = p::binary_radix;
+  for_each_engine([&](detail::ntt_engine e) {
+    const std::size_t sq = p::sqr_ntt_crossover(e), from = std::max(sq, p::ntt_crossover(x, e));
+    std::vector<std::size_t> sizes;
+    for (std::size_t n = x.karatsuba; n < std::min<std::size_t>(sq, 1500); n += 7) sizes.push_back(n);
+    for (std::size_t d : {1u, 2u, 3u})
+      if (sq >= d + 1) sizes.push_back(sq - d);
+    for (std::size_t d : {0u, 1u, 2u}) sizes.push_back(from + d);
+    for (std::size_t n : sizes) {
+      const auto a = bigmul::test::make_operand(operand_kind::random, n, radix::binary, g);
+      mul_stats st;
+      mul_options o;
+      o.stats = &st;
+      o.where = backend::cpu;
+      std::vector<limb_t> r(2 * n);
+      mul(r.data(), a.data(), n, a.data(), n, radix::binary, o);
+      if (n < sq) {
+        EXPECT_NE(st.used, algorithm::ntt) << detail::ntt_engine_name(e) << ": square of " << n << " limbs";
+      } else if (n >= from && n < x.fft) {
+        EXPECT_EQ(st.used, algorithm::ntt) << detail::ntt_engine_name(e) << ": square of " << n << " limbs";
+      }
+      ASSERT_EQ(r, gmp_square(a)) << detail::ntt_engine_name(e) << " " << n;
+      // The short path (no statistics) gives the same square.
+      std::vector<limb_t> r2(2 * n);
+      mul(r2.data(), a.data(), n, a.data(), n);
+      ASSERT_EQ(r2, r) << detail::ntt_engine_name(e) << " " << n;
+      // The same values in two buffers are a product: the dispatcher's choice for products.
+      const std::vector<limb_t> b = a;
+      mul(r.data(), a.data(), n, b.data(), n, radix::binary, o);
+      ASSERT_EQ(r, gmp_square(a)) << n;
+    }
+  });
 }
 
 // The same pointer with a shorter b is a product, not a square.

@@ -96,11 +96,11 @@ ntt52_plan::ntt52_plan(unsigned prime, std::size_t length) : prime_(prime), n_(l
 std::shared_ptr<const ntt52_plan> ntt52_plan::get(unsigned prime, std::size_t length) {
   return cached_ntt_plan<ntt52_plan>(prime, length, 4 * 24);  // radix conversion trees use one or two lengths a level
 }
-void ntt52_plan::load(u64* dst, const u64* src, std::size_t len, unsigned threads) const {
+void ntt52_plan::load(u64* dst, const u64* src, std::size_t len, unsigned threads, std::size_t end) const {
   threads = prim::resolve_threads(threads);
   const u64 one_shoup = shoup_companion(1, p_);
   const u64 c32 = (u64{1} << 32) % p_;
-  prim::parallel_chunks(n_, std::size_t{1} << 13, threads, [&](std::size_t b, std::size_t e) {
+  prim::parallel_chunks(std::max(std::min(n_, end), std::min(n_, len)), std::size_t{1} << 13, threads, [&](std::size_t b, std::size_t e) {
     const std::size_t mid = std::min(std::max(b, len), e);
     std::size_t i = b;
 #if defined(BIGMUL_HAVE_IFMA_CODE)

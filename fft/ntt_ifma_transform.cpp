@@ -554,6 +554,24 @@ void ntt52_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const {
   for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads);
 }
 
+// What forward(a, threads, nonzero) reads: the first pair of levels on one
+// thread (pair_forward_partial) reads x0 = a[j], j < m/4, and the other
+// quarters up to nonzero rounded to a vector; the radix-3 step reads all of
+// x0 = a[0 .. m) and x1, x2 in 64-j blocks that start below nonzero.
+// Everything else reads the whole array.
+std::size_t ntt52_plan::forward_extent(std::size_t nonzero, unsigned threads) const {
+  if (nonzero >= n_ || !ntt52_supported()) return n_;
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  threads = prim::resolve_threads(threads);
+  if (n_ == m_) {
+    if (m_ >= 32 && (threads <= 1 || m_ <= leaf_size)) return std::max(m_ / 4, (nonzero + 7) / 8 * 8);
+    return n_;
+  }
+  if (m_ >= 8) return std::min(n_, std::max(m_, nonzero + radix3_tables::block));
+#endif
+  return n_;
+}
+
 void ntt52_plan::pointwise_inverse(u64* x, const u64* y, unsigned threads) const {
   // The vector leaves fuse the product where every block is whole vectors.
   if (m_ < 16 || !ntt52_supported()) {

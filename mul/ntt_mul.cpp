@@ -57,12 +57,23 @@ void load_residues(u64* dst, std::size_t n, const limb_t* src, std::size_t len, 
 // An operand's residues into x (zero-padded to the plan's length) and its
 // forward transform, through the plan's own vector loader and zero-padded
 // forward where it has them (the AVX2 plan).
+// The padding stops where the plan's forward transform stops reading
+// (forward_extent: the IFMA plan), else at the plan's length.
+template <class Plan>
+std::size_t padded_extent(const Plan& plan, std::size_t nonzero, unsigned threads) {
+  if constexpr (requires { plan.forward_extent(nonzero, threads); })
+    return plan.forward_extent(nonzero, threads);
+  else
+    return plan.length();
+}
 template <class Plan>
 void load_operand(const Plan& plan, u64* x, const limb_t* src, std::size_t len, unsigned threads) {
-  if constexpr (requires { plan.load(x, src, len, threads); })
+  if constexpr (requires { plan.load(x, src, len, threads, len); })
+    plan.load(x, src, len, threads, padded_extent(plan, len, threads));
+  else if constexpr (requires { plan.load(x, src, len, threads); })
     plan.load(x, src, len, threads);
   else
-    load_residues(x, plan.length(), src, len, plan.modulus(), threads);
+    load_residues(x, padded_extent(plan, len, threads), src, len, plan.modulus(), threads);
 }
 // The AVX2 plan's forward_product leaves doubles that only its
 // pointwise_inverse_product reads (low_product and finish below use it).
@@ -445,7 +456,8 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
     if (bits == 64)
       load_operand(plan, x, src, coefficients, th);
     else
-      ntt_load_coefficients(x, plan.length(), src, len, coefficients, bits, plan.modulus(), th);
+      ntt_load_coefficients(x, std::max(coefficients, padded_extent(plan, coefficients, th)), src, len, coefficients,
+                            bits, plan.modulus(), th);
   };
 
   // Folded shape: the low product's coefficients c[0 .. w) mod p, parked in

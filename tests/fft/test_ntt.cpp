@@ -523,6 +523,53 @@ TEST_F(NttIfma, LargeLengthsRoundTripAndThreads) { large_lengths<ntt52_plan>(ntt
 TEST_F(NttIfma, LoadResiduesOfAnyLimb) { load_residues_of_any_limb<ntt52_plan>(); }
 TEST_F(NttIfma, ZeroPaddedForwardMatches) { zero_padded_forward_matches<ntt52_plan>(); }
 
+// forward_extent: whatever lies past it (here random 64-bit garbage, not
+// residues) leaves forward(a, threads, nonzero) unchanged; it never falls
+// below nonzero; and load(.., end) writes nothing past max(len, end). Short
+// lengths (scalar, leaf only), the recursive first pair, radix 3 (m < 8 and
+// vector), threaded; nonzero at every quarter / third boundary +- 1 and a
+// 64-block's edge.
+TEST_F(NttIfma, ForwardReadsNothingPastItsExtent) {
+  auto g = bigmul::test::rng(7011);
+  for (std::size_t n : {std::size_t{8}, std::size_t{16}, std::size_t{32}, std::size_t{24}, std::size_t{48},
+                        std::size_t{2048}, std::size_t{4096}, std::size_t{1} << 15, std::size_t{3} << 12,
+                        std::size_t{3} << 14})
+    for (unsigned threads : {1u, 2u, 3u}) {
+      const auto plan = ntt52_plan::get(0, n);
+      const u64 p = plan->modulus();
+      const std::size_t m = n % 3 == 0 ? n / 3 : n;
+      for (std::size_t nonzero : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{9}, n / 4 - 1, n / 4,
+                                  n / 4 + 1, m - 1, m, m + 1, m + 63, m + 64, m + 65, 2 * m - 1, 2 * m + 1,
+                                  n / 2 + 9, 3 * n / 4 + 1, n - 65, n - 1, n}) {
+        if (nonzero == 0 || nonzero > n) continue;
+        const std::size_t extent = plan->forward_extent(nonzero, threads);
+        ASSERT_GE(extent, nonzero);
+        ASSERT_LE(extent, n);
+        auto a = random_residues(n, p, g, true);
+        std::fill(a.begin() + static_cast<std::ptrdiff_t>(nonzero), a.end(), 0);
+        auto b = a;
+        for (std::size_t i = extent; i < n; ++i) b[i] = g();
+        plan->forward(a.data(), threads, nonzero);
+        plan->forward(b.data(), threads, nonzero);
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(a[i] % p, b[i] % p) << "n " << n << " threads " << threads << " nonzero " << nonzero
+                                          << " extent " << extent << " i " << i;
+        // The loader stops at the extent: the sentinels beyond it stay.
+        std::vector<u64> src(nonzero), dst(n, 12345);
+        for (auto& v : src) v = g();
+        plan->load(dst.data(), src.data(), nonzero, threads, extent);
+        for (std::size_t i = 0; i < n; ++i) {
+          if (i < nonzero)
+            ASSERT_EQ(dst[i] % p, src[i] % p) << "n " << n << " i " << i;
+          else if (i < extent)
+            ASSERT_EQ(dst[i], 0u) << "n " << n << " i " << i;
+          else
+            ASSERT_EQ(dst[i], 12345u) << "n " << n << " i " << i;
+        }
+      }
+    }
+}
+
 // pointwise_inverse (the product fused into the inverse's leaves) equals
 // pointwise then inverse, residue for residue: short lengths (the unfused
 // fallback), leaf-only, recursive, radix 3, threaded splits, and squares.

@@ -24,7 +24,9 @@ struct crossovers {
 // an == bn; decimal squares take the product's crossovers):
 //   sqr_karatsuba: the Karatsuba square (mul/karatsuba.hpp) splits pieces of
 //   this many limbs and more, below it the schoolbook square
-//   (mul/sqr_basecase.hpp);
+//   (mul/sqr_basecase.hpp). Squares reach the Karatsuba square from the
+//   row's karatsuba (and Toom-3's pieces from karatsuba_basecase), so a value
+//   below those acts as if it were equal to them;
 //   sqr_ntt, sqr_ntt_portable, sqr_ntt_avx2: squares below it stay off that
 //   engine's NTT (Karatsuba's / Toom-3's squares), squares from it and from
 //   the engine's product crossover take it.

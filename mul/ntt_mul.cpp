@@ -214,19 +214,14 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
       for (std::size_t g0 = lo; g0 < hi; g0 += group) {
         const std::size_t len = std::min(group, hi - g0);
         mixed_radix(residues, g0, len, digits, used);
+        if (used == 3) {  // the common case: Horner and the sum in registers
+          out += ntt_bit_carry3(digits, digits + len, digits + 2 * len, len, primes[0].p, primes[1].p, bits, sum,
+                                r + out);
+          continue;
+        }
         for (std::size_t q = 0; q < len; ++q) {
           u64 v[3];
-          if (used == 3) {  // v = v0 + p0 (v1 + p1 v2) < p0 p1 p2 < 2^150, straight-line
-            const fft::u128 y = static_cast<fft::u128>(digits[2 * len + q]) * primes[1].p + digits[len + q];
-            const fft::u128 l = static_cast<fft::u128>(static_cast<u64>(y)) * primes[0].p + digits[q];
-            const fft::u128 h =
-                static_cast<fft::u128>(static_cast<u64>(y >> 64)) * primes[0].p + static_cast<u64>(l >> 64);
-            v[0] = static_cast<u64>(l);
-            v[1] = static_cast<u64>(h);
-            v[2] = static_cast<u64>(h >> 64);
-          } else {
-            ok &= ntt_horner_limbs(primes, used, digits, len, q, v);
-          }
+          ok &= ntt_horner_limbs(primes, used, digits, len, q, v);
           if (sum.add(v, bits, r + out)) ++out;
         }
       }

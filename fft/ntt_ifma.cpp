@@ -117,6 +117,19 @@ void ntt52_plan::load(u64* dst, const u64* src, std::size_t len, unsigned thread
   });
 }
 
+void ntt52_plan::reduce(u64* a, std::size_t len) const {
+  std::size_t i = 0;
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  if (ntt52_supported()) {
+    const u64 c32 = (u64{1} << 32) % p_;
+    i = len / 8 * 8;
+    load_run(a, a, 0, i, c32, shoup52_companion(c32, p_), p_);  // element-wise: in place is fine
+  }
+#endif
+  const u64 one_shoup = shoup_companion(1, p_);
+  for (; i < len; ++i) a[i] = mul_shoup_lazy(a[i], 1, one_shoup, p_);
+}
+
 void ntt52_plan::pointwise(u64* x, const u64* y, unsigned threads) const {
   threads = prim::resolve_threads(threads);
 #if defined(BIGMUL_HAVE_IFMA_CODE)

@@ -65,6 +65,9 @@ class ntt52_plan {
   // values), zero-padded up to min(n, end): the multiply's operand load, 8
   // lanes at a time (end: forward_extent(len, ..) where forward reads no further).
   void load(u64* dst, const u64* src, std::size_t len, unsigned threads, std::size_t end = ~std::size_t{0}) const;
+  // a[0 .. len) = a[i] mod p in [0, 2p) (any 64-bit values), in place, on
+  // the calling thread: the bit-split coefficients' load, block by block.
+  void reduce(u64* a, std::size_t len) const;
 
   // The radix-3 stage's constants for the vector code (n = 3m, m >= 8):
   // twiddles w^(j r) = base(j0) * tw[i], j = j0 + i, the base in Montgomery

@@ -29,6 +29,19 @@ void ntt_load_coefficients(std::uint64_t* dst, std::size_t n, const limb_t* src,
   });
 }
 
+void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
+                              unsigned bits) {
+  const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  const std::size_t safe = len >= 2 ? (64 * (len - 1)) / bits : 0;  // below it a next limb exists
+  const std::size_t fast_end = std::min(std::max(b, safe), e);
+  for (std::size_t j = b; j < fast_end; ++j) {
+    const std::size_t off = j * bits, i = off >> 6;
+    const unsigned s = static_cast<unsigned>(off & 63);
+    dst[j] = ((src[i] >> s) | ((src[i + 1] << 1) << (63 - s))) & mask;
+  }
+  for (std::size_t j = fast_end; j < e; ++j) dst[j] = ntt_coefficient_at(src, len, j, bits);
+}
+
 void ntt_pack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,
                        std::uint64_t p, unsigned threads) {
   const std::size_t units = (count + 63) / 64;

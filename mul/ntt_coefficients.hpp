@@ -38,6 +38,12 @@ inline std::uint64_t ntt_coefficient_at(const limb_t* src, std::size_t len, std:
 void ntt_load_coefficients(std::uint64_t* dst, std::size_t n, const limb_t* src, std::size_t len, std::size_t count,
                            unsigned bits, std::uint64_t p, unsigned threads);
 
+// dst[j] = coefficient j of src[0 .. len) for j in [b, e), as is (below
+// 2^bits, not reduced): for an engine that reduces a block in place with
+// vector code (the IFMA plan's reduce) while the block is in cache.
+void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
+                              unsigned bits);
+
 // A running sum of coefficients x_c (each < 2^192, three limbs) placed at
 // bit offsets c * bits, emitted limb by limb: after coefficient c every limb
 // wholly below bit (c + 1) bits is final (later coefficients only add at or

@@ -448,11 +448,24 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
   // Operand x's first `coefficients` coefficients as residues, zero-padded.
   const auto load_coefficients = [&](const Plan& plan, u64* x, const limb_t* src, std::size_t len,
                                      std::size_t coefficients, unsigned th) {
-    if (bits == 64)
+    if (bits == 64) {
       load_operand(plan, x, src, coefficients, th);
-    else
+    } else if constexpr (requires { plan.reduce(x, len); }) {
+      // Extracted and reduced 2048 at a time, the block still in L1.
+      const std::size_t end = std::max(coefficients, padded_extent(plan, coefficients, th));
+      prim::parallel_chunks(end, grain, th, [&](std::size_t b, std::size_t e) {
+        const std::size_t mid = std::min(std::max(b, coefficients), e);
+        for (std::size_t k = b; k < mid; k += 2048) {
+          const std::size_t ke = std::min(mid, k + 2048);
+          ntt_extract_coefficients(x, src, len, k, ke, bits);
+          plan.reduce(x + k, ke - k);
+        }
+        std::fill(x + mid, x + e, u64{0});
+      });
+    } else {
       ntt_load_coefficients(x, std::max(coefficients, padded_extent(plan, coefficients, th)), src, len, coefficients,
                             bits, plan.modulus(), th);
+    }
   };
 
   // Folded shape: the low product's coefficients c[0 .. w) mod p, parked in

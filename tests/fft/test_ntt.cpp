@@ -523,6 +523,26 @@ TEST_F(NttIfma, LargeLengthsRoundTripAndThreads) { large_lengths<ntt52_plan>(ntt
 TEST_F(NttIfma, LoadResiduesOfAnyLimb) { load_residues_of_any_limb<ntt52_plan>(); }
 TEST_F(NttIfma, ZeroPaddedForwardMatches) { zero_padded_forward_matches<ntt52_plan>(); }
 
+// reduce: in place, any 64-bit value (the extremes included) to [0, 2p),
+// congruent; vector body and scalar tail (lengths not a multiple of 8).
+TEST_F(NttIfma, ReduceInPlaceAnyValue) {
+  auto g = bigmul::test::rng(7013);
+  const auto plan = ntt52_plan::get(3, 64);
+  const u64 p = plan->modulus();
+  for (std::size_t len : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{9},
+                          std::size_t{2048}, std::size_t{2053}}) {
+    std::vector<u64> a(len + 1, 777);
+    for (std::size_t i = 0; i < len; ++i) a[i] = i % 5 == 0 ? ~u64{0} - i : i % 5 == 1 ? i : g();
+    const auto before = a;
+    plan->reduce(a.data(), len);
+    for (std::size_t i = 0; i < len; ++i) {
+      ASSERT_LT(a[i], 2 * p) << "len " << len << " i " << i;
+      ASSERT_EQ(a[i] % p, before[i] % p) << "len " << len << " i " << i;
+    }
+    ASSERT_EQ(a[len], 777u);
+  }
+}
+
 // forward_extent: whatever lies past it (here random 64-bit garbage, not
 // residues) leaves forward(a, threads, nonzero) unchanged; it never falls
 // below nonzero; and load(.., end) writes nothing past max(len, end). Short

@@ -122,6 +122,11 @@ BIGMUL_AVX2 void build_local(const tables& T, std::size_t k, std::size_t top, u6
       for (std::size_t b = 0; b < r; ++b) entry(T, at + b, p, L.w[r + b], L.wp[r + b]);
       continue;
     }
+    if (at + r <= cap) {  // all fine entries: copied (the low blocks of every level)
+      std::copy(T.w + at, T.w + at + r, L.w + r);
+      std::copy(T.wp + at, T.wp + at + r, L.wp + r);
+      continue;
+    }
     const __m256d C = bc(T.cw + (at >> cap_bits)), Cp = bc(T.cwp + (at >> cap_bits));
     const double* fine = T.w + (at & (cap - 1));
     for (std::size_t b = 0; b < r; b += 4) {

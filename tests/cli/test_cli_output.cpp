@@ -125,7 +125,9 @@ TEST_F(CliOutputTest, FifoIsWrittenThroughToItsReader) {
     for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(n));
     ::close(fd);
   });
-  const cli_result r = run_cli({"-o", fifo, "123456789", "987654321"}, {.timeout_seconds = 60});
+  cli_run_options opt;
+  opt.timeout_seconds = 60;
+  const cli_result r = run_cli({"-o", fifo, "123456789", "987654321"}, opt);
   reader.join();
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(got, "121932631112635269\n");
@@ -165,7 +167,9 @@ TEST_F(CliOutputTest, DevStdoutWritesToStandardOutput) {
   // Standard output redirected to a regular file: the product lands in it.
   const std::string file = path("redirected.txt");
   { std::ofstream(file) << ""; }
-  r = run_cli({"-o", "/dev/stdout", "-12", "34"}, {.stdout_path = file});
+  cli_run_options to_file;
+  to_file.stdout_path = file;
+  r = run_cli({"-o", "/dev/stdout", "-12", "34"}, to_file);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(file), "-408\n");
   EXPECT_EQ(list(), std::vector<std::string>{"redirected.txt"});

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# ctest bench_schema: three bench programs (the harness's own rows, the
-# fork-per-size scaling rows, the Google Benchmark adapter) at tiny sizes,
+# ctest bench_schema: four bench programs (the harness's own rows, the
+# fork-per-size scaling rows, the Google Benchmark adapter, the small-product
+# rows) at tiny sizes,
 # each file checked by check_schema.py; and the checker must reject a file
 # in the old schema (a check that cannot fail checks nothing).
-#   bench_schema.sh CHECKER BENCH_MUL BENCH_ARITH BENCH_NTT
+#   bench_schema.sh CHECKER BENCH_MUL BENCH_ARITH BENCH_NTT BENCH_SMALL
 set -euo pipefail
-checker=$1 bench_mul=$2 bench_arith=$3 bench_ntt=$4
+checker=$1 bench_mul=$2 bench_arith=$3 bench_ntt=$4 bench_small=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fast=(--min-time 0.001 --repetitions 1)
@@ -15,6 +16,8 @@ fast=(--min-time 0.001 --repetitions 1)
 "$bench_ntt" --filter 'round_trip<.*ntt_plan>/10/1/1$' "${fast[@]}" --json "$tmp/ntt.json" >"$tmp/ntt.log"
 python3 "$checker" --min-rows 2 "$tmp/mul.json" "$tmp/arith.json"
 python3 "$checker" --min-rows 1 "$tmp/ntt.json"
+"$bench_small" --quick --max-limbs 8 --json "$tmp/small.json" >"$tmp/small.log"
+python3 "$checker" --min-rows 8 "$tmp/small.json"
 # The scaling rows carry what issue 19 asks for.
 python3 - "$tmp/mul.json" <<'PY'
 import json, sys

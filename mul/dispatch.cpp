@@ -293,7 +293,11 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
       return;
     }
 #if defined(BIGMUL_HAVE_CUDA)
-    const bool cpu_only = options.where == backend::cpu;  // automatic may pick the GPU past its crossover
+    // automatic picks the GPU only past its host crossover (mul/gpu_plan_rule),
+    // far above these sizes: without this test every Karatsuba-range product of
+    // a CUDA build took the full entry point (~30 ns, 10% at 22-36 limbs).
+    const bool cpu_only =
+        options.where == backend::cpu || an + bn < detail::gpu_host_crossover(radix::binary);
 #else
     const bool cpu_only = true;
 #endif

@@ -8,6 +8,27 @@
 #include "prim/parallel.hpp"
 
 namespace bigmul::fft {
+namespace {
+
+// The fine spans of the big levels (2 cap .. top points, ntt52_level_table's
+// geometry, shared by the 64-bit table) past the first `have` entries:
+// put(index, x) for x = w_2s^j (w_2s^-j when `inverse`), j = 0 .. fine(s),
+// a running product.
+template <class Put>
+void for_fine_powers(u64 p, u64 generator, std::size_t top, std::size_t have, bool inverse, Put put) {
+  using T52 = ntt52_level_table;
+  for (std::size_t s = 2 * T52::cap; s <= top; s *= 2) {
+    const std::size_t at = T52::fine_offset(s);
+    if (at < have) continue;
+    const u64 w = pow_mod(generator, (p - 1) / (2 * s), p);  // w_2s
+    const u64 root = inverse ? inv_mod(w, p) : w;
+    const u64 root_shoup = shoup_companion(root, p);
+    u64 x = 1;
+    for (std::size_t j = 0; j <= T52::fine(s); ++j, x = mul_shoup(x, root, root_shoup, p)) put(at + j, x);
+  }
+}
+
+}  // namespace
 
 ntt52_level_table ntt52_build_levels(u64 p, u64 generator, std::size_t top, const ntt52_level_table* prefix,
                                      unsigned threads) {
@@ -64,17 +85,10 @@ ntt52_level_table ntt52_build_levels(u64 p, u64 generator, std::size_t top, cons
     std::copy(prefix->fw.data(), prefix->fw.data() + fine_have, T.fw.data());
     std::copy(prefix->fwq.data(), prefix->fwq.data() + fine_have, T.fwq.data());
   }
-  for (std::size_t s = 2 * T52::cap; s <= top; s *= 2) {
-    const std::size_t at = T52::fine_offset(s);
-    if (at < fine_have) continue;
-    const u64 root = pow_mod(generator, (p - 1) / (2 * s), p);  // w_2s
-    const u64 root_shoup = shoup_companion(root, p);
-    u64 x = 1;
-    for (std::size_t j = 0; j <= T52::fine(s); ++j, x = mul_shoup(x, root, root_shoup, p)) {
-      T.fw[at + j] = x;
-      T.fwq[at + j] = shoup52_companion_estimated(x, p, inv);
-    }
-  }
+  for_fine_powers(p, generator, top, fine_have, false, [&](std::size_t i, u64 x) {
+    T.fw[i] = x;
+    T.fwq[i] = shoup52_companion_estimated(x, p, inv);
+  });
   // The inverse's: each full level reversed, each fine span's powers of w_2s^-1.
   T.iw = prim::buffer<u64>(size);
   T.iwq = prim::buffer<u64>(size);
@@ -87,16 +101,10 @@ ntt52_level_table ntt52_build_levels(u64 p, u64 generator, std::size_t top, cons
   }
   T.fiw = prim::buffer<u64>(fine_size);
   T.fiwq = prim::buffer<u64>(fine_size);
-  for (std::size_t s = 2 * T52::cap; s <= top; s *= 2) {
-    const std::size_t at = T52::fine_offset(s);
-    const u64 root = inv_mod(pow_mod(generator, (p - 1) / (2 * s), p), p);  // w_2s^-1
-    const u64 root_shoup = shoup_companion(root, p);
-    u64 x = 1;
-    for (std::size_t j = 0; j <= T52::fine(s); ++j, x = mul_shoup(x, root, root_shoup, p)) {
-      T.fiw[at + j] = x;
-      T.fiwq[at + j] = shoup52_companion_estimated(x, p, inv);
-    }
-  }
+  for_fine_powers(p, generator, top, 0, true, [&](std::size_t i, u64 x) {
+    T.fiw[i] = x;
+    T.fiwq[i] = shoup52_companion_estimated(x, p, inv);
+  });
   return T;
 }
 
@@ -169,15 +177,8 @@ ntt64_level_table ntt64_build_levels(u64 p, u64 generator, std::size_t top, cons
     fine_have = T52::fine_entries(std::min(prefix->top, top));
     std::copy(prefix->fine.data(), prefix->fine.data() + fine_have, T.fine.data());
   }
-  for (std::size_t s = 2 * T52::cap; s <= top; s *= 2) {
-    const std::size_t at = T52::fine_offset(s);
-    if (at < fine_have) continue;
-    const u64 root = pow_mod(generator, (p - 1) / (2 * s), p);  // w_2s
-    const u64 root_shoup = shoup_companion(root, p);
-    u64 x = 1;
-    for (std::size_t j = 0; j <= T52::fine(s); ++j, x = mul_shoup(x, root, root_shoup, p))
-      T.fine[at + j] = {x, shoup_companion(x, p)};
-  }
+  for_fine_powers(p, generator, top, fine_have, false,
+                  [&](std::size_t i, u64 x) { T.fine[i] = {x, shoup_companion(x, p)}; });
   return T;
 }
 

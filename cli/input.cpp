@@ -69,7 +69,7 @@ struct mapped_range {
   std::atomic<std::uintptr_t> begin{0}, end{0};
   char path[256] = {};  // the file's quoted name for the message, cut at 255 bytes
 };
-mapped_range mapped[2];  // one an operand
+mapped_range mapped[2];  // one per operand
 
 extern "C" void operand_file_cut_short(int sig, siginfo_t* info, void*) {
   const auto at = reinterpret_cast<std::uintptr_t>(info->si_addr);

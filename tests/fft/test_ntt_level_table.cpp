@@ -93,16 +93,20 @@ void expect_all(const ntt52_level_table& T, unsigned k) {
     }
 }
 
+// memcmp of n bytes, where n == 0 may come with null pointers (an empty
+// fine-span buffer below the cap): memcmp's arguments must not be null.
+bool equal_bytes(const void* a, const void* b, std::size_t n) { return n == 0 || std::memcmp(a, b, n) == 0; }
+
 bool same(const ntt52_level_table& a, const ntt52_level_table& b) {
   const std::size_t n = ntt52_level_table::entries(a.top), f = ntt52_level_table::fine_entries(a.top);
-  return a.top == b.top && a.p == b.p && std::memcmp(a.w.data(), b.w.data(), n * sizeof(u64)) == 0 &&
-         std::memcmp(a.wq.data(), b.wq.data(), n * sizeof(u64)) == 0 &&
-         std::memcmp(a.fw.data(), b.fw.data(), f * sizeof(u64)) == 0 &&
-         std::memcmp(a.fwq.data(), b.fwq.data(), f * sizeof(u64)) == 0 &&
-         std::memcmp(a.iw.data(), b.iw.data(), n * sizeof(u64)) == 0 &&
-         std::memcmp(a.iwq.data(), b.iwq.data(), n * sizeof(u64)) == 0 &&
-         std::memcmp(a.fiw.data(), b.fiw.data(), f * sizeof(u64)) == 0 &&
-         std::memcmp(a.fiwq.data(), b.fiwq.data(), f * sizeof(u64)) == 0;
+  return a.top == b.top && a.p == b.p && equal_bytes(a.w.data(), b.w.data(), n * sizeof(u64)) &&
+         equal_bytes(a.wq.data(), b.wq.data(), n * sizeof(u64)) &&
+         equal_bytes(a.fw.data(), b.fw.data(), f * sizeof(u64)) &&
+         equal_bytes(a.fwq.data(), b.fwq.data(), f * sizeof(u64)) &&
+         equal_bytes(a.iw.data(), b.iw.data(), n * sizeof(u64)) &&
+         equal_bytes(a.iwq.data(), b.iwq.data(), n * sizeof(u64)) &&
+         equal_bytes(a.fiw.data(), b.fiw.data(), f * sizeof(u64)) &&
+         equal_bytes(a.fiwq.data(), b.fiwq.data(), f * sizeof(u64));
 }
 
 // The table's size: the full levels up to the cap, then F + 1 fine entries a
@@ -269,8 +273,8 @@ void expect_all64(const ntt64_level_table& T, unsigned k) {
 
 bool same64(const ntt64_level_table& a, const ntt64_level_table& b) {
   return a.top == b.top && a.p == b.p &&
-         std::memcmp(a.tw.data(), b.tw.data(), ntt52_level_table::entries(a.top) * sizeof(ntt_twiddle)) == 0 &&
-         std::memcmp(a.fine.data(), b.fine.data(), ntt52_level_table::fine_entries(a.top) * sizeof(ntt_twiddle)) == 0;
+         equal_bytes(a.tw.data(), b.tw.data(), ntt52_level_table::entries(a.top) * sizeof(ntt_twiddle)) &&
+         equal_bytes(a.fine.data(), b.fine.data(), ntt52_level_table::fine_entries(a.top) * sizeof(ntt_twiddle));
 }
 
 TEST(NttLevelTable, PortableTablesEqualTheDefinitionEveryPrime) {
@@ -323,7 +327,7 @@ void expect_all_avx2(const ntt_avx2_twiddle_table& T, unsigned prime) {
 
 bool same_avx2(const ntt_avx2_twiddle_table& a, const ntt_avx2_twiddle_table& b) {
   const auto eq = [](const bigmul::prim::buffer<double>& x, const bigmul::prim::buffer<double>& y) {
-    return x.size() == y.size() && (x.size() == 0 || std::memcmp(x.data(), y.data(), x.size() * sizeof(double)) == 0);
+    return x.size() == y.size() && (x.size() == 0 || equal_bytes(x.data(), y.data(), x.size() * sizeof(double)));
   };
   return a.half == b.half && a.p == b.p && eq(a.fw, b.fw) && eq(a.fw_p, b.fw_p) && eq(a.iw, b.iw) &&
          eq(a.iw_p, b.iw_p) && eq(a.cw, b.cw) && eq(a.cw_p, b.cw_p) && eq(a.ciw, b.ciw) && eq(a.ciw_p, b.ciw_p);

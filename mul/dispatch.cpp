@@ -293,11 +293,11 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
       return;
     }
 #if defined(BIGMUL_HAVE_CUDA)
-    // automatic picks the GPU only past its host crossover (mul/gpu_plan_rule),
-    // far above these sizes: without this test every Karatsuba-range product of
-    // a CUDA build took the full entry point (~30 ns, 10% at 22-36 limbs).
-    const bool cpu_only =
-        options.where == backend::cpu || an + bn < detail::gpu_host_crossover(radix::binary);
+    // automatic's own rule (mul/gpu_plan_rule): the GPU only past its host
+    // crossover, far above these sizes. Without it every Karatsuba-range
+    // product of a CUDA build took the full entry point (~30 ns, 10% at 22-36 limbs).
+    const bool cpu_only = options.where == backend::cpu ||
+                          !detail::automatic_prefers_gpu(options, an, bn, 1, radix::binary, false);
 #else
     const bool cpu_only = true;
 #endif

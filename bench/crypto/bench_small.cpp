@@ -172,39 +172,33 @@ int main(int argc, char** argv) {
     auto* wp = reinterpret_cast<mp_limb_t*>(want.data());
     const auto ns = static_cast<mp_size_t>(n);
     const std::string mname = "mul/" + std::to_string(n), sname = "sqr/" + std::to_string(n);
-    std::printf("%6zu", n);
-    if (h.selected(mname)) {
-      const result m = compare([&] { mul(r.data(), a.data(), n, b.data(), n, radix::binary, opt); },
-                               [&] { mpn_mul(wp, ap, ns, bp, ns); }, rounds);
+    // Checks the last result against GMP's, prints its columns and adds its row.
+    const auto record = [&](const std::string& name, const char* what, const result& x) {
       if (r != want) {
-        std::fprintf(stderr, "bench_small: product differs from GMP at %zu limbs\n", n);
+        std::fprintf(stderr, "bench_small: %s differs from GMP at %zu limbs\n", what, n);
         all_ok = false;
       }
-      std::printf(" %11.1f %11.1f %7.3f %7.3f", 1e9 * m.ours.real_s, 1e9 * m.gmp.real_s,
-                  m.ours.real_s / m.gmp.real_s, m.round_ratio);
-      h.add(mname, m.ours)
+      std::printf(" %11.1f %11.1f %7.3f %7.3f", 1e9 * x.ours.real_s, 1e9 * x.gmp.real_s,
+                  x.ours.real_s / x.gmp.real_s, x.round_ratio);
+      h.add(name, x.ours)
           .counter("limbs", static_cast<double>(n))
           .counter("threads", 1)
-          .counter("round_ratio_median", m.round_ratio)
-          .baseline("gmp", m.gmp.real_s);
+          .counter("round_ratio_median", x.round_ratio)
+          .baseline("gmp", x.gmp.real_s);
+    };
+    std::printf("%6zu", n);
+    if (h.selected(mname)) {
+      record(mname, "product",
+             compare([&] { mul(r.data(), a.data(), n, b.data(), n, radix::binary, opt); },
+                     [&] { mpn_mul(wp, ap, ns, bp, ns); }, rounds));
     } else {
       std::printf(" %11s %11s %7s %7s", "-", "-", "-", "-");
     }
     std::printf(" |");
     if (h.selected(sname)) {
-      const result s = compare([&] { mul(r.data(), a.data(), n, a.data(), n, radix::binary, opt); },
-                               [&] { mpn_sqr(wp, ap, ns); }, rounds);
-      if (r != want) {
-        std::fprintf(stderr, "bench_small: square differs from GMP at %zu limbs\n", n);
-        all_ok = false;
-      }
-      std::printf(" %11.1f %11.1f %7.3f %7.3f", 1e9 * s.ours.real_s, 1e9 * s.gmp.real_s,
-                  s.ours.real_s / s.gmp.real_s, s.round_ratio);
-      h.add(sname, s.ours)
-          .counter("limbs", static_cast<double>(n))
-          .counter("threads", 1)
-          .counter("round_ratio_median", s.round_ratio)
-          .baseline("gmp", s.gmp.real_s);
+      record(sname, "square",
+             compare([&] { mul(r.data(), a.data(), n, a.data(), n, radix::binary, opt); },
+                     [&] { mpn_sqr(wp, ap, ns); }, rounds));
     }
     std::printf("\n");
     std::fflush(stdout);

@@ -34,14 +34,20 @@ class CliInputDeathTest : public ::testing::Test {
   }
   void TearDown() override { std::remove(path_.c_str()); }
 
+  // Operand A from the file (mapped: it is past 64 KiB), B inline.
+  cli::operand_text read_a() const {
+    cli::operand_text a, b;
+    a.name = 'A';
+    b.name = 'B';
+    cli::read_operands("@" + path_, "3", a, b);
+    return a;
+  }
+
   std::string path_, digits_;
 };
 
 TEST_F(CliInputDeathTest, MappedFileParsesToTheSameValueAsGmp) {
-  cli::operand_text a, b;
-  a.name = 'A';
-  b.name = 'B';
-  cli::read_operands("@" + path_, "3", a, b);
+  const cli::operand_text a = read_a();
   ASSERT_EQ(a.literal.size(), digits_.size());
   EXPECT_EQ(a.source_offset, 2u);
   const integer x = cli::parse_operand(a);
@@ -49,10 +55,7 @@ TEST_F(CliInputDeathTest, MappedFileParsesToTheSameValueAsGmp) {
 }
 
 TEST_F(CliInputDeathTest, FileCutShortWhileMappedIsAnIoFailure) {
-  cli::operand_text a, b;
-  a.name = 'A';
-  b.name = 'B';
-  cli::read_operands("@" + path_, "3", a, b);
+  const cli::operand_text a = read_a();
   ASSERT_EQ(a.literal.size(), digits_.size());
   EXPECT_EXIT(
       {
@@ -65,10 +68,7 @@ TEST_F(CliInputDeathTest, FileCutShortWhileMappedIsAnIoFailure) {
 }
 
 TEST_F(CliInputDeathTest, OtherBusErrorsKeepTheDefaultAction) {
-  cli::operand_text a, b;
-  a.name = 'A';
-  b.name = 'B';
-  cli::read_operands("@" + path_, "3", a, b);  // installs the handler
+  [[maybe_unused]] const cli::operand_text a = read_a();  // installs the handler; keeps A mapped
   EXPECT_EXIT(
       {
         // A mapping of our own, not an operand's, past the end of its file.

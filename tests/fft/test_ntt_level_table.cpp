@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -182,23 +183,33 @@ TEST(NttLevelTable, LargeTableEqualsTheDefinitionAndIsThreadIndependent) {
   }
 }
 
+// What every engine's shared-table builder promises about growth:
+// build(p, g, top, prefix) from any shorter table equals a fresh build of
+// `top`, a longer prefix is cut to the levels asked for (`cut`), and a
+// prefix of another prime (p2, g2) is not used. same_table compares two
+// tables; k names the prime in failure messages.
+template <class Build, class Same>
+void expect_growth_equals_fresh(Build build, Same same_table, unsigned k, u64 p, u64 g, u64 p2, u64 g2,
+                                std::size_t top, std::initializer_list<std::size_t> froms, std::size_t cut) {
+  const auto fresh = build(p, g, top, nullptr);
+  for (std::size_t from : froms) {
+    const auto shorter = build(p, g, from, nullptr);
+    ASSERT_TRUE(same_table(fresh, build(p, g, top, &shorter))) << "prime " << k << " from " << from;
+  }
+  ASSERT_TRUE(same_table(build(p, g, cut, &fresh), build(p, g, cut, nullptr)));
+  const auto foreign = build(p2, g2, 64, nullptr);
+  ASSERT_TRUE(same_table(build(p, g, 128, &foreign), build(p, g, 128, nullptr)));
+}
+
 TEST(NttLevelTable, ExtendedTableEqualsAFreshOne) {
   for (unsigned k = 0; k < ntt52_prime_count; ++k) {
-    const u64 p = ntt52_primes[k].p, g = ntt52_primes[k].generator;
-    const auto fresh = ntt52_build_levels(p, g, 1 << 15);
-    for (std::size_t from : {1u, 2u, 256u, 1u << 14, 1u << 15}) {
-      const auto shorter = ntt52_build_levels(p, g, from);
-      const auto extended = ntt52_build_levels(p, g, 1 << 15, &shorter);
-      ASSERT_TRUE(same(fresh, extended)) << "prime " << k << " from " << from;
-    }
-    // A longer prefix is cut to the levels asked for.
-    const auto cut = ntt52_build_levels(p, g, 1 << 10, &fresh);
-    const auto direct = ntt52_build_levels(p, g, 1 << 10);
-    ASSERT_TRUE(same(cut, direct));
-    // A prefix of another prime is not used.
     const unsigned other = (k + 1) % ntt52_prime_count;
-    const auto foreign = ntt52_build_levels(ntt52_primes[other].p, ntt52_primes[other].generator, 64);
-    ASSERT_TRUE(same(ntt52_build_levels(p, g, 128, &foreign), ntt52_build_levels(p, g, 128)));
+    expect_growth_equals_fresh(
+        [](u64 p, u64 g, std::size_t top, const ntt52_level_table* prefix) {
+          return ntt52_build_levels(p, g, top, prefix);
+        },
+        same, k, ntt52_primes[k].p, ntt52_primes[k].generator, ntt52_primes[other].p,
+        ntt52_primes[other].generator, 1 << 15, {1u, 2u, 256u, 1u << 14, 1u << 15}, 1 << 10);
   }
 }
 
@@ -285,14 +296,13 @@ TEST(NttLevelTable, PortableTablesEqualTheDefinitionEveryPrime) {
     const auto one = ntt64_build_levels(p, g, 1 << 16, nullptr, 1);
     expect_all64(one, k);
     ASSERT_TRUE(same64(one, ntt64_build_levels(p, g, 1 << 16, nullptr, 3)));
-    for (std::size_t from : {1u, 4u, 1u << 13, 1u << 16}) {
-      const auto shorter = ntt64_build_levels(p, g, from);
-      ASSERT_TRUE(same64(one, ntt64_build_levels(p, g, 1 << 16, &shorter))) << "prime " << k << " from " << from;
-    }
-    ASSERT_TRUE(same64(ntt64_build_levels(p, g, 256, &one), ntt64_build_levels(p, g, 256)));
     const unsigned other = (k + 1) % ntt_prime_count;
-    const auto foreign = ntt64_build_levels(ntt_primes[other].p, ntt_primes[other].generator, 64);
-    ASSERT_TRUE(same64(ntt64_build_levels(p, g, 128, &foreign), ntt64_build_levels(p, g, 128)));
+    expect_growth_equals_fresh(
+        [](u64 p, u64 g, std::size_t top, const ntt64_level_table* prefix) {
+          return ntt64_build_levels(p, g, top, prefix);
+        },
+        same64, k, p, g, ntt_primes[other].p, ntt_primes[other].generator, 1 << 16, {1u, 4u, 1u << 13, 1u << 16},
+        256);
   }
   EXPECT_THROW(ntt64_build_levels(ntt_primes[0].p, ntt_primes[0].generator, 6), std::invalid_argument);
   EXPECT_THROW(ntt64_levels(ntt_prime_count, 4), std::invalid_argument);
@@ -341,14 +351,13 @@ TEST(NttLevelTable, Avx2TablesEqualTheDefinitionEveryPrime) {
     const auto one = ntt_avx2_build_twiddles(p, g, 1 << 16, nullptr, 1);
     expect_all_avx2(one, k);
     ASSERT_TRUE(same_avx2(one, ntt_avx2_build_twiddles(p, g, 1 << 16, nullptr, 3)));
-    for (std::size_t from : {1u, 16u, 2048u, 4096u, 1u << 14, 1u << 16}) {
-      const auto shorter = ntt_avx2_build_twiddles(p, g, from);
-      ASSERT_TRUE(same_avx2(one, ntt_avx2_build_twiddles(p, g, 1 << 16, &shorter))) << "prime " << k << " from " << from;
-    }
-    ASSERT_TRUE(same_avx2(ntt_avx2_build_twiddles(p, g, 512, &one), ntt_avx2_build_twiddles(p, g, 512)));
     const unsigned other = (k + 1) % ntt52_prime_count;
-    const auto foreign = ntt_avx2_build_twiddles(ntt52_primes[other].p, ntt52_primes[other].generator, 64);
-    ASSERT_TRUE(same_avx2(ntt_avx2_build_twiddles(p, g, 128, &foreign), ntt_avx2_build_twiddles(p, g, 128)));
+    expect_growth_equals_fresh(
+        [](u64 p, u64 g, std::size_t half, const ntt_avx2_twiddle_table* prefix) {
+          return ntt_avx2_build_twiddles(p, g, half, prefix);
+        },
+        same_avx2, k, p, g, ntt52_primes[other].p, ntt52_primes[other].generator, 1 << 16,
+        {1u, 16u, 2048u, 4096u, 1u << 14, 1u << 16}, 512);
   }
   EXPECT_THROW(ntt_avx2_build_twiddles(ntt52_primes[0].p, ntt52_primes[0].generator, 12), std::invalid_argument);
   EXPECT_THROW(ntt_avx2_twiddles(ntt52_prime_count, 4), std::invalid_argument);

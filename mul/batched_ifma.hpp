@@ -22,6 +22,13 @@ bool batched_ifma_supported();
 // bench/crypto at 8192 bits = 128 limbs; 160 keeps 10240 bits in L1).
 inline constexpr std::size_t batched_ifma_max_limbs = 160;
 
+// Groups of eight products per task when mul_batched spreads a batch over
+// threads: about 2 us of work (8 groups at 1024 bits). Small tasks claimed
+// one by one, because a parked helper thread starts 15-25 us after the call
+// (a VM's wake-up, measured): with parallel_chunks' eight chunks the caller
+// had done five of a 1024-bit batch's eight before the helper came.
+constexpr std::size_t batched_ifma_task_groups(std::size_t n) { return n >= 128 ? 1 : 128 / n; }
+
 // Binary radix: r[g*2n .. (g+1)*2n) = a[g*n ..) * b[g*n ..) for g < G, eight
 // products at a time (a last partial group runs with zero lanes). Operands are
 // transposed into 52-bit digit columns, multiplied by product scanning and

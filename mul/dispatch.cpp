@@ -365,9 +365,10 @@ void mul_batched(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std
   // the threads; the modular check (when asked) runs per product after.
   if (rx == radix::binary && options.algo == algorithm::automatic && n <= detail::batched_ifma_max_limbs &&
       detail::batched_ifma_supported()) {
-    const std::size_t groups = (G + 7) / 8, group_grain = std::max<std::size_t>(1, 512 / n);
-    prim::parallel_chunks(groups, group_grain, options.threads, [&](std::size_t q0, std::size_t q1) {
-      const std::size_t g0 = 8 * q0, g1 = std::min(G, 8 * q1);
+    // Small tasks claimed one by one (mul/batched_ifma.hpp says why).
+    const std::size_t groups = (G + 7) / 8, per_task = detail::batched_ifma_task_groups(n);
+    prim::parallel_for((groups + per_task - 1) / per_task, options.threads, [&](std::size_t t) {
+      const std::size_t g0 = 8 * per_task * t, g1 = std::min(G, g0 + 8 * per_task);
       detail::mul_batched_ifma(r + g0 * 2 * n, a + g0 * n, b + g0 * n, n, g1 - g0);
     });
     if (options.modular_check)

@@ -91,6 +91,25 @@ TEST(MulBatched, BothRadicesThreadsAndLargeBatch) {
         }
 }
 
+// Batches that end just before, at and just after a task boundary of the
+// threaded split (mul/batched_ifma.hpp's task size), on 2 and 8 threads.
+TEST(MulBatched, TaskBoundaries) {
+  auto g = bigmul::test::rng(1504);
+  for (std::size_t n : {1u, 3u, 16u, 17u, 64u, 160u}) {
+    const std::size_t task = 8 * detail::batched_ifma_task_groups(n);
+    for (std::size_t G : {task - 1, task, task + 1, 2 * task + 9, 3 * task - 7})
+      for (unsigned threads : {2u, 8u}) {
+        const auto a = make_batch(n, G, radix::binary, g, true), b = make_batch(n, G, radix::binary, g, true);
+        std::vector<limb_t> r(2 * n * G, 0xdeadbeef);
+        mul_options o;
+        o.threads = threads;
+        o.where = backend::cpu;
+        mul_batched(r.data(), a.data(), b.data(), n, G, radix::binary, o);
+        expect_products(r, a, b, n, G, radix::binary, "task boundary");
+      }
+  }
+}
+
 // The lane engine's results do not depend on how the groups are split over
 // threads, nor on where a partial group falls.
 TEST(MulBatched, SameResultForEveryThreadCount) {

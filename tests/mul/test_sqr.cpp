@@ -80,6 +80,27 @@ TEST(Sqr, FixedKernels) {
   }
 }
 
+// The hand-scheduled 3- and 4-limb kernels (and their neighbours): every
+// operand whose limbs come from {0, 1, 2^63, B-2, B-1, random}, so that every
+// carry of the rows, the doubling and the diagonal is taken and not taken.
+TEST(Sqr, SmallKernelsEveryLimbPattern) {
+  auto g = bigmul::test::rng(2306);
+  for (std::size_t n = 2; n <= 5; ++n) {
+    std::size_t combos = 1;
+    for (std::size_t i = 0; i < n; ++i) combos *= 6;
+    for (std::size_t c = 0; c < combos; ++c) {
+      std::vector<limb_t> a(n);
+      for (std::size_t i = 0, k = c; i < n; ++i, k /= 6) {
+        const limb_t values[] = {0, 1, limb_t{1} << 63, ~limb_t{1}, ~limb_t{0}, g()};
+        a[i] = values[k % 6];
+      }
+      check_square([](limb_t* r, const limb_t* x, std::size_t k) { detail::sqr_small_kernels.f[k](r, x); }, a,
+                   "kernel");
+      check_square(detail::sqr_small_without_adx, a, "kernel without MULX/ADX");
+    }
+  }
+}
+
 TEST(Sqr, SchoolbookEveryLength) {
   auto g = bigmul::test::rng(2302);
   for (std::size_t n = 1; n <= 140; ++n)

@@ -10,7 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "bigmul/integer.hpp"
 #include "bigmul/mul.hpp"
 #include "bigmul/version.hpp"
+#include "cli/arena.hpp"
 #include "cli/failure.hpp"
 #include "cli/input.hpp"
 #include "cli/memory_check.hpp"
@@ -30,6 +33,7 @@
 #include "cli/verify.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
+#include "src/digits/digits.hpp"
 
 namespace bigmul::cli {
 namespace {
@@ -43,22 +47,44 @@ double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
-// Digits in the number's own radix (decimal digits, or hex digits for binary).
-std::uint64_t digit_count(const integer& x) {
-  const auto mag = x.magnitude();
-  if (mag.empty()) return 1;
-  limb_t top = mag.back();
-  std::uint64_t top_digits = 0;
-  const unsigned base = x.get_radix() == radix::decimal ? 10 : 16;
-  for (; top; top /= base) ++top_digits;
-  const std::uint64_t per_limb = x.get_radix() == radix::decimal ? decimal_limb_digits : 16;
-  return per_limb * (mag.size() - 1) + top_digits;
+// An operand or the product as the command line holds it: limbs (no high
+// zeros; none for zero) in the arena or in an integer, sign and radix.
+struct number_view {
+  const limb_t* limbs = nullptr;
+  std::size_t size = 0;
+  bool negative = false;
+  radix rx = radix::binary;
+  std::span<const limb_t> magnitude() const { return {limbs, size}; }
+  bool is_zero() const { return size == 0; }
+};
+
+number_view view_of(const integer& x) {
+  return {x.magnitude().data(), x.size(), x.is_negative(), x.get_radix()};
 }
 
-std::string describe(const integer& x) {
-  const bool decimal = x.get_radix() == radix::decimal;
-  return std::to_string(digit_count(x)) + (decimal ? " decimal" : " hex") + " digits (" +
-         std::to_string(x.size()) + " limbs, " + (decimal ? "decimal" : "binary") + " radix)";
+integer to_integer(const number_view& v) { return integer(v.magnitude(), v.negative, v.rx); }
+
+// Digits in the number's own radix (decimal digits, or hex digits for binary).
+std::uint64_t digit_count(const number_view& x) {
+  if (x.size == 0) return 1;
+  limb_t top = x.limbs[x.size - 1];
+  std::uint64_t top_digits = 0;
+  const unsigned base = x.rx == radix::decimal ? 10 : 16;
+  for (; top; top /= base) ++top_digits;
+  const std::uint64_t per_limb = x.rx == radix::decimal ? decimal_limb_digits : 16;
+  return per_limb * (x.size - 1) + top_digits;
+}
+
+std::string describe(const number_view& x) {
+  const bool decimal = x.rx == radix::decimal;
+  return std::to_string(digit_count(x)) + (decimal ? " decimal" : " hex") + " digits (" + std::to_string(x.size) +
+         " limbs, " + (decimal ? "decimal" : "binary") + " radix)";
+}
+
+// The text's characters at most for a product of n limbs in radix rx:
+// sign, "0x", the digits and the newline.
+std::size_t text_bound(std::size_t n, radix rx) {
+  return 4 + n * (rx == radix::decimal ? decimal_limb_digits : 16);
 }
 
 void say(const std::string& line) {
@@ -160,8 +186,20 @@ int run_checked(const options& o, progress& prog) {
   const radix product_radix = o.hex ? radix::binary : radix::decimal;
 
   phase_times t;
-  integer a, b;
-  std::vector<limb_t> product_limbs;  // prepared beside the parse: the product's limbs, touched
+  const unsigned base = o.hex ? 16 : 10;
+  integer ia, ib;      // operands held as integers: generated, or parsed in another radix and converted
+  number_view a, b;    // the operands as multiplied (in ia/ib, or parsed straight into mem)
+  arena mem;           // operands parsed in the product's radix, the product's limbs, the product's text
+  limb_t* product_at = nullptr;  // room in mem for product_room limbs of the product
+  std::size_t product_room = 0;
+  bool parsed_in_place = false;
+  const auto make_room = [&](std::size_t operand_limbs, std::size_t product_limbs) {
+    // Sized from upper bounds (exact for operands in the product's radix);
+    // a product or text that misses goes to its own allocation.
+    product_room = product_limbs + 1;
+    mem = arena(operand_limbs * sizeof(limb_t) + product_room * sizeof(limb_t) +
+                text_bound(product_limbs, product_radix) + 4 * 64);
+  };
   if (o.random_digits) {
     const std::uint64_t seed = o.seed ? *o.seed : seed_from_clock();
     if (o.verbose)
@@ -180,13 +218,15 @@ int run_checked(const options& o, progress& prog) {
     prog.phase("generating two random " + std::to_string(*o.random_digits) + "-digit numbers");
     const auto t0 = clock_type::now();
     const auto generate = [&] {
-      a = random_decimal(*o.random_digits, seed, 0, o.threads);
-      b = random_decimal(*o.random_digits, seed, 1, o.threads);
+      ia = random_decimal(*o.random_digits, seed, 0, o.threads);
+      ib = random_decimal(*o.random_digits, seed, 1, o.threads);
     };
     // The product's scratch is touched on this thread while another generates.
     const std::size_t limbs = estimated_limbs_of_decimal(*o.random_digits, product_radix);
+    make_room(0, 2 * limbs);
+    product_at = mem.take<limb_t>(product_room);
     if (worth_preparing(limbs, limbs, product_radix, mo, 2 * limbs * sizeof(limb_t)))
-      run_while_preparing(limbs, limbs, product_radix, mo, generate, &t.prepare, &product_limbs);
+      run_while_preparing(limbs, limbs, product_radix, mo, generate, &t.prepare, product_at, product_room);
     else
       generate();
     t.generate = seconds_since(t0);
@@ -202,42 +242,70 @@ int run_checked(const options& o, progress& prog) {
     prog.set_long_run(ta.literal.size() + tb.literal.size() >= progress_min_digits);
     prog.phase("parsing");
     t0 = clock_type::now();
-    const auto parse = [&] {
-      a = parse_operand(ta);
-      b = parse_operand(tb);
-    };
+    // Both literals in the product's radix: parsed straight into the arena,
+    // where they stay until exit (no integer, no zero-filled vector).
+    const literal_shape sa = shape_of(ta.literal), sb = shape_of(tb.literal);
+    const bool in_place = !sa.digits.empty() && !sb.digits.empty() && sa.base == base && sb.base == base;
     // The sizes are known from the text: the product's plans and scratch
     // pages are made ready on this thread while another parses.
     const std::size_t ea = estimated_limbs(ta.literal, product_radix), eb = estimated_limbs(tb.literal, product_radix);
     const std::uint64_t operand_bytes =
         (static_cast<std::uint64_t>(ta.literal.size()) + tb.literal.size()) / 2;  // >= their limbs' bytes
-    if (worth_preparing(ea, eb, product_radix, mo, operand_bytes))
-      run_while_preparing(ea, eb, product_radix, mo, parse, &t.prepare, &product_limbs);
+    const bool prepare = worth_preparing(ea, eb, product_radix, mo, operand_bytes);
+    std::function<void()> parse;
+    if (in_place) {
+      parsed_in_place = true;
+      const std::size_t na = digits::limbs_for(sa.digits.size(), base), nb = digits::limbs_for(sb.digits.size(), base);
+      make_room(na + nb, na + nb);
+      limb_t* pa = mem.take<limb_t>(na);
+      limb_t* pb = mem.take<limb_t>(nb);
+      // Beside prepare_mul, the parsing thread takes both on its own (the
+      // pool's threads are this one's); alone, each on all the threads.
+      const unsigned parse_threads = prepare ? 1 : o.threads;
+      parse = [&, pa, pb, parse_threads] {
+        a = {pa, parse_operand_into(ta, sa, pa, parse_threads), sa.negative, product_radix};
+        b = {pb, parse_operand_into(tb, sb, pb, parse_threads), sb.negative, product_radix};
+      };
+    } else {
+      make_room(0, ea + eb);
+      parse = [&] {
+        ia = parse_operand(ta);
+        ib = parse_operand(tb);
+      };
+    }
+    product_at = mem.take<limb_t>(product_room);
+    if (prepare)
+      run_while_preparing(ea, eb, product_radix, mo, parse, &t.prepare, product_at, product_room);
     else
       parse();
     t.parse = seconds_since(t0);
   }
+  if (!parsed_in_place) {
+    a = view_of(ia);
+    b = view_of(ib);
+  }
   if (o.verbose) {
     say("bigmul: A: " + describe(a));
     say("bigmul: B: " + describe(b));
-    if (a.get_radix() != (o.hex ? radix::binary : radix::decimal) || b.get_radix() != a.get_radix())
+    if (a.rx != product_radix || b.rx != a.rx)
       say(std::string("bigmul: the operands are converted to the output's radix (") + (o.hex ? "binary" : "decimal") +
           ") before the product");
   }
-  {
+  if (a.rx != product_radix || b.rx != product_radix) {
     // Operands in the output's radix: converting an operand costs less than
     // converting the product (twice as long), and a mixed product then needs
     // no conversion at all.
     prog.phase("converting the operands to the output's radix");
-    const radix want = o.hex ? radix::binary : radix::decimal;
     const auto tc = clock_type::now();
     // In turn, each on all the threads: converting the two side by side, one
     // thread each, measured 5-25% slower end to end and ~4% more CPU time
     // (10^7 hex x hex -> decimal and decimal x decimal -> hex, 2 threads,
     // under load; the tree levels' tasks balance where two long tasks wait
     // for the slower one).
-    if (a.get_radix() != want) a = a.to_radix(want);
-    if (b.get_radix() != want) b = b.to_radix(want);
+    if (ia.get_radix() != product_radix) ia = ia.to_radix(product_radix);
+    if (ib.get_radix() != product_radix) ib = ib.to_radix(product_radix);
+    a = view_of(ia);
+    b = view_of(ib);
     t.convert += seconds_since(tc);
   }
   prog.set_long_run(digit_count(a) + digit_count(b) >= progress_min_digits);
@@ -245,26 +313,28 @@ int run_checked(const options& o, progress& prog) {
   // Multiply.
   const bool multiplied = !a.is_zero() && !b.is_zero();
   prog.phase("multiplying " + std::to_string(digit_count(a)) + " x " + std::to_string(digit_count(b)) + " digits");
-  integer product;
   if (multiplied && mo.where != backend::cuda)
-    check_product_memory(a.magnitude().size(), b.magnitude().size(), a.get_radix(), mo, 0,
+    check_product_memory(a.size, b.size, a.rx, mo, 0,
                          "the product of " + std::to_string(digit_count(a)) + " x " + std::to_string(digit_count(b)) +
                              " digits");
   auto t0 = clock_type::now();
+  prim::buffer<limb_t> product_spill;  // the product when the arena's room missed
+  limb_t* r = product_at;
+  const std::size_t rn = a.size + b.size;
+  if (!r || rn + 1 > product_room) {
+    product_spill = prim::buffer<limb_t>(rn + 1);
+    r = product_spill.data();
+  }
+  number_view product{r, 0, false, a.rx};
   try {
-    if (multiplied && !product_limbs.empty() && a.get_radix() == b.get_radix()) {
-      // Into the limbs prepared beside the parse (resized if the estimate
-      // missed); integer's mul would allocate and zero-fill them now.
-      const integer& big = a.size() >= b.size() ? a : b;
-      const integer& small = a.size() >= b.size() ? b : a;
-      product_limbs.resize(big.size() + small.size());
-      mul(product_limbs.data(), big.magnitude().data(), big.size(), small.magnitude().data(), small.size(),
-          a.get_radix(), mo);
-      product = integer(std::move(product_limbs), a.is_negative() != b.is_negative(), a.get_radix());
-    } else {
-      mul(product, a, b, mo);
+    if (multiplied) {
+      const number_view& big = a.size >= b.size ? a : b;
+      const number_view& small = a.size >= b.size ? b : a;
+      mul(r, big.limbs, big.size, small.limbs, small.size, a.rx, mo);
+      std::size_t n = rn;
+      while (n > 0 && r[n - 1] == 0) --n;
+      product = {r, n, a.negative != b.negative, a.rx};
     }
-    product_limbs = {};
     release_scratch();  // the transform buffers are not needed for the text
   } catch (const error& e) {
     if (e.code() == error::kind::internal)
@@ -288,36 +358,58 @@ int run_checked(const options& o, progress& prog) {
   }
   if (fault_corrupt_product()) {
     // Flips the lowest bit of the lowest limb (stays a valid decimal limb).
-    std::vector<limb_t> mag(product.magnitude().begin(), product.magnitude().end());
-    if (mag.empty()) mag.push_back(0);
-    mag[0] ^= 1;
-    product = integer(mag, product.is_negative(), product.get_radix());
+    if (product.size == 0) {
+      r[0] = 0;
+      product.size = 1;
+    }
+    r[0] ^= 1;
+    while (product.size > 0 && r[product.size - 1] == 0) --product.size;
   }
 
   if (o.verify) {
     prog.phase("verifying against GMP");
     t0 = clock_type::now();
     std::string detail;
-    if (!matches_gmp(a, b, product, detail)) throw failure(exit_check, "bigmul: --verify: " + detail);
+    if (!matches_gmp(to_integer(a), to_integer(b), to_integer(product), detail))
+      throw failure(exit_check, "bigmul: --verify: " + detail);
     t.verify = seconds_since(t0);
     if (o.verbose) say("bigmul: --verify: product matches GMP's mpz_mul");
   }
 
-  // The operands are no longer needed: give their memory back before the text is built.
-  a = integer();
-  b = integer();
+  // The operands are no longer needed: give their memory back before the
+  // text is built. In the arena only past the huge-page sizes (from ~10^7
+  // digits): below, the pages are few and the system call costs more than
+  // the memory is worth for the short rest of the run.
+  if (parsed_in_place && mem.capacity() > prim::buffer<char>::huge_page_max) {
+    mem.discard(const_cast<limb_t*>(a.limbs), a.size * sizeof(limb_t));
+    mem.discard(const_cast<limb_t*>(b.limbs), b.size * sizeof(limb_t));
+  }
+  a = b = number_view{};
+  ia = integer();
+  ib = integer();
 
   prog.phase("converting the product to text");
   t0 = clock_type::now();
-  // Into an uninitialized buffer, newline included: to_string's string is
-  // zero-filled before it is printed (a second pass over 20 MB of fresh 4 KiB
-  // pages at 10^7 digits); prim::buffer takes huge pages from 2 MB.
-  const int base = o.hex ? 16 : 10;
-  const std::size_t printed = product.printed_size(base);
-  const prim::buffer<char> buffer(printed + 1);
-  product.print(buffer.data(), base);
-  buffer[printed] = '\n';
-  const std::string_view text(buffer.data(), printed + 1);
+  // Into uninitialized memory, newline included (a string would be
+  // zero-filled first: a second pass over fresh pages).
+  const bool minus = product.negative && !product.is_zero();
+  const std::size_t head = (minus ? 1 : 0) + (o.hex ? 2 : 0);
+  const std::size_t printed = head + digits::printed_size(product.limbs, product.size, base);
+  prim::buffer<char> text_spill;  // when the arena's room missed
+  char* out = mem.take<char>(printed + 1);
+  if (!out) {
+    text_spill = prim::buffer<char>(printed + 1);
+    out = text_spill.data();
+  }
+  char* w = out;
+  if (minus) *w++ = '-';
+  if (o.hex) {
+    *w++ = '0';
+    *w++ = 'x';
+  }
+  digits::print(product.limbs, product.size, base, w);
+  out[printed] = '\n';
+  const std::string_view text(out, printed + 1);
   t.convert += seconds_since(t0);
 
   prog.phase(o.output ? "writing " + quoted(*o.output) : std::string("writing"));

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "cli/failure.hpp"
+#include "src/digits/digits.hpp"
 
 namespace bigmul::cli {
 namespace {
@@ -264,6 +265,34 @@ integer parse_operand(const operand_text& t) {
       if (c == '\n' || c == '\r') c = ' ';
     bad_operand(t, message);
   }
+}
+
+literal_shape shape_of(std::string_view literal) {
+  literal_shape s;
+  std::size_t pos = 0;
+  if (!literal.empty() && (literal[0] == '+' || literal[0] == '-')) {
+    s.negative = literal[0] == '-';
+    pos = 1;
+  }
+  if (literal.size() - pos >= 2 && literal[pos] == '0' && (literal[pos + 1] == 'x' || literal[pos + 1] == 'X')) {
+    s.base = 16;
+    pos += 2;
+  }
+  s.digits = literal.substr(pos);
+  return s;
+}
+
+std::size_t parse_operand_into(const operand_text& t, const literal_shape& shape, limb_t* out, unsigned threads) {
+  if (!shape.digits.empty()) {
+    std::size_t n = digits::limbs_for(shape.digits.size(), shape.base);
+    if (digits::parse(shape.digits, shape.base, out, threads) == digits::no_error) {
+      while (n > 0 && out[n - 1] == 0) --n;
+      return n;
+    }
+  }
+  // Malformed: the library's parser finds the same fault and words it.
+  static_cast<void>(parse_operand(t));
+  throw failure(exit_usage, "bigmul: " + origin(t) + ": not a valid integer literal");
 }
 
 }  // namespace bigmul::cli

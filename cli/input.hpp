@@ -30,6 +30,23 @@ void read_operands(const std::string& a, const std::string& b, operand_text& out
 //   bigmul: operand B (file 'x.txt'): invalid 'z' at byte offset 12 of the file (expected a decimal digit)
 integer parse_operand(const operand_text& t);
 
+// A literal's sign, base and digits as integer::from_string reads them,
+// without looking at the digits: `digits` is empty for a literal without
+// any (parse_operand then says what is wrong).
+struct literal_shape {
+  bool negative = false;
+  unsigned base = 10;
+  std::string_view digits;
+};
+literal_shape shape_of(std::string_view literal);
+
+// Parses t's digits (shape_of(t.literal)) straight into
+// out[0 .. digits::limbs_for(digits, base)), for callers that own the
+// memory; returns the limb count without high zero limbs (0 for zero).
+// `threads` as in bigmul's prim (0: the default). A malformed literal
+// throws what parse_operand throws.
+std::size_t parse_operand_into(const operand_text& t, const literal_shape& shape, limb_t* out, unsigned threads);
+
 // Reads all of fd into a string (one read loop; sized from fstat when it can).
 // Returns false with errno set on a read error.
 bool read_fd(int fd, std::string& out);

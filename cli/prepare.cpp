@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <system_error>
@@ -52,7 +53,8 @@ bool worth_preparing(std::size_t an, std::size_t bn, radix rx, const mul_options
 }
 
 void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_options& mo,
-                         const std::function<void()>& work, double* prepare_seconds, std::vector<limb_t>* result) {
+                         const std::function<void()>& work, double* prepare_seconds, limb_t* touch,
+                         std::size_t touch_n) {
   std::exception_ptr failed;
   std::thread worker;
   try {
@@ -71,11 +73,9 @@ void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_opt
   std::exception_ptr unexpected;  // rethrown only after the join: a joinable thread must not be left behind
   try {
     prepare_mul(an, bn, rx, mo);
-    if (result) result->assign(an + bn, 0);
+    if (touch) std::memset(touch, 0, touch_n * sizeof(limb_t));
   } catch (const std::bad_alloc&) {
-    if (result) *result = {};
   } catch (const error&) {  // see the header: the product reports these itself
-    if (result) *result = {};
   } catch (...) {
     unexpected = std::current_exception();
   }

@@ -584,6 +584,51 @@ TEST_F(CliTest, EveryRadixCombinationAgainstGmp) {
     }
 }
 
+// Both operands in the output's radix are parsed straight into the CLI's
+// arena (cli/arena.hpp), not through integer: leading zero limbs, signs,
+// zeros, all-max digits, unequal sizes, one and two threads, arenas on both
+// sides of the huge-page switch (half a huge page) and one past the
+// huge-page cap (its operands' pages are given back before the text); a bad
+// byte in either operand still names it with the exact offset.
+TEST_F(CliTest, OperandsInTheOutputsRadixParsedInPlaceAgainstGmp) {
+  auto g = rng(1316);
+  for (const bool hex : {false, true}) {
+    const auto number = [&](std::size_t digits) {
+      return hex ? lower_hex(random_hex(g, digits)) : random_decimal(g, digits);
+    };
+    const std::string zero_limbs = std::string(hex ? 40 : 45, '0');  // two high zero limbs and more
+    const std::string max = hex ? "0x" + std::string(70000, 'f') : std::string(70000, '9');
+    const std::string big = number(300000), mid = number(20000);
+    const std::string padded = hex ? "-0x" + zero_limbs + big.substr(2) : "-" + zero_limbs + big;
+    const struct {
+      std::string a, b;
+    } pairs[] = {{big, mid},   {mid, padded},         {max, max},
+                 {big, "-1"},  {hex ? "0x1" : "1", big}, {hex ? "-0x" + zero_limbs : "-" + zero_limbs, big},
+                 {number(17), number(33)}};
+    for (const auto& p : pairs)
+      for (const char* threads : {"1", "2"}) {
+        const std::string fa = file("ia", p.a), fb = file("ib", "\n" + p.b + "\n");
+        args_t args = {"--threads", threads, "@" + fa, "@" + fb};
+        if (hex) args.insert(args.begin(), "--hex");
+        expect_product(args, gmp_product_text(p.a, p.b, hex ? 16 : 10));
+      }
+    // A bad byte in B after a good A, and in A: exit 2, nothing on stdout.
+    std::string bad = big;
+    bad[150001] = hex ? 'x' : 'f';
+    const std::string fbad = file("ibad", bad), fgood = file("igood", mid);
+    args_t args = {"@" + fgood, "@" + fbad};
+    if (hex) args.insert(args.begin(), "--hex");
+    expect_failure(args, 2, {"operand B", "byte offset 150001 of the file"});
+    args = {"@" + fbad, "@" + fgood};
+    if (hex) args.insert(args.begin(), "--hex");
+    expect_failure(args, 2, {"operand A", "byte offset 150001 of the file"});
+  }
+  // Past the arena's huge-page cap (64 MiB: 2 x 8.5 MB operands, 17 MB
+  // product, 34 MB text), hex, one operand negative.
+  const std::string ha = lower_hex(random_hex(g, 17000000)), hb = "-" + lower_hex(random_hex(g, 16999999));
+  expect_product({"--hex", "@" + file("ha", ha), "@" + file("hb", hb)}, gmp_product_text(ha, hb, 16));
+}
+
 // A bad byte deep inside a long operand, at each position of an 8-byte block,
 // in both radices: exit 2, the exact offset, nothing on stdout.
 TEST_F(CliTest, BadByteInALongOperandHasItsExactOffset) {

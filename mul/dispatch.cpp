@@ -226,9 +226,11 @@ bool parse_algorithm(const std::string& name, algorithm& out) {
     case algorithm::karatsuba: {
       const auto& x = rx == radix::binary ? detail::params_cpu::binary_radix : detail::params_cpu::decimal_radix;
       // Chosen automatically, binary pieces from the tuned size split three
-      // ways (mul/toom3.hpp); asked for by name, Karatsuba throughout.
-      if (rx == radix::binary && options.algo == algorithm::automatic && x.toom3 && bn >= x.toom3)
-        detail::mul_toom3(r, a, an, b, bn, x.toom3, x.karatsuba_basecase);
+      // ways (mul/toom3.hpp; squares from their own crossover); asked for by
+      // name, Karatsuba throughout.
+      const std::size_t toom3 = a == b && an == bn ? detail::params_cpu::sqr_toom3 : x.toom3;
+      if (rx == radix::binary && options.algo == algorithm::automatic && toom3 && bn >= toom3)
+        detail::mul_toom3(r, a, an, b, bn, toom3, x.karatsuba_basecase);
       else
         detail::mul_karatsuba(r, a, an, b, bn, rx, x.karatsuba_basecase);
       break;
@@ -307,8 +309,8 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
     if (options.algo == algorithm::automatic && cpu_only && a == b && an == bn && bn < x.fft &&
         (bn < detail::params_cpu::sqr_ntt_min ||
          bn < detail::params_cpu::sqr_ntt_crossover(detail::ntt_default_engine()))) {
-      if (x.toom3 && bn >= x.toom3)
-        detail::mul_toom3(r, a, an, b, bn, x.toom3, x.karatsuba_basecase);
+      if (detail::params_cpu::sqr_toom3 && bn >= detail::params_cpu::sqr_toom3)
+        detail::mul_toom3(r, a, an, b, bn, detail::params_cpu::sqr_toom3, x.karatsuba_basecase);
       else
         detail::mul_karatsuba(r, a, an, b, bn, rx, x.karatsuba_basecase);
       return;

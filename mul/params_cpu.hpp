@@ -27,6 +27,9 @@ struct crossovers {
 //   (mul/sqr_basecase.hpp). Squares reach the Karatsuba square from the
 //   row's karatsuba (and Toom-3's pieces from karatsuba_basecase), so a value
 //   below those acts as if it were equal to them;
+//   sqr_toom3: squares split three ways (Toom-3 squares) from this size, in
+//   place of the row's toom3 (0: never): their pieces are squares, whose
+//   schoolbook is twice as fast, so the five-way split pays later;
 //   sqr_ntt, sqr_ntt_portable, sqr_ntt_avx2: squares below it stay off that
 //   engine's NTT (Karatsuba's / Toom-3's squares), squares from it and from
 //   the engine's product crossover take it.

@@ -14,9 +14,13 @@
 //   Karatsuba square over the schoolbook square beats the schoolbook square
 //   (the Karatsuba square's cut-off, which is also where the dispatcher's
 //   squares start splitting);
+//   sqr_toom3: smallest n where one level of the Toom-3 square over
+//   Karatsuba squares beats the Karatsuba square (squares' pieces are
+//   squares, whose schoolbook is twice as fast, so the split into five pays
+//   later than for products; 0 if it never wins up to 3000);
 //   sqr_ntt, sqr_ntt_portable, sqr_ntt_avx2: smallest n where that engine's
-//   NTT square beats the table's square (Karatsuba / Toom-3 / fft_real as
-//   the binary row picks them, each squaring its pieces), probed from half
+//   NTT square beats the table's square (Karatsuba / Toom-3 squares from
+//   sqr_toom3 / fft_real as the binary row picks them), probed from half
 //   the engine's product crossover (below that the NTT never runs).
 //   gmp_crossover, gmp_crossover_portable, gmp_crossover_avx2: smallest n
 //   (binary limbs) from which bigmul::mul on that engine beats GMP's mpz_mul
@@ -124,7 +128,7 @@ int main(int argc, char** argv) {
   const double start = now_seconds();
   say("# tune_cpu  %s  commit %s  %s\n", machine_description().c_str(), commit.c_str(), today().c_str());
   std::string body;
-  std::size_t sqr_kara = 0, sqr_ntt = 0, sqr_ntt_portable = 0, sqr_ntt_avx2 = 0;  // binary squares
+  std::size_t sqr_kara = 0, sqr_toom3 = 0, sqr_ntt = 0, sqr_ntt_portable = 0, sqr_ntt_avx2 = 0;  // binary squares
   for (radix rx : {radix::binary, radix::decimal}) {
     const auto basecase = [rx](limb_t* r, const limb_t* a, const limb_t* b, std::size_t n) {
       detail::mul_basecase(r, a, n, b, n, rx);
@@ -197,17 +201,35 @@ int main(int argc, char** argv) {
             for (int i = 0; i < 16; ++i) detail::sqr_karatsuba(r, a, n, n);
           },
           "sqr karatsuba one level (x16)");
+      const std::vector<std::size_t> toom_sizes = geometric(60, 3000, 1.15);
+      sqr_toom3 = crossover(
+          rx, toom_sizes,
+          [cut](limb_t* r, const limb_t* a, const limb_t*, std::size_t n) {
+            detail::mul_karatsuba(r, a, n, a, n, radix::binary, cut);
+          },
+          [cut](limb_t* r, const limb_t* a, const limb_t*, std::size_t n) {
+            detail::mul_toom3(r, a, n, a, n, n, cut);  // Toom-3 at the top, Karatsuba squares below
+          },
+          "sqr toom3 vs karatsuba");
+      if (sqr_toom3 == toom_sizes.back()) sqr_toom3 = 0;  // never won in the range probed
+      // The dispatcher's squares below the NTT: Toom-3 squares from sqr_toom3.
+      const auto sqr_table = [&](limb_t* r, const limb_t* a, const limb_t*, std::size_t n) {
+        if (n >= fft) return incumbent(r, a, a, n);
+        if (sqr_toom3 && n >= sqr_toom3) return detail::mul_toom3(r, a, n, a, n, sqr_toom3, cut);
+        detail::mul_karatsuba(r, a, n, a, n, radix::binary, cut);
+      };
       const auto sqr_vs_table = [&](detail::ntt_engine e, std::size_t product_crossover, std::size_t fallback) {
         if (!detail::ntt_engine_available(e)) return fallback;
         const std::string what = std::string("sqr ntt ") + detail::ntt_engine_name(e) + " vs table";
         const std::size_t lo = std::max<std::size_t>(60, product_crossover / 2);
-        return crossover(rx, geometric(lo, 30 * lo, 1.15), square(incumbent), square(ntt_on(rx, e)), what.c_str());
+        return crossover(rx, geometric(lo, 30 * lo, 1.15), sqr_table, square(ntt_on(rx, e)), what.c_str());
       };
       sqr_ntt_portable = sqr_vs_table(detail::ntt_engine::portable, ntt_portable, 0);
       sqr_ntt_avx2 = sqr_vs_table(detail::ntt_engine::avx2, ntt_avx2, sqr_ntt_portable);
       sqr_ntt = sqr_vs_table(detail::ntt_engine::ifma, ntt, sqr_ntt_avx2);
-      say("binary squares: sqr_karatsuba %zu, sqr_ntt %zu, sqr_ntt_portable %zu, sqr_ntt_avx2 %zu (%.1f s)\n",
-          sqr_kara, sqr_ntt, sqr_ntt_portable, sqr_ntt_avx2, now_seconds() - sqr_start);
+      say("binary squares: sqr_karatsuba %zu, sqr_toom3 %zu, sqr_ntt %zu, sqr_ntt_portable %zu, sqr_ntt_avx2 %zu "
+          "(%.1f s)\n",
+          sqr_kara, sqr_toom3, sqr_ntt, sqr_ntt_portable, sqr_ntt_avx2, now_seconds() - sqr_start);
     }
     body += std::string("inline constexpr crossovers ") + (rx == radix::binary ? "binary_radix" : "decimal_radix") +
             "{" + std::to_string(kara) + ", " + std::to_string(fft) + ", " + std::to_string(cut) + ", " +
@@ -238,7 +260,8 @@ int main(int argc, char** argv) {
   body += "inline constexpr std::size_t gmp_crossover = " + std::to_string(gmp_ifma) +
           ", gmp_crossover_portable = " + std::to_string(gmp_portable) + ", gmp_crossover_avx2 = " +
           std::to_string(gmp_avx2) + ";\n";
-  body += "inline constexpr std::size_t sqr_karatsuba = " + std::to_string(sqr_kara) + ", sqr_ntt = " +
+  body += "inline constexpr std::size_t sqr_karatsuba = " + std::to_string(sqr_kara) +
+          ", sqr_toom3 = " + std::to_string(sqr_toom3) + ", sqr_ntt = " +
           std::to_string(sqr_ntt) + ", sqr_ntt_portable = " + std::to_string(sqr_ntt_portable) +
           ", sqr_ntt_avx2 = " + std::to_string(sqr_ntt_avx2) + ";\n";
 

@@ -186,7 +186,8 @@ TEST(Sqr, PublicEntryAroundCrossovers) {
                                       x.ntt,
                                       x.ntt_avx2,
                                       x.ntt_portable,
-                                      x.toom3};
+                                      x.toom3,
+                                      p::sqr_toom3};
     std::vector<std::size_t> sizes;
     for (std::size_t edge : edges)
       for (std::size_t d : {0u, 1u, 2u})

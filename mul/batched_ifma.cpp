@@ -10,7 +10,7 @@
 //      T, the same shifts for all lanes;
 //   2. product scanning: column k sums lo52(a_i b_j) over i + j = k and
 //      hi52(a_i b_j) over i + j = k - 1, in 64-bit lanes without carries (at
-//      most 2m terms below 2^52 each: < 2^61 for m <= 256 digits); four
+//      most 2m terms below 2^52 each: < 2^61 for m <= 256 digits); eight
 //      independent accumulators hide the multiply-add latency;
 //   3. one carry pass turns the columns into 52-bit digits, which are cut
 //      into 64-bit limbs (a limb spans two or three digits) and transposed
@@ -113,8 +113,9 @@ BIGMUL_IFMA void transpose_in(u64* T, const u64* x, std::size_t n, std::size_t L
 
 // C[0 .. 2m) = columns of A * B (digit vectors), not carried. Two columns
 // at a time: column k + 1 at row i uses the B digit that column k used at
-// row i - 1, so a row costs two loads for four multiply-adds, and the four
-// accumulators (low and high halves of both columns) are independent chains.
+// row i - 1, so a row costs two loads for four multiply-adds; the
+// accumulators (low and high halves of both columns, even and odd rows) are
+// eight independent chains.
 BIGMUL_IFMA void product_columns(u64* C, const u64* A, const u64* B, std::size_t m) {
   const __m512i zero = _mm512_setzero_si512();
   __m512i carry_hi = zero;  // the high halves of column k - 1's products

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "prim/parallel.hpp"
+#include "src/digits/hex_avx512.hpp"
 #include "src/digits/swar.hpp"
 
 namespace bigmul::digits {
@@ -63,6 +64,15 @@ bool parse_full(const char* p, unsigned base, limb_t& value) {
 std::size_t parse_range(std::string_view text, unsigned base, limb_t* out, std::size_t l0, std::size_t l1) {
   const std::size_t n = text.size(), k = per_limb(base);
   std::size_t bad = no_error;
+#if defined(BIGMUL_DIGITS_HEX_AVX512)
+  // Full hex limbs four at a time; a group holding a bad byte is left to
+  // the loop below, which finds its offset.
+  if (base == 16 && hex_avx512::supported()) {
+    const std::size_t full = std::min(l1, n / 16);
+    for (; l0 + 4 <= full; l0 += 4)
+      if (!hex_avx512::parse4(text.data() + n - 16 * (l0 + 4), out + l0)) break;
+  }
+#endif
   for (std::size_t l = l0; l < l1; ++l) {
     const std::size_t hi = n - k * l;
     const std::size_t lo = hi >= k ? hi - k : 0;
@@ -127,6 +137,10 @@ void print(const limb_t* a, std::size_t n, unsigned base, char* out, unsigned th
   char* rest = out + top;
   // Character block i holds limb n - 2 - i.
   prim::parallel_chunks(n - 1, grain_limbs, threads, [&](std::size_t b, std::size_t e) {
+#if defined(BIGMUL_DIGITS_HEX_AVX512)
+    if (base == 16 && hex_avx512::supported())  // blocks i .. i + 3: limbs n - 2 - i down to n - 5 - i
+      for (; b + 4 <= e; b += 4) hex_avx512::print4(a + n - 5 - b, rest + 16 * b);
+#endif
     for (std::size_t i = b; i < e; ++i) print_full(a[n - 2 - i], base, rest + k * i);
   });
 }

@@ -12,6 +12,7 @@
 #include "bigmul/integer.hpp"
 #include "mul/params_cpu.hpp"
 #include "src/digits/digits.hpp"
+#include "src/digits/hex_avx512.hpp"
 #include "src/digits/swar.hpp"
 #include "test_support.hpp"
 
@@ -110,6 +111,82 @@ TEST(DigitsParse, EveryBadByteAtEveryPositionOfAChunk) {
       }
     }
   }
+}
+
+#if defined(BIGMUL_DIGITS_HEX_AVX512)
+// The 64-character AVX-512 hex kernels against the SWAR ones: random and
+// edge limbs, both cases; every byte value at every position of a group is
+// accepted exactly when it is a hex digit.
+TEST(DigitsHexAvx512, KernelsAgainstSwar) {
+  namespace swar = digits::swar;
+  if (!digits::hex_avx512::supported()) GTEST_SKIP() << "no AVX-512BW on this processor";
+  auto g = bigmul::test::rng(1318);
+  const auto swar_limb = [&](const char* p) {
+    std::uint32_t hi = 0, lo = 0;
+    EXPECT_TRUE(swar::hex8(swar::load8(p), hi) && swar::hex8(swar::load8(p + 8), lo));
+    return (limb_t{hi} << 32) | lo;
+  };
+  for (int round = 0; round < 2000; ++round) {
+    limb_t a[4];
+    for (auto& x : a) x = round < 3 ? (round == 0 ? 0 : round == 1 ? ~limb_t{0} : limb_t{1} << 63) : g();
+    if (round >= 3 && round % 5 == 0) a[g() % 4] = 0;
+    char text[65] = {};
+    digits::hex_avx512::print4(a, text);
+    for (int j = 0; j < 4; ++j) {
+      char expect[16];
+      swar::store8(expect, swar::hex_chars8(static_cast<std::uint32_t>(a[3 - j] >> 32)));
+      swar::store8(expect + 8, swar::hex_chars8(static_cast<std::uint32_t>(a[3 - j])));
+      ASSERT_EQ(std::string(text + 16 * j, 16), std::string(expect, 16)) << "round " << round;
+    }
+    std::string mixed(text, 64);
+    for (auto& c : mixed)
+      if (c >= 'a' && g() % 2) c = static_cast<char>(c - 'a' + 'A');
+    limb_t back[4] = {};
+    ASSERT_TRUE(digits::hex_avx512::parse4(mixed.data(), back));
+    for (int j = 0; j < 4; ++j) {
+      ASSERT_EQ(back[j], a[j]) << "round " << round;
+      ASSERT_EQ(back[3 - j], swar_limb(mixed.data() + 16 * j));
+    }
+  }
+  const std::string good = random_digits(g, 64, 16);
+  for (unsigned c = 0; c < 256; ++c) {
+    const bool digit = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    for (std::size_t pos = 0; pos < 64; ++pos) {
+      std::string s = good;
+      s[pos] = static_cast<char>(c);
+      limb_t out[4];
+      ASSERT_EQ(digits::hex_avx512::parse4(s.data(), out), digit) << "byte " << c << " at " << pos;
+    }
+  }
+}
+#endif
+
+// Hex texts of every length from 0 to 13 limbs plus 0-15 digits (the
+// 64-character groups, the SWAR limbs after them and the partial top limb)
+// against GMP, and a bad byte at every position of the longest: the exact
+// offset.
+TEST(DigitsParse, HexGroupsAndTailsAgainstGmp) {
+  auto g = bigmul::test::rng(1319);
+  for (std::size_t n = 1; n <= 16 * 13 + 15; ++n) {
+    const std::string s = random_digits(g, n, 16, n % 3 == 0);
+    std::vector<limb_t> out(digits::limbs_for(n, 16));
+    ASSERT_EQ(digits::parse(s, 16, out.data()), digits::no_error) << n;
+    mpz_class got;
+    mpz_import(got.get_mpz_t(), out.size(), -1, sizeof(limb_t), 0, 0, out.data());
+    ASSERT_EQ(got, mpz_class(s, 16)) << n;
+    std::string printed(digits::printed_size(out.data(), out.size(), 16), '?');
+    digits::print(out.data(), out.size(), 16, printed.data());
+    ASSERT_EQ(printed, mpz_class(s, 16).get_str(16)) << n;
+  }
+  const std::size_t n = 16 * 13 + 9;
+  const std::string good = random_digits(g, n, 16);
+  std::vector<limb_t> out(digits::limbs_for(n, 16));
+  for (std::size_t pos = 0; pos < n; ++pos)
+    for (const char bad : {'g', '/', ':', '@', 'G', '`', '\0', '\xff'}) {
+      std::string s = good;
+      s[pos] = bad;
+      ASSERT_EQ(digits::parse(s, 16, out.data()), pos) << "at " << pos;
+    }
 }
 
 TEST(DigitsParse, ChunkedOverThreadsFindsTheLowestBadOffset) {

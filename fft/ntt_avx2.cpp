@@ -42,19 +42,13 @@ BIGMUL_AVX2 void pointwise_doubles_run(double* x, const double* y, std::size_t b
   for (std::size_t i = b; i < e; i += 4) st(x + i, mulmod_shoup(mulmod(ld(x + i), ld(y + i), c), s, sp, c));
 }
 
-// dst[i] = src[i] mod p in [0, 2p) for i in [b, e) (multiples of 4): a limb
-// is hi 2^32 + lo, both exact doubles; hi (2^32 mod p) is a Shoup product
-// of |x| < 2^32 (<= p/2 + 1), plus lo < 2^32: in [-p, p), as u64 r + p.
+// dst[i] = src[i] mod p in [0, 2p) for i in [b, e) (multiples of 4): the
+// limb's residue in [-p, p) (from_limbs, fft/ntt_avx2_arith.hpp), as u64 r + p.
 BIGMUL_AVX2 void load_run(u64* dst, const u64* src, std::size_t b, std::size_t e, double c32, double c32_p, u64 p) {
   const vconst c = make_vconst(p);
-  const __m256d w = _mm256_set1_pd(c32), wp = _mm256_set1_pd(c32_p), two52v = _mm256_set1_pd(two52);
-  const __m256i low32 = _mm256_set1_epi64x(0xffffffffll);
-  for (std::size_t i = b; i < e; i += 4) {
-    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i));
-    const __m256d lo = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(x, low32), c.exp52)), two52v);
-    const __m256d hi = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 32), c.exp52)), two52v);
-    store_u64(dst + i, _mm256_add_pd(mulmod_shoup(hi, w, wp, c), lo), c);
-  }
+  const limb_source s{src, e, _mm256_set1_pd(c32), _mm256_set1_pd(c32_p)};
+  for (std::size_t i = b; i < e; i += 4)
+    store_u64(dst + i, from_limbs(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)), s, c), c);
 }
 BIGMUL_AVX2 void lanes(const double* x, const double* y, double w, double w_p, u64 p, double* r, int op) {
   const vconst c = make_vconst(p);

@@ -140,6 +140,33 @@ BIGMUL_AVX2 inline void store_u64(std::uint64_t* p, __m256d r, const vconst& c) 
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), to_u64(r, c));
 }
 
+// The multiply's operands read straight from their limbs (any 64-bit
+// values) by the forward transform's first step, instead of a pass that
+// stores their residues first: 4 limbs, each hi 2^32 + lo with both halves
+// exact doubles; hi (2^32 mod p) is a Shoup product of |x| < 2^32 (within
+// p/2 + 1), plus lo < 2^32: in [-p, p) (p > 2^34), the value x - p that
+// load_u64 gives for the stored residue. c32 = 2^32 mod p (signed), c32_p = c32 / p.
+struct limb_source {
+  const std::uint64_t* src;
+  std::size_t len;  // src[len ..) reads as zero
+  __m256d c32, c32_p;
+};
+BIGMUL_AVX2 inline __m256d from_limbs(__m256i x, const limb_source& s, const vconst& c) {
+  const __m256d two52v = _mm256_set1_pd(two52);
+  const __m256i low32 = _mm256_set1_epi64x(0xffffffffll);
+  const __m256d lo = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(x, low32), c.exp52)), two52v);
+  const __m256d hi = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(x, 32), c.exp52)), two52v);
+  return _mm256_add_pd(mulmod_shoup(hi, s.c32, s.c32_p, c), lo);
+}
+// Values i .. i + 4, zero from len on (a vector across len reads its limbs one by one).
+BIGMUL_AVX2 inline __m256d load_limbs(const limb_source& s, std::size_t i, const vconst& c) {
+  if (i + 4 <= s.len) return from_limbs(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.src + i)), s, c);
+  if (i >= s.len) return _mm256_setzero_pd();
+  alignas(32) std::uint64_t t[4] = {0, 0, 0, 0};
+  for (std::size_t l = 0; i + l < s.len; ++l) t[l] = s.src[i + l];
+  return from_limbs(_mm256_load_si256(reinterpret_cast<const __m256i*>(t)), s, c);
+}
+
 BIGMUL_AVX2 inline __m256d ld(const double* p) { return _mm256_loadu_pd(p); }
 BIGMUL_AVX2 inline void st(double* p, __m256d v) { _mm256_storeu_pd(p, v); }
 

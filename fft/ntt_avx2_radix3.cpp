@@ -53,10 +53,20 @@ BIGMUL_AVX2 inline __m256d twiddle_mul(__m256d x, __m256d w, __m256d wp, const v
 // |a b| <= 1.34 p^2 and |y1|, |y2| <= 0.84p (fft/ntt_avx2_arith.hpp).
 // nonzero: a[nonzero ..) is zero (a zero-padded operand): blocks whose x2, or
 // x1 and x2, are all zero skip their terms (x1 = x2 = 0: y_r = x0 w^jr).
-template <bool Full>
+// Src: where x_r at j + r m is read (the u64 residues in place, or the
+// operand's limbs: from_limbs_src).
+struct u64_src {
+  const u64* a;
+  BIGMUL_AVX2 __m256d operator()(std::size_t i, const vconst& c) const { return load_u64(a + i, c); }
+};
+struct from_limbs_src {
+  const limb_source& s;
+  BIGMUL_AVX2 __m256d operator()(std::size_t i, const vconst& c) const { return load_limbs(s, i, c); }
+};
+template <bool Full, class Src>
 BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
                                     const radix3_tables& T, const double* full, u64 base1, u64 base2, u64 p,
-                                    std::size_t nonzero) {
+                                    std::size_t nonzero, const Src& in) {
   const vconst c = make_vconst(p);
   const __m256d c3 = _mm256_set1_pd(T.cube[0]), c3p = _mm256_set1_pd(T.cube_p[0]);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
@@ -67,20 +77,20 @@ BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, 
       u64* x = a + j0 + i;
       const twiddles3<Full> w = twiddles_at<Full>(full, m, j0 + i, i, b1, b2, T.tw[0][0], T.tw_p[0][0], T.tw[0][1],
                                                   T.tw_p[0][1], c);
-      const __m256d x0 = load_u64(x, c);
+      const __m256d x0 = in(j0 + i, c);
       __m256d y0, y1, y2;
       if (zero1) {
         y0 = x0;
         y1 = twiddle_mul<Full>(x0, w.w1, w.w1p, c);
         y2 = twiddle_mul<Full>(x0, w.w2, w.w2p, c);
       } else if (zero2) {
-        const __m256d x1 = load_u64(x + m, c);
+        const __m256d x1 = in(j0 + i + m, c);
         const __m256d u = mulmod_shoup(x1, c3, c3p, c);
         y0 = reduce(_mm256_add_pd(x0, x1), c);
         y1 = twiddle_mul<Full>(_mm256_add_pd(x0, u), w.w1, w.w1p, c);
         y2 = twiddle_mul<Full>(_mm256_sub_pd(_mm256_sub_pd(x0, x1), u), w.w2, w.w2p, c);
       } else {
-        const __m256d x1 = load_u64(x + m, c), x2 = load_u64(x + 2 * m, c);
+        const __m256d x1 = in(j0 + i + m, c), x2 = in(j0 + i + 2 * m, c);
         const __m256d u = mulmod_shoup(_mm256_sub_pd(x1, x2), c3, c3p, c);
         y0 = reduce(_mm256_add_pd(_mm256_add_pd(x0, x1), x2), c);
         y1 = twiddle_mul<Full>(_mm256_add_pd(_mm256_sub_pd(x0, x2), u), w.w1, w.w1p, c);
@@ -100,8 +110,7 @@ BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, 
 // x_l = sum_r z_r w3^-lr (times 3). |z1|, |z2| <= 0.77p, sums < 3.6p, reduced.
 template <bool Full>
 BIGMUL_AVX2 void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
-                                    const radix3_tables& T, const double* full, u64 base1, u64 base2, u64 p,
-                                    std::size_t) {
+                                    const radix3_tables& T, const double* full, u64 base1, u64 base2, u64 p) {
   const vconst c = make_vconst(p);
   const __m256d c3 = _mm256_set1_pd(T.cube[1]), c3p = _mm256_set1_pd(T.cube_p[1]);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
@@ -123,12 +132,30 @@ BIGMUL_AVX2 void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, 
     base2 = mul_shoup(base2, T.step[1][1], T.step_shoup[1][1], p);
   }
 }
+// The forward reading the operand's limbs (the vector constants built here,
+// in code marked for AVX2).
+BIGMUL_AVX2 void forward_from_limbs(u64* a, std::size_t m, std::size_t j0, std::size_t j1, const radix3_tables& T,
+                                    const double* full, u64 base1, u64 base2, u64 p, std::size_t nonzero,
+                                    const u64* src, double c32, double c32_p) {
+  const limb_source s{src, nonzero, _mm256_set1_pd(c32), _mm256_set1_pd(c32_p)};
+  const from_limbs_src in{s};
+  if (full)
+    radix3_forward_run<true>(a, m, j0, j1, T, full, base1, base2, p, nonzero, in);
+  else
+    radix3_forward_run<false>(a, m, j0, j1, T, full, base1, base2, p, nonzero, in);
+}
 #endif  // BIGMUL_HAVE_AVX2_CODE
 
 }  // namespace
 
 // Chunks of whole 64-j blocks; each starts its bases at w^(+-j0).
 void ntt_avx2_plan::radix3_vector(u64* a, unsigned threads, bool inverse, std::size_t nonzero) const {
+  radix3_from(a, threads, inverse, nonzero, nullptr, 0, 0);
+}
+// src: the forward reads the operand's limbs src[0 .. nonzero) instead of a
+// (values past them zero; c32 = 2^32 mod p signed, c32_p = c32 / p).
+void ntt_avx2_plan::radix3_from(u64* a, unsigned threads, bool inverse, std::size_t nonzero, const u64* src,
+                                double c32, double c32_p) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   const u64 root = inverse ? radix3_.root_n_inv : radix3_.root_n;
   const std::size_t block = radix3_tables::block, blocks = (m_ + block - 1) / block;
@@ -136,15 +163,19 @@ void ntt_avx2_plan::radix3_vector(u64* a, unsigned threads, bool inverse, std::s
     const std::size_t j0 = b0 * block, j1 = std::min(m_, b1 * block);
     const u64 base1 = pow_mod(root, j0, p_), base2 = pow_mod(root, 2 * j0, p_);
     const double* full = radix3_full_[inverse ? 1 : 0].empty() ? nullptr : radix3_full_[inverse ? 1 : 0].data();
-    if (full)
-      (inverse ? radix3_inverse_run<true> : radix3_forward_run<true>)(a, m_, j0, j1, radix3_vec_, full, base1, base2,
-                                                                      p_, nonzero);
-    else
-      (inverse ? radix3_inverse_run<false> : radix3_forward_run<false>)(a, m_, j0, j1, radix3_vec_, full, base1,
-                                                                        base2, p_, nonzero);
+    const auto& T = radix3_vec_;
+    if (inverse) {
+      (full ? radix3_inverse_run<true> : radix3_inverse_run<false>)(a, m_, j0, j1, T, full, base1, base2, p_);
+    } else if (src == nullptr) {
+      const u64_src in{a};
+      (full ? radix3_forward_run<true, u64_src> : radix3_forward_run<false, u64_src>)(a, m_, j0, j1, T, full, base1,
+                                                                                      base2, p_, nonzero, in);
+    } else {
+      forward_from_limbs(a, m_, j0, j1, T, full, base1, base2, p_, nonzero, src, c32, c32_p);
+    }
   });
 #else
-  (void)a, (void)threads, (void)inverse, (void)nonzero;
+  (void)a, (void)threads, (void)inverse, (void)nonzero, (void)src, (void)c32, (void)c32_p;
 #endif
 }
 

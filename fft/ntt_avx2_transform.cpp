@@ -98,6 +98,19 @@ BIGMUL_AVX2 inline __m256d ld_as(const double* p, const vconst& c) {
 }
 BIGMUL_AVX2 inline __m256d bc(const double* p) { return _mm256_broadcast_sd(p); }
 
+// Where a forward transform's first step reads its input: in place, as
+// doubles or u64 residues, or from the operand's limbs (load_limbs: the
+// multiply's load and first step in one pass; it writes all of a).
+template <bool InU64>
+struct in_place {
+  const double* a;
+  BIGMUL_AVX2 __m256d operator()(std::size_t i, const vconst& c) const { return ld_as<InU64>(a + i, c); }
+};
+struct from_limbs_at {
+  const limb_source& s;
+  BIGMUL_AVX2 __m256d operator()(std::size_t i, const vconst& c) const { return load_limbs(s, i, c); }
+};
+
 // A block's twiddles gathered into a small table read as block 1 of its
 // level (the tree's entries in heap order): local[2^j + b] = w[k 2^j + b]
 // for 2^j < 2 top, b < 2^j, so a kernel called with block index 1 instead
@@ -187,31 +200,30 @@ BIGMUL_AVX2 inline void inv4(__m256d& x0, __m256d& x1, __m256d& x2, __m256d& x3,
 // zero-padded u64 operand, in [-p, p)): Z = 1, x3 = 0: out <= 1.5p + 1;
 // Z = 2, x2 = x3 = 0: out <= 2p; Z = 3, only x0: out = x0; no reductions
 // past the first pair of sums.
-template <bool InU64, int Z>
+template <class Src, int Z>
 BIGMUL_AVX2 void first_run(double* a, std::size_t h, std::size_t j0, std::size_t j1, __m256d w3, __m256d w3p,
-                           const vconst& c) {
+                           const vconst& c, const Src& in) {
   for (std::size_t j = j0; j < j1; j += 4) {
-    const __m256d x0 = ld_as<InU64>(a + j, c);
+    const __m256d x0 = in(j, c);
     __m256d y0, y1, y2, t;
     if constexpr (Z == 3) {
       y0 = y1 = y2 = x0;
       t = _mm256_setzero_pd();
     } else if constexpr (Z == 2) {
-      const __m256d x1 = ld_as<InU64>(a + j + h, c);
+      const __m256d x1 = in(j + h, c);
       y0 = _mm256_add_pd(x0, x1);
       y1 = _mm256_sub_pd(x0, x1);
       y2 = x0;
       t = mulmod_shoup(x1, w3, w3p, c);
     } else if constexpr (Z == 1) {
-      const __m256d x1 = ld_as<InU64>(a + j + h, c), x2 = ld_as<InU64>(a + j + 2 * h, c);
+      const __m256d x1 = in(j + h, c), x2 = in(j + 2 * h, c);
       const __m256d s02 = reduce(_mm256_add_pd(x0, x2), c);
       y0 = _mm256_add_pd(s02, x1);
       y1 = _mm256_sub_pd(s02, x1);
       y2 = reduce(_mm256_sub_pd(x0, x2), c);
       t = mulmod_shoup(x1, w3, w3p, c);
     } else {
-      const __m256d x1 = ld_as<InU64>(a + j + h, c), x2 = ld_as<InU64>(a + j + 2 * h, c),
-                    x3 = ld_as<InU64>(a + j + 3 * h, c);
+      const __m256d x1 = in(j + h, c), x2 = in(j + 2 * h, c), x3 = in(j + 3 * h, c);
       const __m256d s02 = reduce(_mm256_add_pd(x0, x2), c), s13 = reduce(_mm256_add_pd(x1, x3), c);
       y0 = _mm256_add_pd(s02, s13);
       y1 = _mm256_sub_pd(s02, s13);
@@ -226,23 +238,24 @@ BIGMUL_AVX2 void first_run(double* a, std::size_t h, std::size_t j0, std::size_t
 }
 template <bool InU64>
 BIGMUL_AVX2 void pass4_forward_first(double* a, std::size_t h, const tables& T, const vconst& c) {
-  first_run<InU64, 0>(a, h, 0, h, bc(T.w + 1), bc(T.wp + 1), c);
+  first_run<in_place<InU64>, 0>(a, h, 0, h, bc(T.w + 1), bc(T.wp + 1), c, in_place<InU64>{a});
 }
 // The first step of a u64 operand whose a[nonzero ..) is zero: x_q at j is
 // zero from j = nonzero - q h on, so the loop splits into runs with 0 .. 3
-// zero quarters (run ends rounded up to whole vectors).
+// zero quarters (run ends rounded up to whole vectors). Src: where it reads.
+template <class Src = in_place<true>>
 BIGMUL_AVX2 void pass4_forward_first_partial(double* a, std::size_t h, const tables& T, const vconst& c,
-                                             std::size_t nonzero) {
+                                             std::size_t nonzero, const Src& in) {
   const auto end = [&](std::size_t q) {  // the first j where x_q is zero
     const std::size_t at = nonzero > q * h ? nonzero - q * h : 0;
     return std::min(h, (at + 3) / 4 * 4);
   };
   const std::size_t e3 = end(3), e2 = end(2), e1 = end(1);
   const __m256d w3 = bc(T.w + 1), w3p = bc(T.wp + 1);
-  first_run<true, 0>(a, h, 0, e3, w3, w3p, c);
-  first_run<true, 1>(a, h, e3, e2, w3, w3p, c);
-  first_run<true, 2>(a, h, e2, e1, w3, w3p, c);
-  first_run<true, 3>(a, h, e1, h, w3, w3p, c);
+  first_run<Src, 0>(a, h, 0, e3, w3, w3p, c, in);
+  first_run<Src, 1>(a, h, e3, e2, w3, w3p, c, in);
+  first_run<Src, 2>(a, h, e2, e1, w3, w3p, c, in);
+  first_run<Src, 3>(a, h, e1, h, w3, w3p, c, in);
 }
 
 // One radix-4 step over a block of 4h values (h a multiple of 4), block index k.
@@ -306,6 +319,50 @@ BIGMUL_AVX2 void pass4_inverse(double* a, std::size_t h, const tables& T, std::s
     __m256d x0 = ld(a + j), x1 = ld(a + j + h), x2 = ld(a + j + 2 * h), x3 = ld(a + j + 3 * h);
     inv4(x0, x1, x2, x3, w1, w1p, w2, w2p, w3, w3p, c);
     store4<OutU64>(a, j, h, x0, x1, x2, x3, c);
+  }
+}
+
+// The radix-4 steps of a whole level inside a leaf: every block of s values
+// in a[0 .. size), block indices kfirst, kfirst + 1, ..., in one call (at the
+// small blocks, 16 and 64 values, a call a block cost more than its loop).
+BIGMUL_AVX2 void level4_forward(double* a, std::size_t size, std::size_t s, const tables& T, std::size_t kfirst,
+                                const vconst& c) {
+  const std::size_t h = s / 4;
+  std::size_t b = 0;
+  if (kfirst == 0) pass4_forward_first<false>(a, h, T, c), b = 1;
+  for (; b < size / s; ++b) {
+    const std::size_t k = kfirst + b;
+    double* x = a + b * s;
+    const __m256d w1 = bc(T.w + k), w1p = bc(T.wp + k), w2 = bc(T.w + 2 * k), w2p = bc(T.wp + 2 * k),
+                  w3 = bc(T.w + 2 * k + 1), w3p = bc(T.wp + 2 * k + 1);
+    for (std::size_t j = 0; j < h; j += 4) {
+      __m256d x0 = ld(x + j), x1 = ld(x + j + h), x2 = ld(x + j + 2 * h), x3 = ld(x + j + 3 * h);
+      fwd4(x0, x1, x2, x3, w1, w1p, w2, w2p, w3, w3p, c);
+      st(x + j, x0);
+      st(x + j + h, x1);
+      st(x + j + 2 * h, x2);
+      st(x + j + 3 * h, x3);
+    }
+  }
+}
+BIGMUL_AVX2 void level4_inverse(double* a, std::size_t size, std::size_t s, const tables& T, std::size_t kfirst,
+                                const vconst& c) {
+  const std::size_t h = s / 4;
+  std::size_t b = 0;
+  if (kfirst == 0) pass4_inverse_first<false>(a, h, T, c), b = 1;
+  for (; b < size / s; ++b) {
+    const std::size_t k = kfirst + b;
+    double* x = a + b * s;
+    const __m256d w1 = bc(T.w + k), w1p = bc(T.wp + k), w2 = bc(T.w + 2 * k), w2p = bc(T.wp + 2 * k),
+                  w3 = bc(T.w + 2 * k + 1), w3p = bc(T.wp + 2 * k + 1);
+    for (std::size_t j = 0; j < h; j += 4) {
+      __m256d x0 = ld(x + j), x1 = ld(x + j + h), x2 = ld(x + j + 2 * h), x3 = ld(x + j + 3 * h);
+      inv4(x0, x1, x2, x3, w1, w1p, w2, w2p, w3, w3p, c);
+      st(x + j, x0);
+      st(x + j + h, x1);
+      st(x + j + 2 * h, x2);
+      st(x + j + 3 * h, x3);
+    }
   }
 }
 
@@ -414,18 +471,11 @@ BIGMUL_AVX2 void first_levels_inverse(double* a, std::size_t size, const tables&
 // A whole in-cache block of `size` values (16 <= size <= leaf_size), block
 // index kb at its level: radix-4 passes while blocks hold >= 16 values, one
 // radix-2 level when log2(size) is odd, then the last two levels in registers.
-// nonzero < size (u64 input, kb = 0): a[nonzero ..) is zero.
-template <bool InU64>
-BIGMUL_AVX2 void leaf_forward(double* a, std::size_t size, std::size_t kb, const tables& T, u64 p,
-                              std::size_t nonzero = ~std::size_t{0}) {
-  const vconst c = make_vconst(p);
-  if (InU64 && kb == 0 && nonzero < size)
-    pass4_forward_first_partial(a, size / 4, T, c, nonzero);
-  else
-    pass4_forward<InU64>(a, size / 4, T, kb, c);
+// leaf_forward_rest: all but the first radix-4 step.
+BIGMUL_AVX2 void leaf_forward_rest(double* a, std::size_t size, std::size_t kb, const tables& T, const vconst& c) {
   std::size_t s = size / 4;
   for (; s >= 16; s /= 4)
-    for (std::size_t b = 0; b < size / s; ++b) pass4_forward<false>(a + b * s, s / 4, T, kb * (size / s) + b, c);
+    level4_forward(a, size, s, T, kb * (size / s), c);
   if (s == 8)
     for (std::size_t b = 0; b < size / 8; ++b) {
       const std::size_t k = kb * (size / 8) + b;
@@ -435,6 +485,23 @@ BIGMUL_AVX2 void leaf_forward(double* a, std::size_t size, std::size_t kb, const
     last_levels_forward<true>(a, size, T, kb * (size / 4), c);
   else
     last_levels_forward<false>(a, size, T, kb * (size / 4), c);
+}
+// nonzero < size (u64 input, kb = 0): a[nonzero ..) is zero.
+template <bool InU64>
+BIGMUL_AVX2 void leaf_forward(double* a, std::size_t size, std::size_t kb, const tables& T, u64 p,
+                              std::size_t nonzero = ~std::size_t{0}) {
+  const vconst c = make_vconst(p);
+  if (InU64 && kb == 0 && nonzero < size)
+    pass4_forward_first_partial(a, size / 4, T, c, nonzero, in_place<true>{a});
+  else
+    pass4_forward<InU64>(a, size / 4, T, kb, c);
+  leaf_forward_rest(a, size, kb, T, c);
+}
+// The whole leaf (kb = 0) of an operand read from its limbs.
+BIGMUL_AVX2 void leaf_forward_limbs(double* a, std::size_t size, const tables& T, u64 p, const limb_source& s) {
+  const vconst c = make_vconst(p);
+  pass4_forward_first_partial(a, size / 4, T, c, std::min(s.len, size), from_limbs_at{s});
+  leaf_forward_rest(a, size, 0, T, c);
 }
 template <bool OutU64>
 BIGMUL_AVX2 void leaf_inverse(double* a, std::size_t size, std::size_t kb, const tables& T, u64 p) {
@@ -452,7 +519,7 @@ BIGMUL_AVX2 void leaf_inverse(double* a, std::size_t size, std::size_t kb, const
     s = 32;
   }
   for (; s < size; s *= 4)
-    for (std::size_t b = 0; b < size / s; ++b) pass4_inverse<false>(a + b * s, s / 4, T, kb * (size / s) + b, c);
+    level4_inverse(a, size, s, T, kb * (size / s), c);
   pass4_inverse<OutU64>(a, size / 4, T, kb, c);
 }
 
@@ -506,7 +573,15 @@ void rec_forward(double* a, std::size_t size, std::size_t k, const tables& T, u6
 // The whole transform of a u64 input whose a[nonzero ..) is zero (a zero-padded operand).
 BIGMUL_AVX2 void forward_partial(double* a, std::size_t size, const tables& T, u64 p, std::size_t nonzero) {
   if (size <= leaf_size) return leaf_forward<true>(a, size, 0, T, p, nonzero);
-  pass4_forward_first_partial(a, size / 4, T, make_vconst(p), nonzero);
+  pass4_forward_first_partial(a, size / 4, T, make_vconst(p), nonzero, in_place<true>{a});
+  for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, q, T, p);
+}
+// The same from an operand's limbs src[0 .. len) (values past them zero).
+BIGMUL_AVX2 void forward_limbs_at(double* a, std::size_t size, const tables& T, u64 p, const u64* src,
+                                  std::size_t len, double c32, double c32_p) {
+  const limb_source s{src, len, _mm256_set1_pd(c32), _mm256_set1_pd(c32_p)};
+  if (size <= leaf_size) return leaf_forward_limbs(a, size, T, p, s);
+  pass4_forward_first_partial(a, size / 4, T, make_vconst(p), std::min(len, size), from_limbs_at{s});
   for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, q, T, p);
 }
 template <bool OutU64>
@@ -583,6 +658,26 @@ void ntt_avx2_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const
 }
 void ntt_avx2_plan::forward_product(u64* a, unsigned threads, std::size_t nonzero) const {
   forward_as(a, threads, nonzero, true);
+}
+
+void ntt_avx2_plan::load_forward_product(u64* dst, const u64* src, std::size_t len, unsigned threads) const {
+  threads = prim::resolve_threads(threads);
+  len = std::min(len, n_);
+  if (threads > 1 || m_ < 16) {
+    load(dst, src, len, threads);
+    return forward_product(dst, threads, len);
+  }
+  if (!ntt_avx2_supported()) throw std::logic_error("ntt_avx2_plan: this processor has no AVX2 and FMA");
+  const double c32 = signed_rep((u64{1} << 32) % p_, p_), c32_p = c32 / static_cast<double>(p_);
+  if (n_ != m_) {
+    radix3_from(dst, 1, false, len, src, c32, c32_p);
+    for (int r = 0; r < 3; ++r) pow2_forward(dst + r * m_, 1, false, m_, true);
+    return;
+  }
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  const tables T{fw_.data(), fw_p_.data(), true, cw_.data(), cw_p_.data()};
+  forward_limbs_at(reinterpret_cast<double*>(dst), m_, T, p_, src, len, c32, c32_p);
+#endif
 }
 
 void ntt_avx2_plan::forward_as(u64* a, unsigned threads, std::size_t nonzero, bool doubles) const {

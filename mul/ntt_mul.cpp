@@ -512,6 +512,9 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
   // One operand's residues and forward transform into x.
   const auto forward_one = [&](const Plan& plan, u64* x, const limb_t* src, std::size_t len, std::size_t coefficients,
                                unsigned th) {
+    // The AVX2 plan's first step reads 64-bit coefficients (the limbs) itself.
+    if constexpr (requires { plan.load_forward_product(x, src, coefficients, th); })
+      if (bits == 64) return timed(st.t_forward, [&] { plan.load_forward_product(x, src, coefficients, th); });
     timed(st.t_split, [&] { load_coefficients(plan, x, src, len, coefficients, th); });
     timed(st.t_forward, [&] { forward_operand(plan, x, coefficients, th); });
   };

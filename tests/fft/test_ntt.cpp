@@ -431,6 +431,40 @@ TEST_F(NttAvx2, ProductPathInDoublesEqualsTheU64Path) {
     }
 }
 
+// load_forward_product (the first step reads the limbs) equals load then
+// forward_product, value for value: lengths with m < 16 (the two calls),
+// leaves (16 .. 2^11, odd and even log2), recursive and split-table lengths
+// (2^13, 2^16), radix 3 on both sides of its full table (3 * 2^12, 3 * 2^13),
+// operand lengths at every quarter and third of n +- 1 (a vector across the
+// operand's end), 0 and n, limbs at the conversion's edges, 1 and 2 threads.
+TEST_F(NttAvx2, LoadForwardFromLimbsEqualsLoadThenForward) {
+  auto g = bigmul::test::rng(7014);
+  for (std::size_t n : {std::size_t{4}, std::size_t{24}, std::size_t{16}, std::size_t{32}, std::size_t{48},
+                        std::size_t{64}, std::size_t{1024}, std::size_t{2048}, std::size_t{3} << 10,
+                        std::size_t{1} << 13, std::size_t{3} << 12, std::size_t{3} << 13, std::size_t{1} << 16})
+    for (unsigned k = 0; k < ntt52_prime_count; ++k) {
+      const auto plan = ntt_avx2_plan::get(k, n);
+      const u64 p = plan->modulus();
+      std::vector<u64> src(n);
+      for (auto& x : src) x = g();
+      const u64 edges[] = {~u64{0}, 0, 1, p - 1, p, 2 * p - 1, 2 * p, (u64{1} << 32) - 1, u64{1} << 32,
+                           0xffffffff00000000ull, u64{1} << 63};
+      for (std::size_t i = 0; i < std::size(edges) && i < n; ++i) src[n - 1 - i] = edges[i];
+      std::vector<std::size_t> lens = {0, 1, n};
+      for (std::size_t q : {n / 4, n / 3, n / 2, 2 * n / 3, 3 * n / 4, n - 1})
+        for (std::size_t d : {q - 1, q, q + 1, q + 5})
+          if (d <= n) lens.push_back(d);
+      for (std::size_t len : lens)
+        for (unsigned threads : {1u, 2u}) {
+          std::vector<u64> want(n, 0xdeadbeef), got(n, 0xfeedface);
+          plan->load(want.data(), src.data(), len, threads);
+          plan->forward_product(want.data(), threads, len);
+          plan->load_forward_product(got.data(), src.data(), len, threads);
+          ASSERT_EQ(got, want) << "n=" << n << " prime " << k << " len=" << len << " threads " << threads;
+        }
+    }
+}
+
 // The AVX2 radix-3 stage reads every twiddle from a full table up to
 // m = radix3_full_max and builds them from a base and a short table above:
 // both sides of the switch (3 m points), every prime, all-maximum and random

@@ -196,13 +196,26 @@ int run_checked(const options& o, progress& prog) {
   arena mem;           // operands parsed in the product's radix, the product's limbs, the product's text
   limb_t* product_at = nullptr;  // room in mem for product_room limbs of the product
   std::size_t product_room = 0;
+  char* text_at = nullptr;  // room in mem for text_room characters of its text
+  std::size_t text_room = 0;
   bool parsed_in_place = false;
   const auto make_room = [&](std::size_t operand_limbs, std::size_t product_limbs) {
     // Sized from upper bounds (exact for operands in the product's radix);
     // a product or text that misses goes to its own allocation.
     product_room = product_limbs + 1;
-    mem = arena(operand_limbs * sizeof(limb_t) + product_room * sizeof(limb_t) +
-                text_bound(product_limbs, product_radix) + 4 * 64);
+    text_room = text_bound(product_limbs, product_radix);
+    mem = arena(operand_limbs * sizeof(limb_t) + product_room * sizeof(limb_t) + text_room + 4 * 64);
+  };
+  const auto take_product_room = [&] {  // after the operands' limbs
+    product_at = mem.take<limb_t>(product_room);
+    text_at = mem.take<char>(text_room);
+  };
+  // On the second thread, after its parse or generation: the product's and
+  // the text's first-touch page faults, off the thread that prepares and
+  // then multiplies.
+  const auto touch_product_room = [&] {
+    arena::touch(product_at, product_room * sizeof(limb_t));
+    arena::touch(text_at, text_room);
   };
   if (o.random_digits) {
     const std::uint64_t seed = o.seed ? *o.seed : seed_from_clock();
@@ -228,9 +241,15 @@ int run_checked(const options& o, progress& prog) {
     // The product's scratch is touched on this thread while another generates.
     const std::size_t limbs = estimated_limbs_of_decimal(*o.random_digits, product_radix);
     make_room(0, 2 * limbs);
-    product_at = mem.take<limb_t>(product_room);
+    take_product_room();
     if (worth_preparing(limbs, limbs, product_radix, mo, 2 * limbs * sizeof(limb_t)))
-      run_while_preparing(limbs, limbs, product_radix, mo, generate, &t.prepare, product_at, product_room);
+      run_while_preparing(
+          limbs, limbs, product_radix, mo,
+          [&] {
+            generate();
+            touch_product_room();
+          },
+          &t.prepare);
     else
       generate();
     t.generate = seconds_since(t0);
@@ -277,9 +296,15 @@ int run_checked(const options& o, progress& prog) {
         ib = parse_operand(tb);
       };
     }
-    product_at = mem.take<limb_t>(product_room);
+    take_product_room();
     if (prepare)
-      run_while_preparing(ea, eb, product_radix, mo, parse, &t.prepare, product_at, product_room);
+      run_while_preparing(
+          ea, eb, product_radix, mo,
+          [&] {
+            parse();
+            touch_product_room();
+          },
+          &t.prepare);
     else
       parse();
     t.parse = seconds_since(t0);
@@ -416,7 +441,7 @@ int run_checked(const options& o, progress& prog) {
   const std::size_t head = (minus ? 1 : 0) + (o.hex ? 2 : 0);
   const std::size_t printed = head + digits::printed_size(product.limbs, product.size, base);
   prim::buffer<char> text_spill;  // when the arena's room missed
-  char* out = mem.take<char>(printed + 1);
+  char* out = printed + 1 <= text_room ? text_at : nullptr;
   if (!out) {
     text_spill = prim::buffer<char>(printed + 1);
     out = text_spill.data();

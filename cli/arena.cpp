@@ -76,6 +76,13 @@ void* arena::take_bytes(std::size_t bytes) {
   return p;
 }
 
+void arena::touch(void* p, std::size_t bytes) {
+  if (!p || bytes == 0) return;
+  auto* c = static_cast<volatile char*>(p);
+  for (std::size_t i = 0; i < bytes; i += page) c[i] = 0;
+  c[bytes - 1] = 0;
+}
+
 void arena::discard(void* p, std::size_t bytes) {
   const auto b = round_up(reinterpret_cast<std::uintptr_t>(p), page);
   const auto e = (reinterpret_cast<std::uintptr_t>(p) + bytes) / page * page;

@@ -39,6 +39,10 @@ class arena {
   // operands no longer needed before a large text is built.
   void discard(void* p, std::size_t bytes);
 
+  // Writes one byte in every 4 KiB page of [p, p + bytes): takes their
+  // first-touch page faults now (on the calling thread). Contents unspecified.
+  static void touch(void* p, std::size_t bytes);
+
   std::size_t capacity() const { return size_; }
   bool huge() const { return huge_; }
 

@@ -3,7 +3,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <exception>
 #include <new>
 #include <system_error>
@@ -53,8 +52,7 @@ bool worth_preparing(std::size_t an, std::size_t bn, radix rx, const mul_options
 }
 
 void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_options& mo,
-                         const std::function<void()>& work, double* prepare_seconds, limb_t* touch,
-                         std::size_t touch_n) {
+                         const std::function<void()>& work, double* prepare_seconds) {
   std::exception_ptr failed;
   std::thread worker;
   try {
@@ -73,7 +71,6 @@ void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_opt
   std::exception_ptr unexpected;  // rethrown only after the join: a joinable thread must not be left behind
   try {
     prepare_mul(an, bn, rx, mo);
-    if (touch) std::memset(touch, 0, touch_n * sizeof(limb_t));
   } catch (const std::bad_alloc&) {
   } catch (const error&) {  // see the header: the product reports these itself
   } catch (...) {

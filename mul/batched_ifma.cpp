@@ -214,11 +214,11 @@ BIGMUL_IFMA void mul_batched_ifma_impl(u64* r, const u64* a, const u64* b, std::
     const std::size_t L = std::min<std::size_t>(8, G - g0);
     // The next group's operands (n lines each of a and b) on their way to L1
     // while this one computes: 5% at 1024 and 2048 bits, measured.
-    if (g0 + 8 < G)
-      for (std::size_t q = 0; q < 8 * n; q += 8) {
-        _mm_prefetch(reinterpret_cast<const char*>(a + (g0 + 8) * n + q), _MM_HINT_T0);
-        _mm_prefetch(reinterpret_cast<const char*>(b + (g0 + 8) * n + q), _MM_HINT_T0);
-      }
+    const std::size_t ahead = g0 + 8 < G ? std::min<std::size_t>(8, G - g0 - 8) * n : 0;
+    for (std::size_t q = 0; q < ahead; q += 8) {
+      _mm_prefetch(reinterpret_cast<const char*>(a + (g0 + 8) * n + q), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(b + (g0 + 8) * n + q), _MM_HINT_T0);
+    }
     transpose_in(s.T, a + g0 * n, n, L);
     limbs_to_digits(s.A, s.T, n, m);
     if (b == a) {

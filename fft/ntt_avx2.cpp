@@ -34,12 +34,17 @@ BIGMUL_AVX2 void pointwise_run(u64* x, const u64* y, std::size_t b, std::size_t 
     store_u64(x + i, mulmod_shoup(mulmod(load_u64(x + i, c), load_u64(y + i, c), c), s, sp, c), c);
 }
 // The same on forward_product's doubles (|x|, |y| <= p/2 + 1, so the
-// product is <= 0.5p + 1 and the scaled one < 0.57p), doubles out.
+// product is < 0.57p and the scaled one < 0.57p), doubles out; Scale =
+// false where the inverse multiplies by 1/n itself (inverse_scales()).
+template <bool Scale>
 BIGMUL_AVX2 void pointwise_doubles_run(double* x, const double* y, std::size_t b, std::size_t e, double scale,
                                        double scale_p, u64 p) {
   const vconst c = make_vconst(p);
   const __m256d s = _mm256_set1_pd(scale), sp = _mm256_set1_pd(scale_p);
-  for (std::size_t i = b; i < e; i += 4) st(x + i, mulmod_shoup(mulmod(ld(x + i), ld(y + i), c), s, sp, c));
+  for (std::size_t i = b; i < e; i += 4) {
+    const __m256d xy = mulmod(ld(x + i), ld(y + i), c);
+    st(x + i, Scale ? mulmod_shoup(xy, s, sp, c) : xy);
+  }
 }
 
 // dst[i] = src[i] mod p in [0, 2p) for i in [b, e) (multiples of 4): the
@@ -193,10 +198,11 @@ void ntt_avx2_plan::pointwise_inverse_product(u64* x, const u64* y, unsigned thr
   double* dx = reinterpret_cast<double*>(x);
   const double* dy = reinterpret_cast<const double*>(y);
   prim::parallel_chunks(n_ / 4, 2048, threads, [&](std::size_t b, std::size_t e) {
-    pointwise_doubles_run(dx, dy, 4 * b, 4 * e, scale_, scale_p_, p_);
+    (inverse_scales() ? pointwise_doubles_run<false> : pointwise_doubles_run<true>)(dx, dy, 4 * b, 4 * e, scale_,
+                                                                                   scale_p_, p_);
   });
 #endif
-  inverse_as(x, threads, true);
+  inverse_as(x, threads, true, inverse_scales());
 }
 
 void ntt_avx2_plan::pointwise(u64* x, const u64* y, unsigned threads) const {

@@ -95,12 +95,18 @@ class ntt_avx2_plan {
  private:
   // a[nonzero ..) zero; doubles: see forward_product.
   void pow2_forward(u64* a, unsigned threads, bool in_u64, std::size_t nonzero, bool doubles = false) const;
-  void pow2_inverse(u64* a, unsigned threads, bool out_u64, bool doubles = false) const;
+  // scaled: the outputs times 1/n (out_u64 only; inverse_scales()).
+  void pow2_inverse(u64* a, unsigned threads, bool out_u64, bool doubles = false, bool scaled = false) const;
   void forward_as(u64* a, unsigned threads, std::size_t nonzero, bool doubles) const;
-  void inverse_as(u64* a, unsigned threads, bool doubles) const;
+  void inverse_as(u64* a, unsigned threads, bool doubles, bool scaled = false) const;
+  // Whether the product's inverse multiplies by 1/n itself (the pointwise
+  // product then does not): the power-of-two part's last step, or the
+  // radix-3 stage where it builds its twiddles from a base (the base times
+  // 1/n; past radix3_full_max).
+  bool inverse_scales() const { return m_ >= 16 && (n_ == m_ || m_ > radix3_full_max); }
   void radix3_vector(u64* a, unsigned threads, bool inverse, std::size_t nonzero) const;
   void radix3_from(u64* a, unsigned threads, bool inverse, std::size_t nonzero, const u64* src, double c32,
-                   double c32_p) const;
+                   double c32_p, bool scaled = false) const;
 
   unsigned prime_;
   u64 p_;

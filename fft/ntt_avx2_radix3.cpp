@@ -108,10 +108,15 @@ BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, 
 
 // The inverse, doubles in (|y| <= 2p), u64 out: z_r = y_r w^-jr,
 // x_l = sum_r z_r w3^-lr (times 3). |z1|, |z2| <= 0.77p, sums < 3.6p, reduced.
-template <bool Full>
+// Scaled (built twiddles only): the bases carry the factor s = 1/n, and z0 =
+// y0 s (a Shoup product, <= 0.5625p): the outputs times 1/n.
+template <bool Full, bool Scaled = false>
 BIGMUL_AVX2 void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
-                                    const radix3_tables& T, const double* full, u64 base1, u64 base2, u64 p) {
+                                    const radix3_tables& T, const double* full, u64 base1, u64 base2, u64 p,
+                                    double s = 0, double sp = 0) {
+  static_assert(!(Full && Scaled), "the full tables are not scaled");
   const vconst c = make_vconst(p);
+  const __m256d S = _mm256_set1_pd(s), Sp = _mm256_set1_pd(sp);
   const __m256d c3 = _mm256_set1_pd(T.cube[1]), c3p = _mm256_set1_pd(T.cube_p[1]);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
     const __m256d b1 = _mm256_set1_pd(signed_rep(base1, p)), b2 = _mm256_set1_pd(signed_rep(base2, p));
@@ -120,7 +125,8 @@ BIGMUL_AVX2 void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, 
       double* x = reinterpret_cast<double*>(a + j0 + i);
       const twiddles3<Full> w = twiddles_at<Full>(full, m, j0 + i, i, b1, b2, T.tw[1][0], T.tw_p[1][0], T.tw[1][1],
                                                   T.tw_p[1][1], c);
-      const __m256d z0 = ld(x), z1 = twiddle_mul<Full>(ld(x + m), w.w1, w.w1p, c),
+      const __m256d z0 = Scaled ? mulmod_shoup(ld(x), S, Sp, c) : ld(x),
+                    z1 = twiddle_mul<Full>(ld(x + m), w.w1, w.w1p, c),
                     z2 = twiddle_mul<Full>(ld(x + 2 * m), w.w2, w.w2p, c);
       const __m256d u = mulmod_shoup(_mm256_sub_pd(z1, z2), c3, c3p, c);
       u64* y = a + j0 + i;
@@ -154,18 +160,24 @@ void ntt_avx2_plan::radix3_vector(u64* a, unsigned threads, bool inverse, std::s
 }
 // src: the forward reads the operand's limbs src[0 .. nonzero) instead of a
 // (values past them zero; c32 = 2^32 mod p signed, c32_p = c32 / p).
+// scaled (inverse, past radix3_full_max): the outputs times 1/n.
 void ntt_avx2_plan::radix3_from(u64* a, unsigned threads, bool inverse, std::size_t nonzero, const u64* src,
-                                double c32, double c32_p) const {
+                                double c32, double c32_p, bool scaled) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   const u64 root = inverse ? radix3_.root_n_inv : radix3_.root_n;
   const std::size_t block = radix3_tables::block, blocks = (m_ + block - 1) / block;
   prim::parallel_chunks(blocks, 64, threads, [&](std::size_t b0, std::size_t b1) {
     const std::size_t j0 = b0 * block, j1 = std::min(m_, b1 * block);
-    const u64 base1 = pow_mod(root, j0, p_), base2 = pow_mod(root, 2 * j0, p_);
+    u64 base1 = pow_mod(root, j0, p_), base2 = pow_mod(root, 2 * j0, p_);
     const double* full = radix3_full_[inverse ? 1 : 0].empty() ? nullptr : radix3_full_[inverse ? 1 : 0].data();
     const auto& T = radix3_vec_;
-    if (inverse) {
-      (full ? radix3_inverse_run<true> : radix3_inverse_run<false>)(a, m_, j0, j1, T, full, base1, base2, p_);
+    if (inverse && scaled && full == nullptr) {
+      const u64 s = scale_ < 0 ? p_ - static_cast<u64>(-scale_) : static_cast<u64>(scale_);
+      base1 = mul_mod(base1, s, p_);
+      base2 = mul_mod(base2, s, p_);
+      radix3_inverse_run<false, true>(a, m_, j0, j1, T, full, base1, base2, p_, scale_, scale_p_);
+    } else if (inverse) {
+      (full ? radix3_inverse_run<true> : radix3_inverse_run<false>)(a, m_, j0, j1, T, full, base1, base2, p_, 0, 0);
     } else if (src == nullptr) {
       const u64_src in{a};
       (full ? radix3_forward_run<true, u64_src> : radix3_forward_run<false, u64_src>)(a, m_, j0, j1, T, full, base1,
@@ -175,7 +187,7 @@ void ntt_avx2_plan::radix3_from(u64* a, unsigned threads, bool inverse, std::siz
     }
   });
 #else
-  (void)a, (void)threads, (void)inverse, (void)nonzero, (void)src, (void)c32, (void)c32_p;
+  (void)a, (void)threads, (void)inverse, (void)nonzero, (void)src, (void)c32, (void)c32_p, (void)scaled;
 #endif
 }
 

@@ -67,12 +67,17 @@ void scalar_inverse(u64* a, std::size_t m, u64 p, const u64* w, const u64* ws) {
 // between its transforms (forward_product, pointwise_inverse_product).
 // cw, cwp: the coarse entries w[kh cap] when the prime's table stores only
 // the first cap entries whole (fft/ntt_level_table.hpp); null otherwise.
+// scaled: the inverse's last step multiplies its u64 outputs by s = 1/n mod
+// p (signed, sp = s / p) instead of only reducing them: the product's
+// scaling folded into the inverse (pointwise_inverse_product).
 struct tables {
   const double* w;
   const double* wp;
   bool doubles = false;
   const double* cw = nullptr;
   const double* cwp = nullptr;
+  bool scaled = false;
+  double s = 0, sp = 0;
 };
 constexpr std::size_t cap = ntt_avx2_twiddle_table::cap;
 constexpr unsigned cap_bits = 11;
@@ -125,7 +130,7 @@ struct local_tables {
 // Builds entries for levels 2^j = 1 .. top (top <= leaf_size / 2, and cap:
 // each level's run [k 2^j, (k + 1) 2^j) then lies in one fine range).
 BIGMUL_AVX2 void build_local(const tables& T, std::size_t k, std::size_t top, u64 p, local_tables& L) {
-  L.t = tables{L.w, L.wp, T.doubles};
+  L.t = tables{L.w, L.wp, T.doubles, nullptr, nullptr, T.scaled, T.s, T.sp};
   const vconst c = make_vconst(p);
   const double half_p = static_cast<double>((p - 1) / 2);
   const __m256d hp = _mm256_set1_pd(half_p), nhp = _mm256_set1_pd(-half_p);
@@ -296,9 +301,26 @@ BIGMUL_AVX2 inline void store4(double* a, std::size_t j, std::size_t h, __m256d 
 // Block 0 of an inverse level pair (every transform's last step): the
 // inverse twiddles w[0]^-1 = 1 leave one product, (x2 - x3) w[1]^-1. In
 // [-2p, 2p], out <= 1.13p, or reduced as u64.
+// Scaled (u64 out): each output times s, a Shoup product of |y| <= 1.13p
+// (<= 0.54p) in place of its reduction.
 template <bool OutU64>
 BIGMUL_AVX2 void pass4_inverse_first(double* a, std::size_t h, const tables& T, const vconst& c) {
   const __m256d w3 = bc(T.w + 1), w3p = bc(T.wp + 1);
+  if (OutU64 && T.scaled) {
+    const __m256d S = _mm256_set1_pd(T.s), Sp = _mm256_set1_pd(T.sp);
+    u64* b = reinterpret_cast<u64*>(a);
+    for (std::size_t j = 0; j < h; j += 4) {
+      const __m256d x0 = ld(a + j), x1 = ld(a + j + h), x2 = ld(a + j + 2 * h), x3 = ld(a + j + 3 * h);
+      const __m256d s01 = reduce(_mm256_add_pd(x0, x1), c), s23 = reduce(_mm256_add_pd(x2, x3), c);
+      const __m256d d01 = reduce(_mm256_sub_pd(x0, x1), c);
+      const __m256d t = mulmod_shoup(_mm256_sub_pd(x2, x3), w3, w3p, c);
+      store_u64(b + j, mulmod_shoup(_mm256_add_pd(s01, s23), S, Sp, c), c);
+      store_u64(b + j + h, mulmod_shoup(_mm256_add_pd(d01, t), S, Sp, c), c);
+      store_u64(b + j + 2 * h, mulmod_shoup(_mm256_sub_pd(s01, s23), S, Sp, c), c);
+      store_u64(b + j + 3 * h, mulmod_shoup(_mm256_sub_pd(d01, t), S, Sp, c), c);
+    }
+    return;
+  }
   for (std::size_t j = 0; j < h; j += 4) {
     const __m256d x0 = ld(a + j), x1 = ld(a + j + h), x2 = ld(a + j + 2 * h), x3 = ld(a + j + 3 * h);
     const __m256d s01 = reduce(_mm256_add_pd(x0, x1), c), s23 = reduce(_mm256_add_pd(x2, x3), c);
@@ -379,10 +401,21 @@ BIGMUL_AVX2 void level_forward_run(double* x, double* y, std::size_t len, const 
     st(y + j, _mm256_sub_pd(X, t));
   }
 }
+// sx (u64 out only): {s, s / p}, the sums times s too (Shoup, |X + Y| <=
+// 4p: <= 0.625p), and w then holds w s: the scaled last level.
 template <bool OutU64>
 BIGMUL_AVX2 void level_inverse_run(double* x, double* y, std::size_t len, const double* w, const double* wp,
-                                   const vconst& c) {
+                                   const vconst& c, const double* sx = nullptr) {
   const __m256d W = bc(w), WP = bc(wp);
+  if (OutU64 && sx != nullptr) {
+    const __m256d S = bc(sx), Sp = bc(sx + 1);
+    for (std::size_t j = 0; j < len; j += 4) {
+      const __m256d X = ld(x + j), Y = ld(y + j);
+      store_u64(reinterpret_cast<u64*>(x + j), mulmod_shoup(_mm256_add_pd(X, Y), S, Sp, c), c);
+      store_u64(reinterpret_cast<u64*>(y + j), mulmod_shoup(_mm256_sub_pd(X, Y), W, WP, c), c);
+    }
+    return;
+  }
   for (std::size_t j = 0; j < len; j += 4) {
     const __m256d X = ld(x + j), Y = ld(y + j);
     const __m256d s = reduce(_mm256_add_pd(X, Y), c);
@@ -537,8 +570,9 @@ BIGMUL_AVX2 void level_forward_p(double* x, double* y, std::size_t len, const do
   level_forward_run<InU64>(x, y, len, w, wp, make_vconst(p));
 }
 template <bool OutU64>
-BIGMUL_AVX2 void level_inverse_p(double* x, double* y, std::size_t len, const double* w, const double* wp, u64 p) {
-  level_inverse_run<OutU64>(x, y, len, w, wp, make_vconst(p));
+BIGMUL_AVX2 void level_inverse_p(double* x, double* y, std::size_t len, const double* w, const double* wp, u64 p,
+                                 const double* sx) {
+  level_inverse_run<OutU64>(x, y, len, w, wp, make_vconst(p), sx);
 }
 
 // Depth first: a radix-4 step over the block, then its quarters.
@@ -552,7 +586,7 @@ inline tables step_tables(const tables& T, std::size_t k, u64 p, double (&w)[4],
   entry(T, k, p, w[1], wp[1]);
   entry(T, 2 * k, p, w[2], wp[2]);
   entry(T, 2 * k + 1, p, w[3], wp[3]);
-  return tables{w, wp, T.doubles};
+  return tables{w, wp, T.doubles, nullptr, nullptr, T.scaled, T.s, T.sp};
 }
 template <bool InU64>
 void rec_forward(double* a, std::size_t size, std::size_t k, const tables& T, u64 p) {
@@ -630,10 +664,10 @@ void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, std::siz
 #endif
 }
 
-void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool doubles) const {
+void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool doubles, bool scaled) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(a);
-  const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data()};
+  const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data(), scaled && out_u64, scale_, scale_p_};
   if (threads <= 1 || m_ <= leaf_size)
     return out_u64 ? rec_inverse<true>(d, m_, 0, T, p_) : rec_inverse<false>(d, m_, 0, T, p_);
   std::size_t size = ntt_task_size(m_, leaf_size, threads);
@@ -644,11 +678,18 @@ void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool do
     ntt_parallel_level(m_, t, 4, vector_grain, threads, [&](std::size_t at, std::size_t, std::size_t len) {
       double w, wp;
       entry(T, at / (2 * t), p_, w, wp);
-      (last ? level_inverse_p<true> : level_inverse_p<false>)(d + at, d + at + t, len, &w, &wp, p_);
+      if (last && T.scaled) {  // w s and s (fft/ntt_avx2.hpp: scale_)
+        const auto residue = [this](double v) { return v < 0 ? p_ - static_cast<u64>(-v) : static_cast<u64>(v); };
+        const double sx[2] = {scale_, scale_p_};
+        w = signed_rep(mul_mod(residue(w), residue(scale_), p_), p_);
+        wp = w / static_cast<double>(p_);
+        return level_inverse_p<true>(d + at, d + at + t, len, &w, &wp, p_, sx);
+      }
+      (last ? level_inverse_p<true> : level_inverse_p<false>)(d + at, d + at + t, len, &w, &wp, p_, nullptr);
     });
   }
 #else
-  (void)a, (void)threads, (void)out_u64, (void)doubles;
+  (void)a, (void)threads, (void)out_u64, (void)doubles, (void)scaled;
 #endif
 }
 void ntt_avx2_plan::forward(u64* a, unsigned threads) const { forward(a, threads, n_); }
@@ -695,7 +736,7 @@ void ntt_avx2_plan::forward_as(u64* a, unsigned threads, std::size_t nonzero, bo
 
 void ntt_avx2_plan::inverse(u64* a, unsigned threads) const { inverse_as(a, threads, false); }
 
-void ntt_avx2_plan::inverse_as(u64* a, unsigned threads, bool doubles) const {
+void ntt_avx2_plan::inverse_as(u64* a, unsigned threads, bool doubles, bool scaled) const {
   if (!ntt_avx2_supported()) throw std::logic_error("ntt_avx2_plan: this processor has no AVX2 and FMA");
   threads = prim::resolve_threads(threads);
   if (m_ < 16) {
@@ -703,8 +744,8 @@ void ntt_avx2_plan::inverse_as(u64* a, unsigned threads, bool doubles) const {
     if (n_ != m_) radix3_.inverse(a, threads);
     return;
   }
-  if (n_ == m_) return pow2_inverse(a, threads, true, doubles);
+  if (n_ == m_) return pow2_inverse(a, threads, true, doubles, scaled);
   for (int r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads, false, doubles);
-  radix3_vector(a, threads, true, n_);
+  radix3_from(a, threads, true, n_, nullptr, 0, 0, scaled);
 }
 }  // namespace bigmul::fft

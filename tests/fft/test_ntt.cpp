@@ -396,11 +396,14 @@ TEST_F(NttAvx2, ZeroPaddedForwardMatches) { zero_padded_forward_matches<ntt_avx2
 // pointwise_inverse_product) equals the u64 path, forward, pointwise and
 // inverse, residue for residue: every length with m < 16 (where it falls
 // back to u64) and 16, 48, 1024, 3 * 2^12 and 2^16 (split over threads),
+// 3 * 2^13 (the inverse's radix-3 stage multiplies by 1/n, as the
+// power-of-two inverse's last step does at 16, 1024 and 2^16),
 // zero-padded operands (nonzero n/2, n/4 + 1, n), squares, all-maximum and
 // random lazy inputs, one and two threads.
 TEST_F(NttAvx2, ProductPathInDoublesEqualsTheU64Path) {
   auto g = bigmul::test::rng(7011);
-  std::vector<std::size_t> lengths = {1, 2, 4, 8, 3, 6, 12, 24, 16, 48, 1024, std::size_t{3} << 12, std::size_t{1} << 16};
+  std::vector<std::size_t> lengths = {1,  2,    4,    8, 3, 6, 12, 24, 16, 48, 1024, std::size_t{3} << 12, std::size_t{1} << 16,
+                                      std::size_t{3} << 13};
   for (std::size_t n : lengths)
     for (unsigned k = 0; k < ntt52_prime_count; ++k) {
       const auto plan = ntt_avx2_plan::get(k, n);

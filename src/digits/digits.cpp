@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "prim/parallel.hpp"
+#include "src/digits/decimal_avx512.hpp"
 #include "src/digits/hex_avx512.hpp"
 #include "src/digits/swar.hpp"
 
@@ -71,6 +72,14 @@ std::size_t parse_range(std::string_view text, unsigned base, limb_t* out, std::
     const std::size_t full = std::min(l1, n / 16);
     for (; l0 + 4 <= full; l0 += 4)
       if (!hex_avx512::parse4(text.data() + n - 16 * (l0 + 4), out + l0)) break;
+  }
+#endif
+#if defined(BIGMUL_DIGITS_DECIMAL_AVX512)
+  // Full decimal limbs two at a time, likewise.
+  if (base == 10 && decimal_avx512::supported()) {
+    const std::size_t full = std::min(l1, n / 19);
+    for (; l0 + 2 <= full; l0 += 2)
+      if (!decimal_avx512::parse2(text.data() + n - 19 * (l0 + 2), out + l0)) break;
   }
 #endif
   for (std::size_t l = l0; l < l1; ++l) {

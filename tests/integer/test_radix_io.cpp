@@ -4,6 +4,11 @@
 // comparisons across radices, signs and zero; every bad byte at every
 // position of a chunk reports its exact offset.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
 #include <gmpxx.h>
 
 #include <string>
@@ -12,6 +17,7 @@
 #include "bigmul/integer.hpp"
 #include "mul/params_cpu.hpp"
 #include "src/digits/digits.hpp"
+#include "src/digits/decimal_avx512.hpp"
 #include "src/digits/hex_avx512.hpp"
 #include "src/digits/swar.hpp"
 #include "test_support.hpp"
@@ -186,6 +192,77 @@ TEST(DigitsParse, HexGroupsAndTailsAgainstGmp) {
       std::string s = good;
       s[pos] = bad;
       ASSERT_EQ(digits::parse(s, 16, out.data()), pos) << "at " << pos;
+    }
+}
+
+#if defined(BIGMUL_DIGITS_DECIMAL_AVX512)
+// The 38-character AVX-512 decimal kernel against snprintf's digits: edge
+// and random limbs; every byte value at every position is accepted exactly
+// when it is a decimal digit; nothing past the 38th byte is read (the text
+// ends at a page whose successor is not mapped).
+TEST(DigitsDecimalAvx512, KernelAgainstScalarCode) {
+  if (!digits::decimal_avx512::supported()) GTEST_SKIP() << "no AVX-512 VBMI on this processor";
+  auto g = bigmul::test::rng(1320);
+  constexpr limb_t top = 9999999999999999999ull;
+  for (int round = 0; round < 5000; ++round) {
+    limb_t v[2];
+    for (auto& x : v) {
+      const limb_t edges[] = {0, top, 1000000000000000000ull, 999999999999999999ull, 1, 10000000000000000000ull - 2};
+      x = round < 36 ? edges[(round / 6 + (&x - v) * round) % 6] : g() % (top + 1);
+    }
+    char text[40];
+    std::snprintf(text, sizeof text, "%019llu%019llu", static_cast<unsigned long long>(v[1]),
+                  static_cast<unsigned long long>(v[0]));
+    limb_t out[2] = {};
+    ASSERT_TRUE(digits::decimal_avx512::parse2(text, out));
+    ASSERT_EQ(out[0], v[0]) << text;
+    ASSERT_EQ(out[1], v[1]) << text;
+  }
+  const std::string good = random_digits(g, 38, 10);
+  for (unsigned c = 0; c < 256; ++c)
+    for (std::size_t pos = 0; pos < 38; ++pos) {
+      std::string s = good;
+      s[pos] = static_cast<char>(c);
+      limb_t out[2];
+      ASSERT_EQ(digits::decimal_avx512::parse2(s.data(), out), c >= '0' && c <= '9') << "byte " << c << " at " << pos;
+    }
+  // The last 38 bytes of a mapped page, the next page unmapped.
+  const long page = ::sysconf(_SC_PAGESIZE);
+  void* m = ::mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(m, MAP_FAILED);
+  ASSERT_EQ(::munmap(static_cast<char*>(m) + page, page), 0);
+  char* end = static_cast<char*>(m) + page;
+  std::memcpy(end - 38, good.data(), 38);
+  limb_t out[2];
+  EXPECT_TRUE(digits::decimal_avx512::parse2(end - 38, out));
+  EXPECT_EQ(mpz_class(std::to_string(out[1]) + std::string(19 - std::to_string(out[0]).size(), '0') + std::to_string(out[0])),
+            mpz_class(good, 10));
+  ::munmap(m, page);
+}
+#endif
+
+// Decimal texts of every length from 0 to 13 limbs plus 0-18 digits (the
+// two-limb groups, the SWAR limbs after them, the partial top limb) against
+// GMP, and a bad byte at every position of the longest: the exact offset.
+TEST(DigitsParse, DecimalGroupsAndTailsAgainstGmp) {
+  auto g = bigmul::test::rng(1321);
+  const mpz_class d19("10000000000000000000");
+  for (std::size_t n = 1; n <= 19 * 13 + 18; ++n) {
+    const std::string s = random_digits(g, n, 10);
+    std::vector<limb_t> out(digits::limbs_for(n, 10));
+    ASSERT_EQ(digits::parse(s, 10, out.data()), digits::no_error) << n;
+    mpz_class got = 0;
+    for (std::size_t i = out.size(); i-- > 0;) got = got * d19 + mpz_class(std::to_string(out[i]));
+    ASSERT_EQ(got, mpz_class(s, 10)) << n;
+  }
+  const std::size_t n = 19 * 13 + 11;
+  const std::string good = random_digits(g, n, 10);
+  std::vector<limb_t> out(digits::limbs_for(n, 10));
+  for (std::size_t pos = 0; pos < n; ++pos)
+    for (const char bad : {'a', '/', ':', ' ', '\0', '\xb9'}) {
+      std::string s = good;
+      s[pos] = bad;
+      ASSERT_EQ(digits::parse(s, 10, out.data()), pos) << "at " << pos;
     }
 }
 

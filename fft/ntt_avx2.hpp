@@ -98,6 +98,9 @@ class ntt_avx2_plan {
   // scaled: the outputs times 1/n (out_u64 only; inverse_scales()).
   void pow2_inverse(u64* a, unsigned threads, bool out_u64, bool doubles = false, bool scaled = false) const;
   void forward_as(u64* a, unsigned threads, std::size_t nonzero, bool doubles) const;
+  // The power-of-two transforms of the three thirds (n = 3m).
+  void pow2_forward_thirds(u64* a, unsigned threads, bool doubles) const;
+  void pow2_inverse_thirds(u64* a, unsigned threads, bool doubles) const;
   void inverse_as(u64* a, unsigned threads, bool doubles, bool scaled = false) const;
   // Whether the product's inverse multiplies by 1/n itself (the pointwise
   // product then does not): the power-of-two part's last step, or the

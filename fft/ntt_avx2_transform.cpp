@@ -634,6 +634,53 @@ void rec_inverse(double* a, std::size_t size, std::size_t k, const tables& T, u6
     pass4_inverse_p<OutU64>(a, size / 4, T, k, p);
   }
 }
+
+// The three thirds' power-of-two transforms of a radix-3 length on one
+// thread: the radix-4 steps above the leaves third by third, then each leaf
+// index for the three thirds in a row, so that a leaf's gathered twiddles
+// (split tables, past 2 cap points) are built once for the three instead of
+// three times (at 3 * 2^15 points the gathering was ~7% of a product).
+std::size_t leaf_of(std::size_t size) {
+  while (size > leaf_size) size /= 4;
+  return size;
+}
+void steps_forward(double* a, std::size_t size, std::size_t k, const tables& T, u64 p) {
+  if (size <= leaf_size) return;
+  if (needs_local(T, 4, k)) {
+    double w[4], wp[4];
+    pass4_forward_p<false>(a, size / 4, step_tables(T, k, p, w, wp), 1, p);
+  } else {
+    pass4_forward_p<false>(a, size / 4, T, k, p);
+  }
+  for (std::size_t q = 0; q < 4; ++q) steps_forward(a + q * (size / 4), size / 4, 4 * k + q, T, p);
+}
+void steps_inverse(double* a, std::size_t size, std::size_t k, const tables& T, u64 p) {
+  if (size <= leaf_size) return;
+  for (std::size_t q = 0; q < 4; ++q) steps_inverse(a + q * (size / 4), size / 4, 4 * k + q, T, p);
+  if (needs_local(T, 4, k)) {
+    double w[4], wp[4];
+    pass4_inverse_p<false>(a, size / 4, step_tables(T, k, p, w, wp), 1, p);
+  } else {
+    pass4_inverse_p<false>(a, size / 4, T, k, p);
+  }
+}
+// Leaf k (of size ls) of each third, a[r m + k ls ..), forward or inverse.
+template <bool Inverse>
+void leaves_of_thirds(double* a, std::size_t m, const tables& T, u64 p) {
+  const std::size_t ls = leaf_of(m);
+  for (std::size_t k = 0; k < m / ls; ++k) {
+    const bool local = needs_local(T, ls, k);
+    local_tables L;
+    if (local) build_local(T, k, ls / 2, p, L);
+    for (std::size_t r = 0; r < 3; ++r) {
+      double* x = a + r * m + k * ls;
+      if constexpr (Inverse)
+        local ? leaf_inverse<false>(x, ls, 1, L.t, p) : leaf_inverse<false>(x, ls, k, T, p);
+      else
+        local ? leaf_forward<false>(x, ls, 1, L.t, p) : leaf_forward<false>(x, ls, k, T, p);
+    }
+  }
+}
 #endif  // BIGMUL_HAVE_AVX2_CODE
 
 }  // namespace
@@ -692,6 +739,30 @@ void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool do
   (void)a, (void)threads, (void)out_u64, (void)doubles, (void)scaled;
 #endif
 }
+// The three thirds after (before) the radix-3 stage: leaves shared on one thread.
+void ntt_avx2_plan::pow2_forward_thirds(u64* a, unsigned threads, bool doubles) const {
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  if (threads <= 1 && m_ > leaf_size) {
+    double* d = reinterpret_cast<double*>(a);
+    const tables T{fw_.data(), fw_p_.data(), doubles, cw_.data(), cw_p_.data()};
+    for (std::size_t r = 0; r < 3; ++r) steps_forward(d + r * m_, m_, 0, T, p_);
+    return leaves_of_thirds<false>(d, m_, T, p_);
+  }
+#endif
+  for (std::size_t r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads, false, m_, doubles);
+}
+void ntt_avx2_plan::pow2_inverse_thirds(u64* a, unsigned threads, bool doubles) const {
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  if (threads <= 1 && m_ > leaf_size) {
+    double* d = reinterpret_cast<double*>(a);
+    const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data()};
+    leaves_of_thirds<true>(d, m_, T, p_);
+    for (std::size_t r = 0; r < 3; ++r) steps_inverse(d + r * m_, m_, 0, T, p_);
+    return;
+  }
+#endif
+  for (std::size_t r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads, false, doubles);
+}
 void ntt_avx2_plan::forward(u64* a, unsigned threads) const { forward(a, threads, n_); }
 
 void ntt_avx2_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const {
@@ -712,8 +783,7 @@ void ntt_avx2_plan::load_forward_product(u64* dst, const u64* src, std::size_t l
   const double c32 = signed_rep((u64{1} << 32) % p_, p_), c32_p = c32 / static_cast<double>(p_);
   if (n_ != m_) {
     radix3_from(dst, 1, false, len, src, c32, c32_p);
-    for (int r = 0; r < 3; ++r) pow2_forward(dst + r * m_, 1, false, m_, true);
-    return;
+    return pow2_forward_thirds(dst, 1, true);
   }
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   const tables T{fw_.data(), fw_p_.data(), true, cw_.data(), cw_p_.data()};
@@ -731,7 +801,7 @@ void ntt_avx2_plan::forward_as(u64* a, unsigned threads, std::size_t nonzero, bo
   }
   if (n_ == m_) return pow2_forward(a, threads, true, nonzero, doubles);
   radix3_vector(a, threads, false, nonzero);
-  for (int r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads, false, m_, doubles);
+  pow2_forward_thirds(a, threads, doubles);
 }
 
 void ntt_avx2_plan::inverse(u64* a, unsigned threads) const { inverse_as(a, threads, false); }
@@ -745,7 +815,7 @@ void ntt_avx2_plan::inverse_as(u64* a, unsigned threads, bool doubles, bool scal
     return;
   }
   if (n_ == m_) return pow2_inverse(a, threads, true, doubles, scaled);
-  for (int r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads, false, doubles);
+  pow2_inverse_thirds(a, threads, doubles);
   radix3_from(a, threads, true, n_, nullptr, 0, 0, scaled);
 }
 }  // namespace bigmul::fft

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bigmul/error.hpp"
@@ -19,6 +20,7 @@
 #include "mul/ntt_garner.hpp"
 #include "mul/ntt_coefficients.hpp"
 #include "mul/ntt_decimal_carry.hpp"
+#include "mul/ntt_piece.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
 
@@ -308,18 +310,18 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
 // limbs), prime count and transform shape: the cheaper of whole limbs on the
 // primes they need and, where that is four, b-bit coefficients on three
 // primes with the largest b whose coefficients three primes still cover.
-// Cost: primes x (n log n + the folded low product's), the transforms' share.
+// Cost: primes x (n log n + the folded piece's), the transforms' share.
 // Decimal limbs stay whole (a base-10^19 limb has no bit split; past
 // ~2^23.8 limbs, 2.7 10^8 digits, decimal products take four primes).
 // force_bits (tests; binary) picks b, force_primes raises the prime count.
 template <unsigned K>
-ntt_layout choose_layout(const fft::ntt_prime (&primes)[K], std::size_t an, std::size_t bn, radix rx,
-                         unsigned force_primes, unsigned force_bits) {
+ntt_layout choose_layout(const fft::ntt_prime (&primes)[K], ntt_engine e, std::size_t an, std::size_t bn, radix rx,
+                         unsigned force_primes, unsigned force_bits, ntt_fold fold) {
   const auto cost = [](const ntt_shape& s) {
     const auto f = [](std::size_t len) {
       return len ? static_cast<double>(len) * std::log2(static_cast<double>(len)) : 0.0;
     };
-    return f(s.n) + f(s.low_length);
+    return f(s.n) + f(s.low_length) + f(s.piece);
   };
   const auto split = [&](unsigned bits) {
     ntt_layout l;
@@ -327,7 +329,7 @@ ntt_layout choose_layout(const fft::ntt_prime (&primes)[K], std::size_t an, std:
     l.ca = ntt_coefficient_count(an, bits);
     l.cb = ntt_coefficient_count(bn, bits);
     l.primes = primes_needed_for(primes, K, bits == 64 ? ~u64{0} : (u64{1} << bits) - 1, std::min(l.ca, l.cb));
-    l.shape = ntt_choose_shape(l.ca, l.cb);
+    l.shape = ntt_choose_shape(l.ca, l.cb, e, fold);
     return l;
   };
   ntt_layout best;
@@ -335,7 +337,7 @@ ntt_layout choose_layout(const fft::ntt_prime (&primes)[K], std::size_t an, std:
   best.ca = an;
   best.cb = bn;
   best.primes = primes_needed(primes, K, an, bn, rx);
-  best.shape = ntt_choose_shape(an, bn);
+  best.shape = ntt_choose_shape(an, bn, e, fold);
   if (force_bits != 0 && force_bits < 64) {
     if (rx != radix::binary || force_bits < 8)
       throw error(error::kind::invalid_argument, "ntt: coefficients of " + std::to_string(force_bits) +
@@ -380,14 +382,15 @@ ntt_arrays plan_arrays(const ntt_layout& l, u64 p0, std::size_t an, std::size_t 
   ntt_arrays A;
   const std::size_t n = l.shape.n, count = l.ca + l.cb - 1, rn = an + bn;
   A.points = std::max(n, count);
-  A.by_task = threads > 1 && n <= by_task_max_length;
+  A.by_task = threads > 1 && A.points <= by_task_max_length;
   if (A.by_task) {
-    A.arrays = square ? l.primes + (l.shape.wrap != 0 ? 1 : 0) : 2 * l.primes;
+    // A square's piece takes a second array per prime too (the primes' pieces run side by side).
+    A.arrays = square && l.shape.wrap == 0 ? l.primes : 2 * l.primes;
     return A;
   }
   A.arrays = l.primes;
-  // A square needs b's array only for a folded low product (n + w = count < rn: r).
-  A.last_b_in_result = square ? true : A.points <= rn;
+  // A square needs b's array only for a folded piece (M words).
+  A.last_b_in_result = (square ? std::max(l.shape.low_length, l.shape.piece) : A.points) <= rn;
   if (!A.last_b_in_result) {
     // Packing saves one array for two passes over prime 0's residues, ~9% of
     // a 10^5-digit product (12288 points for 10528 limbs): only for large arrays.
@@ -400,15 +403,16 @@ ntt_arrays plan_arrays(const ntt_layout& l, u64 p0, std::size_t an, std::size_t 
 
 // The multiply on one engine: Plan (ntt_plan, ntt52_plan or ntt_avx2_plan) over its K primes.
 template <class Plan, unsigned K, class MixedRadix>
-void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, unsigned force_primes,
-                unsigned force_bits, limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn,
-                radix rx, const mul_options& options, mul_stats& st) {
-  const ntt_layout layout = choose_layout(primes, an, bn, rx, force_primes, force_bits);
+void mul_ntt_on(const fft::ntt_prime (&primes)[K], ntt_engine engine, MixedRadix&& mixed_radix, unsigned force_primes,
+                unsigned force_bits, ntt_fold fold, limb_t* r, const limb_t* a, std::size_t an, const limb_t* b,
+                std::size_t bn, radix rx, const mul_options& options, mul_stats& st) {
+  const ntt_layout layout = choose_layout(primes, engine, an, bn, rx, force_primes, force_bits, fold);
   const unsigned bits = layout.bits;
   const std::size_t ca = layout.ca, cb = layout.cb;
   const std::size_t count = ca + cb - 1;  // convolution coefficients
   const ntt_shape shape = layout.shape;
-  const std::size_t n = shape.n, w = shape.wrap;
+  const std::size_t n = shape.n, w = shape.wrap, piece_m = shape.piece;
+  const bool low = shape.low_length != 0;
   if (n == 0)
     throw error(error::kind::domain, "ntt: a product of " + std::to_string(an + bn) +
                                          " limbs needs a transform longer than 3*2^32 points");
@@ -435,11 +439,11 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
   const ntt_arrays A = plan_arrays(layout, primes[0].p, an, bn, threads, square);
   const bool by_task = A.by_task;
   const bool pair_forward = !by_task && !square && threads > 1 && threads < 4;
-  // Prime k's residues in res[k]; b's transforms (and the low product's) as
-  // plan_arrays says.
+  // Prime k's residues in res[k]; b's transforms (and, once its main
+  // product is done, the piece's two) as plan_arrays says.
   u64* const* res = scratch(A.arrays, A.points);
   const auto other = [&](unsigned k) -> u64* {
-    if (by_task) return square ? res[used] : res[used + k];
+    if (by_task) return res[used + k];
     if (k + 1 < used) return res[k + 1];
     if (A.last_b_in_result) return r;
     return A.pack_first ? res[0] : res[used];
@@ -518,7 +522,7 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
     timed(st.t_split, [&] { load_coefficients(plan, x, src, len, coefficients, th); });
     timed(st.t_forward, [&] { forward_operand(plan, x, coefficients, th); });
   };
-  // Prime k's pointwise product, inverse transform and unfolding, in res[k].
+  // Prime k's pointwise product, inverse transform and unfolding (low product), in res[k].
   // Where the plan fuses the product into the inverse (IFMA, AVX2), both count as
   // inverse time.
   const auto finish = [&](unsigned k, const Plan& plan, unsigned th) {
@@ -526,26 +530,56 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
     if constexpr (requires { plan.pointwise_inverse_product(res[k], y, th); }) {
       timed(st.t_inverse, [&] {
         plan.pointwise_inverse_product(res[k], y, th);
-        if (w != 0) unfold(k, plan.modulus());
+        if (low) unfold(k, plan.modulus());
       });
     } else if constexpr (requires { plan.pointwise_inverse(res[k], y, th); }) {
       timed(st.t_inverse, [&] {
         plan.pointwise_inverse(res[k], y, th);
-        if (w != 0) unfold(k, plan.modulus());
+        if (low) unfold(k, plan.modulus());
       });
     } else {
       timed(st.t_pointwise, [&] { plan.pointwise(res[k], y, th); });
       timed(st.t_inverse, [&] {
         plan.inverse(res[k], th);
-        if (w != 0) unfold(k, plan.modulus());
+        if (low) unfold(k, plan.modulus());
       });
     }
+  };
+  // Folded shape with a piece (instead of a low product), after prime k's main product r1 = P mod (x^n - 1) is in
+  // res[k][0 .. n): the piece P mod (x^M - c) in other(k) (free again; M <=
+  // n / 2, so a's and b's fit), then both joined into res[k][0 .. n + w)
+  // (mul/ntt_piece.hpp). The fold counts as split time, the combine as inverse time.
+  const auto piece = [&](unsigned k, unsigned th) {
+    const auto plan = Plan::get(k, piece_m);
+    const auto pc = ntt_piece::get(primes[k].p, primes[k].generator, n, piece_m, std::is_same_v<Plan, fft::ntt52_plan>);
+    u64* xa = other(k);
+    u64* xb = square ? xa : xa + scratch_stride(piece_m);
+    timed(st.t_split, [&] {
+      pc->fold(xa, a, an, ca, bits, th);
+      if (!square) pc->fold(xb, b, bn, cb, bits, th);
+    });
+    timed(st.t_forward, [&] {
+      forward_operand(*plan, xa, piece_m, th);
+      if (!square) forward_operand(*plan, xb, piece_m, th);
+    });
+    timed(st.t_inverse, [&] {
+      if constexpr (requires { plan->pointwise_inverse_product(xa, xb, th); }) {
+        plan->pointwise_inverse_product(xa, xb, th);
+      } else {
+        plan->pointwise(xa, xb, th);
+        plan->inverse(xa, th);
+      }
+      if (!pc->combine(res[k], xa, w, th))
+        throw error(error::kind::internal, "ntt: the main product and the folded piece disagree (prime " +
+                                               std::to_string(k) + ", n " + std::to_string(n) + ", piece " +
+                                               std::to_string(piece_m) + "); the product was not returned");
+    });
   };
 
   if (by_task) {
     std::vector<std::shared_ptr<const Plan>> plans(used);
     for (unsigned k = 0; k < used; ++k) plans[k] = Plan::get(k, n);
-    if (w != 0)
+    if (low)
       for (unsigned k = 0; k < used; ++k) low_product(k);
     const unsigned operands = square ? 1 : 2;
     prim::parallel_for(used * operands, threads, [&](std::size_t task) {
@@ -553,12 +587,15 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
       const bool is_b = task % operands == 1;
       forward_one(*plans[k], is_b ? other(k) : res[k], is_b ? b : a, is_b ? bn : an, is_b ? cb : ca, 1);
     });
-    prim::parallel_for(used, threads, [&](std::size_t k) { finish(static_cast<unsigned>(k), *plans[k], 1); });
+    prim::parallel_for(used, threads, [&](std::size_t k) {
+      finish(static_cast<unsigned>(k), *plans[k], 1);
+      if (piece_m != 0) piece(static_cast<unsigned>(k), 1);
+    });
   } else {
     for (unsigned k = 0; k < used; ++k) {
       const bool park = A.pack_first && k + 1 == used;
       if (park) timed(st.t_carry, [&] { ntt_pack_residues(r, res[0], count, width, primes[0].p, threads); });
-      if (w != 0) low_product(k);
+      if (low) low_product(k);
       const auto plan = Plan::get(k, n);
       if (pair_forward) {
         // Nested parallel loops run serially: each transform on one thread.
@@ -573,6 +610,7 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
         if (!square) forward_one(*plan, other(k), b, bn, cb, threads);
       }
       finish(k, *plan, threads);
+      if (piece_m != 0) piece(k, threads);
       if (park) timed(st.t_carry, [&] { ntt_unpack_residues(res[0], r, count, width, threads); });
     }
   }
@@ -581,22 +619,47 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, uns
 
 }  // namespace
 
-// The folded shape costs n log n for the main transforms plus the low
-// product's; it is taken when that is clearly below the next length up.
-// From 256 coefficients on: measured on all three engines (2^9 .. 2^12
-// points), folding was never slower and up to 30% faster (10^4 digits:
-// 1024 points and a 64-point low product instead of 1536).
-ntt_shape ntt_choose_shape(std::size_t an, std::size_t bn) {
+// Two ways to fold, by cost (per prime, in point-levels len log2 len of the
+// three transforms, plus the piece's passes at pass_cost each per element):
+// a low product recomputes c[0 .. w) from the operands' low w limbs, a
+// transform of ~2w points and nothing else, the cheaper for a small
+// overhang; a piece (mul/ntt_piece.hpp) takes M >= w points (M | n, about
+// half the low product's) but passes over both operands and r1, the cheaper
+// from w ~ n/10 on, and it also folds w up to n/4 where the low product's
+// 2w points would cost as much as the next length. Measured on IFMA, 1
+// thread (vector passes): n = 2^18, w = 0.24 n: 6.73 -> 5.94 ms against the
+// plain 3 * 2^17; w = 0.02 n: the piece 6% slower than the low product.
+// A folded shape is taken when it is clearly (10%) below the plain one.
+namespace {
+double ntt_piece_pass_cost(ntt_engine e) {
+  switch (e) {
+    case ntt_engine::ifma: return 2.6;      // 8 IFMA lanes against the IFMA transforms
+    case ntt_engine::portable: return 1.2;  // scalar passes against scalar transforms
+    default: return 6.0;                    // scalar passes against the AVX2 transforms
+  }
+}
+}  // namespace
+
+ntt_shape ntt_choose_shape(std::size_t an, std::size_t bn, ntt_engine e, ntt_fold fold) {
   const std::size_t count = an + bn - 1;
   ntt_shape plain;
   plain.n = fft::ntt_fit_length(count);
   if (count < 256 || plain.n == 0) return plain;
   const std::size_t n = fft::ntt_length_below(count), wrap = count - n;
   if (an > n || bn > n) return plain;  // an operand longer than n would have to be folded too
+  const auto f = [](std::size_t len) { return static_cast<double>(len) * std::log2(static_cast<double>(len)); };
   const std::size_t low = fft::ntt_fit_length(std::min(wrap, an) + std::min(wrap, bn) - 1);
-  const auto cost = [](std::size_t len) { return static_cast<double>(len) * std::log2(static_cast<double>(len)); };
-  if (cost(n) + cost(low) > 0.9 * cost(plain.n)) return plain;
-  return {n, wrap, low};
+  const std::size_t m = ntt_piece_length(n, wrap);
+  const double c_low = 3 * (f(n) + f(low));
+  const double pass = ntt_piece_pass_cost(e == ntt_engine::best ? ntt_default_engine() : e);
+  const double c_piece = m == 0 ? c_low : 3 * (f(n) + f(m)) + pass * static_cast<double>(an + bn + n + 2 * m);
+  if (fold == ntt_fold::automatic && std::min(c_low, c_piece) > 0.9 * 3 * f(plain.n)) return plain;
+  ntt_shape s{n, wrap, 0, 0};
+  if (m != 0 && (fold == ntt_fold::piece || (fold == ntt_fold::automatic && c_piece < c_low)))
+    s.piece = m;
+  else
+    s.low_length = low;
+  return s;
 }
 
 std::size_t ntt_transform_length(std::size_t an, std::size_t bn) {
@@ -604,10 +667,10 @@ std::size_t ntt_transform_length(std::size_t an, std::size_t bn) {
 }
 
 ntt_layout ntt_choose_layout(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned force_primes,
-                             unsigned force_bits) {
+                             unsigned force_bits, ntt_fold fold) {
   if (e == ntt_engine::best) e = ntt_default_engine();
-  if (e == ntt_engine::portable) return choose_layout(fft::ntt_primes, an, bn, rx, force_primes, force_bits);
-  return choose_layout(fft::ntt52_primes, an, bn, rx, force_primes, force_bits);
+  if (e == ntt_engine::portable) return choose_layout(fft::ntt_primes, e, an, bn, rx, force_primes, force_bits, fold);
+  return choose_layout(fft::ntt52_primes, e, an, bn, rx, force_primes, force_bits, fold);
 }
 
 std::size_t ntt_heap_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned threads) {
@@ -716,18 +779,18 @@ unsigned ntt_primes_needed(ntt_engine e, std::size_t an, std::size_t bn, radix r
 
 void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
              const mul_options& options, mul_stats& st, ntt_engine engine, unsigned force_primes,
-             unsigned force_bits) {
+             unsigned force_bits, ntt_fold fold) {
   engine = ntt_resolve_engine(engine);
   st.ntt_engine = ntt_engine_name(engine);
   switch (engine) {
     case ntt_engine::ifma:
-      return mul_ntt_on<fft::ntt52_plan>(fft::ntt52_primes, fft::ntt52_mixed_radix_digits, force_primes, force_bits, r,
+      return mul_ntt_on<fft::ntt52_plan>(fft::ntt52_primes, engine, fft::ntt52_mixed_radix_digits, force_primes, force_bits, fold, r,
                                          a, an, b, bn, rx, options, st);
     case ntt_engine::avx2:
-      return mul_ntt_on<fft::ntt_avx2_plan>(fft::ntt52_primes, fft::ntt_avx2_mixed_radix_digits, force_primes,
-                                            force_bits, r, a, an, b, bn, rx, options, st);
+      return mul_ntt_on<fft::ntt_avx2_plan>(fft::ntt52_primes, engine, fft::ntt_avx2_mixed_radix_digits, force_primes,
+                                            force_bits, fold, r, a, an, b, bn, rx, options, st);
     default:
-      return mul_ntt_on<fft::ntt_plan>(fft::ntt_primes, fft::ntt_mixed_radix_digits, force_primes, force_bits, r, a,
+      return mul_ntt_on<fft::ntt_plan>(fft::ntt_primes, engine, fft::ntt_mixed_radix_digits, force_primes, force_bits, fold, r, a,
                                        an, b, bn, rx, options, st);
   }
 }

@@ -31,10 +31,13 @@ namespace bigmul::detail {
 // the count, force_bits (tests, binary) sets b. stats.ntt_engine names the
 // engine, stats.coefficient_digits the coefficient bits (binary); phase times
 // are measured only when options.stats is set.
+// fold (tests) forces the way a folded shape is unfolded (ntt_shape below)
+// wherever the product has a folded shape at all, whatever it costs.
 enum class ntt_engine { best, portable, ifma, avx2 };
+enum class ntt_fold { automatic, low, piece };
 void mul_ntt(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
              const mul_options& options, mul_stats& stats, ntt_engine engine = ntt_engine::best,
-             unsigned force_primes = 0, unsigned force_bits = 0);
+             unsigned force_primes = 0, unsigned force_bits = 0, ntt_fold fold = ntt_fold::automatic);
 // The calling thread's cached transform buffers: their size, and freeing them
 // (bigmul::release_scratch()).
 std::size_t ntt_scratch_bytes();
@@ -61,14 +64,20 @@ const char* ntt_engine_name(ntt_engine e);  // "ifma", "avx2", "portable" ("best
 
 // The transform shape of a product: the main transform length n, and when
 // the an + bn - 1 coefficients overhang n by a little, `wrap` = how many of
-// them the cyclic product folds onto its lowest ones and `low_length` = the
-// length of the small transform that recomputes those lowest coefficients
-// (the product of the operands' low `wrap` limbs), so that the overhang is
-// unfolded exactly instead of doubling n. wrap = 0: plain, n >= an + bn - 1.
+// them the cyclic product folds onto its lowest ones, unfolded exactly
+// (instead of a longer n) in one of two ways: `low_length` = the length of
+// a small transform that recomputes the lowest coefficients (the product of
+// the operands' low `wrap` limbs), or `piece` = the length M (M | n, M >=
+// wrap) of the twisted product P mod (x^M - c) that, joined with P mod
+// (x^n - 1), gives them back (mul/ntt_piece.hpp). The engine's cost decides
+// (mul/ntt_mul.cpp). wrap = 0: plain, n >= an + bn - 1.
 struct ntt_shape {
-  std::size_t n = 0, wrap = 0, low_length = 0;
+  std::size_t n = 0, wrap = 0, low_length = 0, piece = 0;
 };
-ntt_shape ntt_choose_shape(std::size_t an, std::size_t bn);
+// The fold forced (not automatic): folded wherever count >= 256 and both
+// operands fit n, that way (a piece only where one exists, else the low product).
+ntt_shape ntt_choose_shape(std::size_t an, std::size_t bn, ntt_engine e = ntt_engine::best,
+                           ntt_fold fold = ntt_fold::automatic);
 
 // The main transform length mul_ntt uses for a product of an + bn limbs on
 // the default engine (0: too large).
@@ -82,7 +91,7 @@ struct ntt_layout {
   ntt_shape shape;
 };
 ntt_layout ntt_choose_layout(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned force_primes = 0,
-                             unsigned force_bits = 0);
+                             unsigned force_bits = 0, ntt_fold fold = ntt_fold::automatic);
 
 // The heap bytes mul_ntt allocates for this product (its residue arrays;
 // the thread's cached scratch counts as already there only if it is as

@@ -17,7 +17,7 @@ template <class Plan>
 void build_plans(const ntt_layout& l) {
   for (unsigned k = 0; k < l.primes; ++k) {
     static_cast<void>(Plan::get(k, l.shape.n));
-    if (l.shape.wrap != 0) static_cast<void>(Plan::get(k, l.shape.low_length));
+    if (l.shape.wrap != 0) static_cast<void>(Plan::get(k, l.shape.low_length ? l.shape.low_length : l.shape.piece));
   }
 }
 

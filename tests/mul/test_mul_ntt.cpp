@@ -13,7 +13,9 @@
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "fft/ntt_level_table.hpp"
+#include "mul/ntt_coefficients.hpp"
 #include "mul/ntt_mul.hpp"
+#include "mul/ntt_piece.hpp"
 #include "test_support.hpp"
 
 using namespace bigmul;
@@ -547,7 +549,7 @@ TEST(MulNtt, ExtraArrayBelowTheSwitchPackedAbove) {
   using detail::ntt_engine;
   auto g = bigmul::test::rng(7160);
   for (radix rx : {radix::binary, radix::decimal})
-    for (std::size_t an : {std::size_t{5264}, std::size_t{40000}}) {
+    for (std::size_t an : {std::size_t{5264}, std::size_t{45000}}) {
       const std::size_t bn = an - 1;
       const auto a = bigmul::test::make_operand(operand_kind::all_max, an, rx, g);
       const auto b = bigmul::test::make_operand(operand_kind::all_max, bn, rx, g);
@@ -563,6 +565,249 @@ TEST(MulNtt, ExtraArrayBelowTheSwitchPackedAbove) {
             << an << " x " << bn << ", n " << l.shape.n << ", engine " << detail::ntt_engine_name(e);
       }
     }
+}
+
+// ---- Folded shapes: the low product and the twisted piece (mul/ntt_piece.hpp) ----
+
+namespace piece_test {
+
+using fft::u64;
+
+// P = a b mod p, term by term (the oracle of the piece's algebra).
+std::vector<u64> naive_product(const std::vector<u64>& a, const std::vector<u64>& b, u64 p) {
+  std::vector<u64> c(a.size() + b.size() - 1, 0);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t j = 0; j < b.size(); ++j) c[i + j] = (c[i + j] + fft::mul_mod(a[i], b[j], p)) % p;
+  return c;
+}
+// The coefficients of limbs (bits each) as residues mod p.
+std::vector<u64> residues(const std::vector<limb_t>& limbs, std::size_t coefficients, unsigned bits, u64 p) {
+  std::vector<u64> v(coefficients);
+  for (std::size_t i = 0; i < coefficients; ++i)
+    v[i] = detail::ntt_coefficient_at(limbs.data(), limbs.size(), i, bits) % p;
+  return v;
+}
+
+}  // namespace piece_test
+
+// The piece's fold and combine against the polynomial algebra done term by
+// term: for every supported piece length M | n (n = 2^k and 3 * 2^k) and
+// overhangs w = 1, M/2, M - 1, M, the fold of each operand, their cyclic
+// product of length M (term by term) and r1 = P mod (x^n - 1) (with values
+// in [0, 2p)) join into P mod p exactly; on both prime sets, scalar and
+// IFMA passes, whole limbs and 24-bit coefficients. Then the consistency
+// check: one wrong residue of the piece or of r1 past w makes combine fail.
+TEST(MulNttPiece, JoinsMainProductAndPieceExactlyAndDetectsDisagreement) {
+  using piece_test::u64;
+  auto g = bigmul::test::rng(7170);
+  struct prime_case {
+    fft::ntt_prime prime;
+    bool ifma;
+  };
+  std::vector<prime_case> cases = {{fft::ntt_primes[0], false}, {fft::ntt52_primes[1], false}};
+  if (fft::ntt52_supported()) cases.push_back({fft::ntt52_primes[3], true});
+  std::size_t checked = 0, detected = 0;
+  for (const auto& pc : cases) {
+    const u64 p = pc.prime.p;
+    for (std::size_t n : {std::size_t{64}, std::size_t{96}, std::size_t{256}, std::size_t{384}}) {
+      for (std::size_t m = 16; m < n; ++m) {
+        if (n % m != 0 || fft::ntt_fit_length(m) != m) continue;
+        for (std::size_t w : {std::size_t{1}, m / 2, m - 1, m}) {
+          ASSERT_LE(detail::ntt_piece_length(n, w), m);
+          for (unsigned bits : {64u, 24u}) {
+            // ca + cb - 1 = n + w coefficients.
+            const std::size_t count = n + w, ca = (count + 1) / 2 + (g() % 3), cb = count + 1 - ca;
+            const std::size_t la = (ca * bits + 63) / 64, lb = (cb * bits + 63) / 64;
+            auto a = bigmul::test::make_operand(g() % 2 ? operand_kind::all_max : operand_kind::random, la,
+                                                radix::binary, g);
+            auto b = bigmul::test::make_operand(operand_kind::random, lb, radix::binary, g);
+            const auto ra = piece_test::residues(a, ca, bits, p), rb = piece_test::residues(b, cb, bits, p);
+            const auto want = piece_test::naive_product(ra, rb, p);
+            ASSERT_EQ(want.size(), count);
+            // r1 = P mod (x^n - 1), some values lifted by p (the engines' [0, 2p)).
+            std::vector<u64> x(n + w, 0);
+            for (std::size_t i = 0; i < count; ++i) x[i % n] = (x[i % n] + want[i]) % p;
+            for (std::size_t i = 0; i < n; ++i)
+              if (g() % 2) x[i] += p;
+            const detail::ntt_piece piece(p, pc.prime.generator, n, m, pc.ifma);
+            std::vector<u64> a2(m), b2(m);
+            piece.fold(a2.data(), a.data(), la, ca, bits, 1);
+            piece.fold(b2.data(), b.data(), lb, cb, bits, 2);
+            for (std::size_t j = 0; j < m; ++j) ASSERT_LT(a2[j], 2 * p);
+            // The piece's cyclic product (what the engines' length-m transforms give).
+            std::vector<u64> t(m, 0);
+            for (std::size_t i = 0; i < m; ++i)
+              for (std::size_t j = 0; j < m; ++j)
+                t[(i + j) % m] = (t[(i + j) % m] + fft::mul_mod(a2[i] % p, b2[j] % p, p)) % p;
+            std::vector<u64> y = x;
+            ASSERT_TRUE(piece.combine(y.data(), t.data(), w, 1)) << "n " << n << " m " << m << " w " << w;
+            for (std::size_t i = 0; i < count; ++i)
+              ASSERT_EQ(y[i] % p, want[i]) << "p " << p << " n " << n << " m " << m << " w " << w << " bits " << bits
+                                           << " coefficient " << i;
+            ++checked;
+            if (w == m) continue;  // nothing past w to check
+            // A wrong piece residue, or a wrong r1 residue that lands past w.
+            std::vector<u64> t_bad = t;
+            t_bad[w + g() % (m - w)] = (t_bad[w] + 1) % p;
+            t_bad[w] = (t[w] + 1) % p;
+            y = x;
+            EXPECT_FALSE(piece.combine(y.data(), t_bad.data(), w, 1)) << "n " << n << " m " << m << " w " << w;
+            y = x;
+            y[(g() % (n / m)) * m + w] += 1;
+            EXPECT_FALSE(piece.combine(y.data(), t.data(), w, 2)) << "n " << n << " m " << m << " w " << w;
+            ++detected;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 100u);
+  EXPECT_GT(detected, 50u);
+}
+
+// ntt_piece_length: the smallest supported M | n, M >= max(w, 16), M < n.
+TEST(MulNttPiece, PieceLength) {
+  EXPECT_EQ(detail::ntt_piece_length(1024, 1), 16u);
+  EXPECT_EQ(detail::ntt_piece_length(1024, 17), 32u);
+  EXPECT_EQ(detail::ntt_piece_length(1024, 256), 256u);
+  EXPECT_EQ(detail::ntt_piece_length(1024, 257), 512u);
+  EXPECT_EQ(detail::ntt_piece_length(1024, 513), 0u);
+  EXPECT_EQ(detail::ntt_piece_length(3 * 1024, 700), 768u);   // 3 * 2^8
+  EXPECT_EQ(detail::ntt_piece_length(3 * 1024, 769), 1024u);  // 2^10 = n / 3
+  EXPECT_EQ(detail::ntt_piece_length(3 * 1024, 1025), 1536u);
+  EXPECT_EQ(detail::ntt_piece_length(3 * 1024, 1537), 0u);
+  // theta of order 2n needs 2n | p - 1 = c 2^32.
+  EXPECT_NE(detail::ntt_piece_length(std::size_t{1} << 31, 5), 0u);
+  EXPECT_EQ(detail::ntt_piece_length(std::size_t{1} << 32, 5), 0u);
+  EXPECT_EQ(detail::ntt_piece_length(std::size_t{3} << 32, 5), 0u);
+}
+
+// Every count from 256 to 2^15 + a few: the shape covers the product (plain
+// n >= count, or n + wrap = count with exactly one way to unfold, the piece
+// a supported M | n with wrap <= M < n, the low product long enough for its
+// 2 wrap - 1 coefficients), on every engine's cost; and where each way wins.
+TEST(MulNttPiece, ChooseShape) {
+  using detail::ntt_engine;
+  for (ntt_engine e : {ntt_engine::ifma, ntt_engine::avx2, ntt_engine::portable}) {
+    std::size_t pieces = 0, lows = 0;
+    for (std::size_t count = 256; count < (std::size_t{1} << 15) + 5000; count += sanitized ? 97 : 7) {
+      const std::size_t total = count + 1;
+      for (std::size_t an : {(total + 1) / 2, total - total / 5}) {
+        const std::size_t bn = total - an;
+        const auto s = detail::ntt_choose_shape(an, bn, e);
+        ASSERT_NE(s.n, 0u);
+        if (s.wrap == 0) {
+          EXPECT_GE(s.n, count);
+          EXPECT_EQ(s.low_length + s.piece, 0u);
+          continue;
+        }
+        EXPECT_EQ(s.n + s.wrap, count);
+        EXPECT_EQ(s.n, fft::ntt_length_below(count));
+        EXPECT_TRUE((s.low_length == 0) != (s.piece == 0)) << count;
+        if (s.piece != 0) {
+          ++pieces;
+          EXPECT_EQ(s.n % s.piece, 0u);
+          EXPECT_GE(s.piece, s.wrap);
+          EXPECT_EQ(fft::ntt_fit_length(s.piece), s.piece);
+        } else {
+          ++lows;
+          EXPECT_GE(s.low_length, std::min(s.wrap, an) + std::min(s.wrap, bn) - 1);
+        }
+        // Forced either way wherever it folds.
+        const auto low = detail::ntt_choose_shape(an, bn, e, detail::ntt_fold::low);
+        EXPECT_EQ(low.n, s.n);
+        EXPECT_NE(low.low_length, 0u);
+        const auto piece = detail::ntt_choose_shape(an, bn, e, detail::ntt_fold::piece);
+        EXPECT_EQ(piece.piece, detail::ntt_piece_length(s.n, s.wrap));
+      }
+    }
+    EXPECT_GT(lows, 20u) << detail::ntt_engine_name(e);
+    if (e != ntt_engine::avx2) EXPECT_GT(pieces, 20u) << detail::ntt_engine_name(e);
+  }
+  // IFMA (vector passes): an overhang of 2% of n by a low product, 20% by a
+  // piece of n / 4 (it was the plain 3 * 2^14 before), past n / 4 plain.
+  EXPECT_NE(detail::ntt_choose_shape(16712, 16712, ntt_engine::ifma).low_length, 0u);
+  EXPECT_EQ(detail::ntt_choose_shape(19661, 19661, ntt_engine::ifma).piece, 8192u);
+  EXPECT_EQ(detail::ntt_choose_shape(20600, 20600, ntt_engine::ifma).n, 49152u);
+}
+
+// Both ways forced, against GMP on every engine: n = 2^k and 3 * 2^k,
+// overhangs 1, M - 1, M, M + 1 around piece lengths M, balanced and
+// unbalanced, squares, all-maximum limbs, both radices, 1, 2 and 4 threads
+// (a piece of 2^14 points is split over threads), bit-split coefficients.
+TEST(MulNttPiece, ForcedFoldsMatchGmp) {
+  using detail::ntt_engine;
+  using detail::ntt_fold;
+  auto g = bigmul::test::rng(7171);
+  std::size_t runs = 0;
+  const std::vector<std::size_t> lengths = sanitized ? std::vector<std::size_t>{1024, 1536}
+                                                     : std::vector<std::size_t>{1024, 1536, 4096, 6144, 1 << 16};
+  for (std::size_t n : lengths) {
+    for (std::size_t m : {std::size_t{16}, n / 8, n / 4}) {
+      if (n % m != 0 || fft::ntt_fit_length(m) != m) continue;
+      for (std::size_t w : {std::size_t{1}, m - 1, m, m + 1}) {
+        if (w > n / 4) continue;
+        const std::size_t count = n + w, total = count + 1;
+        const unsigned threads = n >= (std::size_t{1} << 16) ? 2 + 2 * (g() % 2) : 1 + g() % 2;
+        for (std::size_t an : {(total + 1) / 2, total - total / 3}) {
+          const std::size_t bn = total - an;
+          for (radix rx : {radix::binary, radix::decimal}) {
+            const auto a = bigmul::test::make_operand(operand_kind::all_max, an, rx, g);
+            const auto b =
+                bigmul::test::make_operand(g() % 2 ? operand_kind::all_max : operand_kind::random, bn, rx, g);
+            const auto want = bigmul::test::gmp_product(a.data(), an, b.data(), bn, rx);
+            for (ntt_engine e : {ntt_engine::portable, ntt_engine::avx2, ntt_engine::ifma}) {
+              if (!detail::ntt_engine_available(e)) continue;
+              for (ntt_fold fold : {ntt_fold::low, ntt_fold::piece}) {
+                const auto l = detail::ntt_choose_layout(e, an, bn, rx, 0, 0, fold);
+                ASSERT_EQ(l.shape.wrap, w);
+                ASSERT_EQ(fold == ntt_fold::piece ? l.shape.piece : l.shape.low_length != 0 ? 1 : 0,
+                          fold == ntt_fold::piece ? detail::ntt_piece_length(n, w) : 1);
+                std::vector<limb_t> r(an + bn, 0xdeadbeef);
+                mul_options opt;
+                opt.threads = threads;
+                mul_stats st;
+                detail::mul_ntt(r.data(), a.data(), an, b.data(), bn, rx, opt, st, e, 0, 0, fold);
+                ASSERT_EQ(r, want) << detail::ntt_engine_name(e) << (fold == ntt_fold::piece ? " piece " : " low ")
+                                   << an << " x " << bn << " n " << n << " w " << w << " threads " << threads;
+                ++runs;
+              }
+            }
+          }
+        }
+        // A square, one engine a shape.
+        const std::size_t sq = (count + 1) / 2;
+        if (sq + sq - 1 != count) continue;
+        const auto a = bigmul::test::make_operand(operand_kind::all_max, sq, radix::binary, g);
+        const auto want = bigmul::test::gmp_product(a.data(), sq, a.data(), sq, radix::binary);
+        std::vector<limb_t> r(2 * sq);
+        mul_options opt;
+        opt.threads = threads;
+        mul_stats st;
+        detail::mul_ntt(r.data(), a.data(), sq, a.data(), sq, radix::binary, opt, st, detail::ntt_default_engine(),
+                        0, 0, ntt_fold::piece);
+        ASSERT_EQ(r, want) << "square " << sq << " threads " << threads;
+      }
+    }
+  }
+  EXPECT_GT(runs, 50u);
+  // Bit-split coefficients (40 bits) folded by a piece, 1 and 2 threads.
+  for (ntt_engine e : {ntt_engine::portable, ntt_engine::avx2, ntt_engine::ifma}) {
+    if (!detail::ntt_engine_available(e)) continue;
+    const std::size_t an = 700, bn = 600;  // 1120 + 960 - 1 coefficients: 2^11 + 31
+    const auto a = bigmul::test::make_operand(operand_kind::all_max, an, radix::binary, g);
+    const auto b = bigmul::test::make_operand(operand_kind::random, bn, radix::binary, g);
+    const auto l = detail::ntt_choose_layout(e, an, bn, radix::binary, 0, 40, ntt_fold::piece);
+    ASSERT_NE(l.shape.piece, 0u);
+    for (unsigned threads : {1u, 2u}) {
+      std::vector<limb_t> r(an + bn);
+      mul_options opt;
+      opt.threads = threads;
+      mul_stats st;
+      detail::mul_ntt(r.data(), a.data(), an, b.data(), bn, radix::binary, opt, st, e, 0, 40, ntt_fold::piece);
+      EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), an, b.data(), bn, radix::binary)) << detail::ntt_engine_name(e);
+    }
+  }
 }
 
 }  // namespace

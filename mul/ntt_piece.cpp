@@ -32,16 +32,17 @@ inline u64 add_2p(u64 s, u64 v, u64 two_p) {  // [0, 2p) + [0, 2p) -> [0, 2p)
 // (scalar), 52-bit companions of w and of w 2^52 mod p (IFMA: a 64-bit x is
 // x_lo + x_hi 2^52, each below the 52-bit lanes).
 struct weight {
-  u64 w = 0, ws = 0, wq = 0, w2 = 0, w2q = 0;
-  weight() = default;
-  weight(u64 v, u64 p, bool ifma) : w(v), ws(fft::shoup_companion(v, p)) {
-    if (ifma) {
-      wq = fft::shoup52_companion(v, p);
-      w2 = fft::mul_mod(v, (u64{1} << 52) % p, p);
-      w2q = fft::shoup52_companion(w2, p);
-    }
-  }
+  u64 w, ws, wq, w2, w2q;
 };
+weight make_weight(u64 v, u64 p, bool ifma) {
+  weight x{v, fft::shoup_companion(v, p), 0, 0, 0};
+  if (ifma) {
+    x.wq = fft::shoup52_companion(v, p);
+    x.w2 = fft::mul_mod(v, (u64{1} << 52) % p, p);
+    x.w2q = fft::shoup52_companion(x.w2, p);
+  }
+  return x;
+}
 
 // acc[i] = acc[i] + w v[i] in [0, 2p) (acc [0, 2p) in; v any 64-bit value).
 void accumulate_scalar(u64* acc, const u64* v, std::size_t len, const weight& w, u64 p) {
@@ -138,7 +139,7 @@ ntt_piece::ntt_piece(u64 p, u64 generator, std::size_t n, std::size_t m, bool if
     powers_[d].resize(weight_words * (n / m));
     u64 v = d == 0 ? 1 : half_neg_;
     for (std::size_t k = 0; k < n / m; ++k) {
-      const weight x(v, p, ifma);
+      const weight x = make_weight(v, p, ifma);
       std::memcpy(powers_[d].data() + weight_words * k, &x, sizeof x);
       v = fft::mul_mod(v, c, p);
     }
@@ -159,7 +160,7 @@ void ntt_piece::accumulate(u64* acc, const u64* v, std::size_t len, const u64* w
 }
 
 void ntt_piece::twist(u64* out, const u64* in, std::size_t len, bool inverse, u64 b) const {
-  const weight bw(b, p_, ifma_);
+  const weight bw = make_weight(b, p_, ifma_);
   const int d = inverse ? 1 : 0;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
   if (ifma_) return twist_ifma(out, in, len, fine_[d], fine_s_[d], fine_q_[d], bw, p_);

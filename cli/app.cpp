@@ -44,13 +44,14 @@ using clock_type = std::chrono::steady_clock;
 // Runs whose operands hold at least this many digits in all show progress.
 constexpr std::uint64_t progress_min_digits = 100000;
 
-// The heap made huge pages (cli/heap.hpp) for a run whose operands hold this
-// many bytes a character, up to its 30 MB (~2.5 * 10^6 characters): at 10^6
-// digits, 8 and 12 took page faults to 300-750 from ~3000 for a decimal ->
-// hex run (CPU 22 -> 18 ms under load), 4 only to ~2000. Per combination,
-// 10 runs each, under load (faults, elapsed ms): hex->hex 433 -> 179,
-// 6.5 -> 5.1; dec->dec 287 -> 184, 6.2 -> 5.8; hex->dec 5324 -> 383, 46.6 ->
-// 41.3; dec x hex 3727 -> 306, 25.9 -> 23.3.
+// The heap made huge pages (cli/heap.hpp) for a run whose operands hold
+// this many bytes a character: at 10^6 digits, 8 and 12 took page faults to
+// 300-750 from ~3000 for a decimal -> hex run (CPU 22 -> 18 ms under load),
+// 4 only to ~2000. Per combination at 10^6, 10 runs each, under load
+// (faults, elapsed ms): hex->hex 433 -> 179, 6.5 -> 5.1; dec->dec 287 ->
+// 184, 6.2 -> 5.8; hex->dec 5324 -> 383, 46.6 -> 41.3; dec x hex 3727 ->
+// 306, 25.9 -> 23.3. At 10^7 (64 MB advised): hex->dec faults 31199 ->
+// 15663, dec->hex 20507 -> 6382, CPU -4%.
 constexpr std::size_t heap_bytes_per_char = 12;
 
 // Operands both to convert are converted side by side (one a thread) up to

@@ -3,9 +3,12 @@
 
 #include <malloc.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 
 #include "prim/buffer.hpp"
 
@@ -14,25 +17,30 @@ namespace bigmul::cli {
 bool use_huge_page_heap(std::size_t bytes) {
 #if defined(__GLIBC__) && defined(M_ARENA_MAX) && defined(MADV_HUGEPAGE)
   constexpr std::size_t huge = prim::buffer<char>::huge_page;
-  bytes = (bytes + huge - 1) / huge * huge;
-  // glibc takes no mmap threshold over 32 MiB (64-bit); the block below
-  // is a huge page longer than the range it advises (alignment).
-  constexpr std::size_t threshold_max = std::size_t{32} << 20;
-  const std::size_t block = bytes + huge, threshold = block + 4096;
-  if (bytes < huge || bytes > prim::buffer<char>::huge_page_max || threshold > threshold_max) return false;
-  // One heap for every thread (no per-thread arenas of their own mappings),
-  // blocks under the threshold from it, nothing given back until exit.
-  if (!mallopt(M_ARENA_MAX, 1) || !mallopt(M_MMAP_THRESHOLD, static_cast<int>(threshold)) ||
-      !mallopt(M_TRIM_THRESHOLD, static_cast<int>(threshold_max)))
+  if (bytes < huge || bytes > heap_bytes_max) return false;
+  bytes = std::min((bytes + huge - 1) / huge * huge, prim::buffer<char>::huge_page_max);
+  // One heap for every thread (no per-thread arenas in mappings of their
+  // own), blocks up to glibc's largest mmap threshold (32 MiB) from it,
+  // nothing given back until exit; the next growth of the heap adds
+  // `bytes` and a huge page (alignment) at once.
+  constexpr int threshold_max = 32 << 20;
+  if (!mallopt(M_ARENA_MAX, 1) || !mallopt(M_MMAP_THRESHOLD, threshold_max) ||
+      !mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max()) ||
+      !mallopt(M_TOP_PAD, static_cast<int>(bytes + huge)))
     return false;
-  // A block of `bytes` and a huge page grows the heap; advise the whole
-  // huge pages inside it and give it back to malloc, which hands the range
-  // out again.
-  void* p = std::malloc(block);
-  if (!p) return false;
-  const auto b = (reinterpret_cast<std::uintptr_t>(p) + huge - 1) / huge * huge;
-  const bool advised = ::madvise(reinterpret_cast<void*>(b), bytes, MADV_HUGEPAGE) == 0;
+  // A block larger than the heap's initial top grows it; advise the whole
+  // huge pages of the new top (the block's own head included: it is given
+  // back), then restore the default growth step.
+  // Only a heap that did grow (the break moves; under a tight ulimit -v it
+  // may not, and malloc maps elsewhere) is advised.
+  const auto before = reinterpret_cast<std::uintptr_t>(::sbrk(0));
+  void* p = std::malloc(std::size_t{256} << 10);
+  const auto end = reinterpret_cast<std::uintptr_t>(::sbrk(0));
+  const auto begin = (end - bytes) / huge * huge;
+  const bool advised =
+      p && end - before >= bytes && ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE) == 0;
   std::free(p);
+  mallopt(M_TOP_PAD, 128 << 10);
   return advised;
 #else
   static_cast<void>(bytes);

@@ -28,18 +28,21 @@ bool use_huge_page_heap(std::size_t bytes) {
       !mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max()) ||
       !mallopt(M_TOP_PAD, static_cast<int>(bytes + huge)))
     return false;
-  // A block larger than the heap's initial top grows it; advise the whole
-  // huge pages of the new top (the block's own head included: it is given
-  // back), then restore the default growth step.
-  // Only a heap that did grow (the break moves; under a tight ulimit -v it
-  // may not, and malloc maps elsewhere) is advised.
+  // A block larger than the heap's initial top grows it by the pad. The
+  // growth's whole huge pages are advised; the head below its first huge
+  // page boundary (where malloc would carve the next blocks) is taken by a
+  // second block, and both stay allocated (reachable here) until exit. Only
+  // a heap that did grow (the break moves; under a tight ulimit -v it may
+  // not, and malloc maps elsewhere) is advised.
+  static void* head[2] = {nullptr, nullptr};
   const auto before = reinterpret_cast<std::uintptr_t>(::sbrk(0));
-  void* p = std::malloc(std::size_t{256} << 10);
+  head[0] = std::malloc(std::size_t{256} << 10);
   const auto end = reinterpret_cast<std::uintptr_t>(::sbrk(0));
-  const auto begin = (end - bytes) / huge * huge;
-  const bool advised =
-      p && end - before >= bytes && ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE) == 0;
-  std::free(p);
+  const auto begin = (before + huge - 1) / huge * huge;
+  const bool advised = head[0] && end >= begin + bytes &&
+                 ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE) == 0;
+  const auto taken = reinterpret_cast<std::uintptr_t>(head[0]) + (std::size_t{256} << 10);
+  if (advised && begin > taken + 64) head[1] = std::malloc(begin - taken - 64);  // 64: chunk headers
   mallopt(M_TOP_PAD, 128 << 10);
   return advised;
 #else

@@ -33,16 +33,17 @@ BIGMUL_AVX2 void pointwise_run(u64* x, const u64* y, std::size_t b, std::size_t 
   for (std::size_t i = b; i < e; i += 4)
     store_u64(x + i, mulmod_shoup(mulmod(load_u64(x + i, c), load_u64(y + i, c), c), s, sp, c), c);
 }
-// The same on forward_product's doubles (|x|, |y| <= p/2 + 1, so the
-// product is < 0.57p and the scaled one < 0.57p), doubles out; Scale =
-// false where the inverse multiplies by 1/n itself (inverse_scales()).
+// The same on forward_product's unreduced doubles (|x|, |y| <= 3.15p): x
+// reduced first (p/2 + 1), so |x y| <= 1.58 p^2 and the product is <= 0.9p
+// (the scaled one < 0.53p), doubles out; Scale = false where the inverse
+// multiplies by 1/n itself (inverse_scales()).
 template <bool Scale>
 BIGMUL_AVX2 void pointwise_doubles_run(double* x, const double* y, std::size_t b, std::size_t e, double scale,
                                        double scale_p, u64 p) {
   const vconst c = make_vconst(p);
   const __m256d s = _mm256_set1_pd(scale), sp = _mm256_set1_pd(scale_p);
   for (std::size_t i = b; i < e; i += 4) {
-    const __m256d xy = mulmod(ld(x + i), ld(y + i), c);
+    const __m256d xy = mulmod(reduce(ld(x + i), c), ld(y + i), c);
     st(x + i, Scale ? mulmod_shoup(xy, s, sp, c) : xy);
   }
 }

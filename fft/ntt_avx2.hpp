@@ -66,7 +66,7 @@ class ntt_avx2_plan {
   void pointwise(u64* x, const u64* y, unsigned threads) const;  // x = x y / n, as ntt_plan
   // A product's own path: forward_product is forward(a, threads, nonzero)
   // but, from 16 points of the power-of-two part on, leaves its outputs as
-  // reduced doubles (|x| <= p/2 + 1, same order) instead of u64 residues;
+  // unreduced doubles (|x| <= 3.15p, same order) instead of u64 residues;
   // pointwise_inverse_product(x, y) takes two such outputs and leaves
   // inverse(x y / n) as u64 residues in [0, 2p). The conversions saved: ~8
   // vector operations a point a product.

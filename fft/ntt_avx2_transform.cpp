@@ -62,7 +62,7 @@ void scalar_inverse(u64* a, std::size_t m, u64 p, const u64* w, const u64* ws) {
 
 #if defined(BIGMUL_HAVE_AVX2_CODE)
 // The twiddle tables of one direction: w[k] and w[k] / p.
-// doubles: the forward leaves its outputs as reduced doubles (|x| <= p/2 + 1)
+// doubles: the forward leaves its outputs as unreduced doubles (|x| <= 3.15p)
 // and the inverse takes doubles in (|x| <= 2p): a product's own layout
 // between its transforms (forward_product, pointwise_inverse_product).
 // cw, cwp: the coarse entries w[kh cap] when the prime's table stores only
@@ -449,7 +449,9 @@ BIGMUL_AVX2 inline void load_pairs(const double* p, __m256d& even, __m256d& odd)
 
 // The last two forward levels in registers: blocks of 4 values, four blocks
 // (16 values) a step, transposed so that each lane is one block; k0 = the
-// index of the first block. Output reduced, as u64 in [0, 2p), and left
+// index of the first block. Output reduced, as u64 in [0, 2p), or as
+// doubles left unreduced (|x| <= 3.15p, fwd4<false>: the pointwise product
+// reduces one factor, half the reductions of reducing both operands), and left
 // transposed (output i of block b at 4 i + b of the 16, not 4 b + i):
 // the pointwise product does not care, first_levels_inverse reads it so,
 // and two of the four transposes of a round trip are saved.
@@ -463,10 +465,6 @@ BIGMUL_AVX2 void last_levels_forward(double* a, std::size_t size, const tables& 
     load_pairs(T.w + 2 * k, w2, w3);
     load_pairs(T.wp + 2 * k, w2p, w3p);
     fwd4<false>(x0, x1, x2, x3, ld(T.w + k), ld(T.wp + k), w2, w2p, w3, w3p, c);
-    x0 = reduce(x0, c);
-    x1 = reduce(x1, c);
-    x2 = reduce(x2, c);
-    x3 = reduce(x3, c);
     if constexpr (OutDouble) {
       st(a + g, x0);
       st(a + g + 4, x1);
@@ -474,10 +472,10 @@ BIGMUL_AVX2 void last_levels_forward(double* a, std::size_t size, const tables& 
       st(a + g + 12, x3);
     } else {
       u64* b = reinterpret_cast<u64*>(a + g);
-      store_u64(b, x0, c);
-      store_u64(b + 4, x1, c);
-      store_u64(b + 8, x2, c);
-      store_u64(b + 12, x3, c);
+      store_u64(b, reduce(x0, c), c);
+      store_u64(b + 4, reduce(x1, c), c);
+      store_u64(b + 8, reduce(x2, c), c);
+      store_u64(b + 12, reduce(x3, c), c);
     }
   }
 }

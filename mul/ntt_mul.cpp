@@ -549,9 +549,12 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], ntt_engine engine, MixedRadix
   // res[k][0 .. n): the piece P mod (x^M - c) in other(k) (free again; M <=
   // n / 2, so a's and b's fit), then both joined into res[k][0 .. n + w)
   // (mul/ntt_piece.hpp). The fold counts as split time, the combine as inverse time.
+  constexpr ntt_piece::lanes piece_lanes = std::is_same_v<Plan, fft::ntt52_plan>      ? ntt_piece::lanes::ifma
+                                           : std::is_same_v<Plan, fft::ntt_avx2_plan> ? ntt_piece::lanes::avx2
+                                                                                      : ntt_piece::lanes::scalar;
   const auto piece = [&](unsigned k, unsigned th) {
     const auto plan = Plan::get(k, piece_m);
-    const auto pc = ntt_piece::get(primes[k].p, primes[k].generator, n, piece_m, std::is_same_v<Plan, fft::ntt52_plan>);
+    const auto pc = ntt_piece::get(primes[k].p, primes[k].generator, n, piece_m, piece_lanes);
     u64* xa = other(k);
     u64* xb = square ? xa : xa + scratch_stride(piece_m);
     timed(st.t_split, [&] {
@@ -626,16 +629,19 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], ntt_engine engine, MixedRadix
 // overhang; a piece (mul/ntt_piece.hpp) takes M >= w points (M | n, about
 // half the low product's) but passes over both operands and r1, the cheaper
 // from w ~ n/10 on, and it also folds w up to n/4 where the low product's
-// 2w points would cost as much as the next length. Measured on IFMA, 1
-// thread (vector passes): n = 2^18, w = 0.24 n: 6.73 -> 5.94 ms against the
-// plain 3 * 2^17; w = 0.02 n: the piece 6% slower than the low product.
-// A folded shape is taken when it is clearly (10%) below the plain one.
+// 2w points would cost as much as the next length. A low product is taken
+// when it is 10% below the plain shape (its model leaves out its loads), a
+// piece when 5% below (its passes are in the model). Measured, 1 thread,
+// interleaved, under load: IFMA, 19661^2 limbs (w = 0.2 n): 612.9 -> 564.6
+// us against the plain 3 * 2^14; 157287^2 (n = 2^18): 6.76 -> 6.03 ms; AVX2
+// 157287^2: 9.70 -> 8.57 ms; against the low product at w = 0.02 - 0.1 n the
+// piece is 5-10% (IFMA) and 11-20% (AVX2) slower, at 0.1 n about equal.
 namespace {
 double ntt_piece_pass_cost(ntt_engine e) {
   switch (e) {
     case ntt_engine::ifma: return 2.6;      // 8 IFMA lanes against the IFMA transforms
     case ntt_engine::portable: return 1.2;  // scalar passes against scalar transforms
-    default: return 6.0;                    // scalar passes against the AVX2 transforms
+    default: return 4.5;                    // 4 AVX2 lanes against the AVX2 transforms
   }
 }
 }  // namespace
@@ -653,9 +659,11 @@ ntt_shape ntt_choose_shape(std::size_t an, std::size_t bn, ntt_engine e, ntt_fol
   const double c_low = 3 * (f(n) + f(low));
   const double pass = ntt_piece_pass_cost(e == ntt_engine::best ? ntt_default_engine() : e);
   const double c_piece = m == 0 ? c_low : 3 * (f(n) + f(m)) + pass * static_cast<double>(an + bn + n + 2 * m);
-  if (fold == ntt_fold::automatic && std::min(c_low, c_piece) > 0.9 * 3 * f(plain.n)) return plain;
+  const double c_plain = 3 * f(plain.n);
+  if (fold == ntt_fold::automatic && c_low > 0.9 * c_plain && (m == 0 || c_piece > 0.95 * c_plain)) return plain;
   ntt_shape s{n, wrap, 0, 0};
-  if (m != 0 && (fold == ntt_fold::piece || (fold == ntt_fold::automatic && c_piece < c_low)))
+  if (m != 0 && (fold == ntt_fold::piece ||
+                 (fold == ntt_fold::automatic && (c_piece < c_low || c_low > 0.9 * c_plain))))
     s.piece = m;
   else
     s.low_length = low;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fft/ntt_arith.hpp"
+#include "fft/ntt_avx2_arith.hpp"
 #include "fft/ntt_ifma_arith.hpp"
 #include "mul/ntt_coefficients.hpp"
 #include "prim/parallel.hpp"
@@ -31,15 +32,20 @@ inline u64 add_2p(u64 s, u64 v, u64 two_p) {  // [0, 2p) + [0, 2p) -> [0, 2p)
 // A fixed multiplier w < p for both kernels: 64-bit Shoup companion
 // (scalar), 52-bit companions of w and of w 2^52 mod p (IFMA: a 64-bit x is
 // x_lo + x_hi 2^52, each below the 52-bit lanes).
+// AVX2: w as a signed double and w / p (fft/ntt_avx2_arith.hpp's Shoup product).
 struct weight {
   u64 w, ws, wq, w2, w2q;
+  double d, dp;
 };
-weight make_weight(u64 v, u64 p, bool ifma) {
-  weight x{v, fft::shoup_companion(v, p), 0, 0, 0};
-  if (ifma) {
+weight make_weight(u64 v, u64 p, ntt_piece::lanes l) {
+  weight x{v, fft::shoup_companion(v, p), 0, 0, 0, 0, 0};
+  if (l == ntt_piece::lanes::ifma) {
     x.wq = fft::shoup52_companion(v, p);
     x.w2 = fft::mul_mod(v, (u64{1} << 52) % p, p);
     x.w2q = fft::shoup52_companion(x.w2, p);
+  } else if (l == ntt_piece::lanes::avx2) {
+    x.d = fft::avx2::signed_rep(v, p);
+    x.dp = x.d / static_cast<double>(p);
   }
   return x;
 }
@@ -86,6 +92,38 @@ BIGMUL_IFMA void twist_ifma(u64* out, const u64* in, std::size_t len, const u64*
 }
 #endif
 
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+// The same, 4 lanes of doubles: limbs (any 64-bit value) -> [-p, p) by
+// from_limbs, Shoup products within about p/2, sums reduced into [-p/2 - 1,
+// p/2 + 1] and stored as u64 residues in [0, 2p).
+BIGMUL_AVX2 void accumulate_avx2(u64* acc, const u64* v, std::size_t len, const weight& w, u64 p) {
+  namespace a = fft::avx2;
+  const a::vconst c = a::make_vconst(p);
+  const double c32 = a::signed_rep((u64{1} << 32) % p, p);
+  const a::limb_source src{v, len, _mm256_set1_pd(c32), _mm256_set1_pd(c32 / static_cast<double>(p))};
+  const __m256d wd = _mm256_set1_pd(w.d), wp = _mm256_set1_pd(w.dp);
+  std::size_t i = 0;
+  for (; i + 4 <= len; i += 4) {
+    const __m256d x = a::from_limbs(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(v + i)), src, c);
+    const __m256d s = _mm256_add_pd(a::load_u64(acc + i, c), a::mulmod_shoup(x, wd, wp, c));
+    a::store_u64(acc + i, a::reduce(s, c), c);
+  }
+  if (i < len) accumulate_scalar(acc + i, v + i, len - i, w, p);
+}
+BIGMUL_AVX2 void twist_avx2(u64* out, const u64* in, std::size_t len, const u64* f, const u64* fs, const double* fd,
+                            const double* fp, const weight& b, u64 p) {
+  namespace a = fft::avx2;
+  const a::vconst c = a::make_vconst(p);
+  const __m256d bd = _mm256_set1_pd(b.d), bp = _mm256_set1_pd(b.dp);
+  std::size_t i = 0;
+  for (; i + 4 <= len; i += 4) {
+    const __m256d y = a::mulmod_shoup(a::load_u64(in + i, c), _mm256_loadu_pd(fd + i), _mm256_loadu_pd(fp + i), c);
+    a::store_u64(out + i, a::mulmod_shoup(y, bd, bp, c), c);
+  }
+  if (i < len) twist_scalar(out + i, in + i, len - i, f + i, fs + i, nullptr, b, p);
+}
+#endif
+
 // x[i] = coefficient start + i of src[0 .. len) (bits < 64 each), i < cnt:
 // ntt_extract_coefficients' two-limb window, indexed from start (a piece
 // block's coefficients lie far from 0); ntt_coefficient_at near the end.
@@ -113,22 +151,22 @@ std::size_t ntt_piece_length(std::size_t n, std::size_t w) {
   return best;
 }
 
-std::shared_ptr<const ntt_piece> ntt_piece::get(u64 p, u64 generator, std::size_t n, std::size_t m, bool ifma) {
+std::shared_ptr<const ntt_piece> ntt_piece::get(u64 p, u64 generator, std::size_t n, std::size_t m, lanes l) {
   static std::mutex mutex;
-  static std::map<std::tuple<u64, std::size_t, std::size_t, bool>, std::shared_ptr<const ntt_piece>> cache;
-  const auto key = std::make_tuple(p, n, m, ifma);
+  static std::map<std::tuple<u64, std::size_t, std::size_t, lanes>, std::shared_ptr<const ntt_piece>> cache;
+  const auto key = std::make_tuple(p, n, m, l);
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = cache.find(key); it != cache.end()) return it->second;
   }
-  auto piece = std::make_shared<const ntt_piece>(p, generator, n, m, ifma);
+  auto piece = std::make_shared<const ntt_piece>(p, generator, n, m, l);
   std::lock_guard<std::mutex> lock(mutex);
   if (cache.size() >= 64) cache.clear();  // a caller holding one keeps it alive
   return cache.emplace(key, std::move(piece)).first->second;
 }
 
-ntt_piece::ntt_piece(u64 p, u64 generator, std::size_t n, std::size_t m, bool ifma)
-    : p_(p), n_(n), m_(m), ifma_(ifma) {
+ntt_piece::ntt_piece(u64 p, u64 generator, std::size_t n, std::size_t m, lanes l)
+    : p_(p), n_(n), m_(m), lanes_(l) {
   theta_ = fft::pow_mod(generator, (p - 1) / (2 * n), p);
   theta_inv_ = fft::inv_mod(theta_, p);
   half_neg_ = (p - 1) / 2;  // 2 (p - 1) / 2 = -1
@@ -138,9 +176,14 @@ ntt_piece::ntt_piece(u64 p, u64 generator, std::size_t n, std::size_t m, bool if
     fine_s_[0][i] = fft::shoup_companion(f, p);
     fine_[1][i] = g;
     fine_s_[1][i] = fft::shoup_companion(g, p);
-    if (ifma) {
+    if (l == lanes::ifma) {
       fine_q_[0][i] = fft::shoup52_companion(f, p);
       fine_q_[1][i] = fft::shoup52_companion(g, p);
+    } else if (l == lanes::avx2) {
+      for (int d = 0; d < 2; ++d) {
+        fine_d_[d][i] = fft::avx2::signed_rep(fine_[d][i], p);
+        fine_dp_[d][i] = fine_d_[d][i] / static_cast<double>(p);
+      }
     }
     f = fft::mul_mod(f, theta_, p);
     g = fft::mul_mod(g, theta_inv_, p);
@@ -154,7 +197,7 @@ ntt_piece::ntt_piece(u64 p, u64 generator, std::size_t n, std::size_t m, bool if
     powers_[d].resize(weight_words * (n / m));
     u64 v = d == 0 ? 1 : half_neg_;
     for (std::size_t k = 0; k < n / m; ++k) {
-      const weight x = make_weight(v, p, ifma);
+      const weight x = make_weight(v, p, l);
       std::memcpy(powers_[d].data() + weight_words * k, &x, sizeof x);
       v = fft::mul_mod(v, c, p);
     }
@@ -169,16 +212,22 @@ void ntt_piece::accumulate(u64* acc, const u64* v, std::size_t len, const u64* w
   weight x;
   std::memcpy(&x, w, sizeof x);
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  if (ifma_) return accumulate_ifma(acc, v, len, x, p_);
+  if (lanes_ == lanes::ifma) return accumulate_ifma(acc, v, len, x, p_);
+#endif
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  if (lanes_ == lanes::avx2) return accumulate_avx2(acc, v, len, x, p_);
 #endif
   accumulate_scalar(acc, v, len, x, p_);
 }
 
 void ntt_piece::twist(u64* out, const u64* in, std::size_t len, bool inverse, u64 b) const {
-  const weight bw = make_weight(b, p_, ifma_);
+  const weight bw = make_weight(b, p_, lanes_);
   const int d = inverse ? 1 : 0;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  if (ifma_) return twist_ifma(out, in, len, fine_[d], fine_s_[d], fine_q_[d], bw, p_);
+  if (lanes_ == lanes::ifma) return twist_ifma(out, in, len, fine_[d], fine_s_[d], fine_q_[d], bw, p_);
+#endif
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  if (lanes_ == lanes::avx2) return twist_avx2(out, in, len, fine_[d], fine_s_[d], fine_d_[d], fine_dp_[d], bw, p_);
 #endif
   twist_scalar(out, in, len, fine_[d], fine_s_[d], fine_q_[d], bw, p_);
 }

@@ -33,13 +33,17 @@ std::size_t ntt_piece_length(std::size_t n, std::size_t w);
 
 class ntt_piece {
  public:
-  // Cached per (p, n, m, ifma): theta = generator^((p - 1) / 2n) and its block
-  // tables (thread safe). p < 2^62, 2n | p - 1. ifma: the passes run 8
-  // lanes of AVX-512 IFMA (p < 2^50 and fft::ntt52_supported(): the IFMA
-  // engine's products), else scalar 64-bit Shoup products.
+  // How the passes run: scalar 64-bit Shoup products (any p < 2^62), or
+  // vectors for p < 2^50 where the processor has them (the engine's own
+  // arithmetic, fft/ntt_ifma_arith.hpp, fft/ntt_avx2_arith.hpp): 8 lanes of
+  // AVX-512 IFMA (fft::ntt52_supported()) or 4 of AVX2 + FMA doubles
+  // (fft::ntt_avx2_supported()).
+  enum class lanes { scalar, ifma, avx2 };
+  // Cached per (p, n, m, lanes): theta = generator^((p - 1) / 2n) and its
+  // block tables (thread safe). p < 2^62, 2n | p - 1.
   static std::shared_ptr<const ntt_piece> get(std::uint64_t p, std::uint64_t generator, std::size_t n, std::size_t m,
-                                              bool ifma);
-  ntt_piece(std::uint64_t p, std::uint64_t generator, std::size_t n, std::size_t m, bool ifma);
+                                              lanes l);
+  ntt_piece(std::uint64_t p, std::uint64_t generator, std::size_t n, std::size_t m, lanes l);
 
   // dst[0 .. m) = theta^j sum_k c^k x[k m + j] in [0, 2p), x[i] =
   // coefficient i < coefficients of src[0 .. len) (bits per coefficient,
@@ -62,17 +66,18 @@ class ntt_piece {
   std::uint64_t base(std::size_t j0, bool inverse) const;
   // acc[i] = acc[i] + w v[i] (w: a weight, mul/ntt_piece.cpp), [0, 2p).
   void accumulate(std::uint64_t* acc, const std::uint64_t* v, std::size_t len, const std::uint64_t* w) const;
-  // out[i] = in[i] theta^(+-i) b ([1]: times -1/2), [0, 2p); in < 2^52 when ifma.
+  // out[i] = in[i] theta^(+-i) b ([1]: times -1/2), [0, 2p); in < 2p.
   void twist(std::uint64_t* out, const std::uint64_t* in, std::size_t len, bool inverse, std::uint64_t b) const;
 
   std::uint64_t p_, theta_, theta_inv_, half_neg_;  // half_neg = -1/2 mod p
   std::size_t n_, m_;
-  bool ifma_;
+  lanes lanes_;
   // [0]: c^k, [1]: -1/2 c^k for k < n / m, weight_words words each (mul/ntt_piece.cpp).
-  static constexpr std::size_t weight_words = 5;
+  static constexpr std::size_t weight_words = 7;
   std::vector<std::uint64_t> powers_[2];
   // [0]: theta^i, [1]: -1/2 theta^-i, i < block; 64- and 52-bit Shoup companions.
   alignas(64) std::uint64_t fine_[2][block], fine_s_[2][block], fine_q_[2][block] = {};
+  alignas(64) double fine_d_[2][block] = {}, fine_dp_[2][block] = {};  // signed, and / p (AVX2)
   std::uint64_t step_[2];  // theta^(+-block) (the inverse one without -1/2)
 };
 

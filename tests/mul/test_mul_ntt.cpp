@@ -594,18 +594,20 @@ std::vector<u64> residues(const std::vector<limb_t>& limbs, std::size_t coeffici
 // term: for every supported piece length M | n (n = 2^k and 3 * 2^k) and
 // overhangs w = 1, M/2, M - 1, M, the fold of each operand, their cyclic
 // product of length M (term by term) and r1 = P mod (x^n - 1) (with values
-// in [0, 2p)) join into P mod p exactly; on both prime sets, scalar and
-// IFMA passes, whole limbs and 24-bit coefficients. Then the consistency
+// in [0, 2p)) join into P mod p exactly; on both prime sets, scalar, IFMA
+// and AVX2 passes, whole limbs and 24-bit coefficients. Then the consistency
 // check: one wrong residue of the piece or of r1 past w makes combine fail.
 TEST(MulNttPiece, JoinsMainProductAndPieceExactlyAndDetectsDisagreement) {
   using piece_test::u64;
   auto g = bigmul::test::rng(7170);
+  using lanes = detail::ntt_piece::lanes;
   struct prime_case {
     fft::ntt_prime prime;
-    bool ifma;
+    lanes l;
   };
-  std::vector<prime_case> cases = {{fft::ntt_primes[0], false}, {fft::ntt52_primes[1], false}};
-  if (fft::ntt52_supported()) cases.push_back({fft::ntt52_primes[3], true});
+  std::vector<prime_case> cases = {{fft::ntt_primes[0], lanes::scalar}, {fft::ntt52_primes[1], lanes::scalar}};
+  if (fft::ntt52_supported()) cases.push_back({fft::ntt52_primes[3], lanes::ifma});
+  if (fft::ntt_avx2_supported()) cases.push_back({fft::ntt52_primes[2], lanes::avx2});
   std::size_t checked = 0, detected = 0;
   for (const auto& pc : cases) {
     const u64 p = pc.prime.p;
@@ -629,7 +631,7 @@ TEST(MulNttPiece, JoinsMainProductAndPieceExactlyAndDetectsDisagreement) {
             for (std::size_t i = 0; i < count; ++i) x[i % n] = (x[i % n] + want[i]) % p;
             for (std::size_t i = 0; i < n; ++i)
               if (g() % 2) x[i] += p;
-            const detail::ntt_piece piece(p, pc.prime.generator, n, m, pc.ifma);
+            const detail::ntt_piece piece(p, pc.prime.generator, n, m, pc.l);
             std::vector<u64> a2(m), b2(m);
             piece.fold(a2.data(), a.data(), la, ca, bits, 1);
             piece.fold(b2.data(), b.data(), lb, cb, bits, 2);

@@ -54,9 +54,6 @@ constexpr std::uint64_t progress_min_digits = 100000;
 // 15663, dec->hex 20507 -> 6382, CPU -4%.
 constexpr std::size_t heap_bytes_per_char = 12;
 
-// Operands both to convert are converted side by side (one a thread) up to
-// this many limbs each (~2.5 * 10^6 decimal digits); see run_checked.
-constexpr std::size_t side_by_side_max_limbs = std::size_t{1} << 17;
 
 double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
@@ -339,29 +336,16 @@ int run_checked(const options& o, progress& prog) {
     // no conversion at all.
     prog.phase("converting the operands to the output's radix");
     const auto tc = clock_type::now();
-    // Two conversions of about the same size run side by side, one a thread,
-    // up to side_by_side_max_limbs; longer ones in turn, each on all the
-    // threads. At 10^6 decimal digits (2 threads, under load, min of 25 runs
-    // each) side by side took 11.9 ms against 18.0 (in turn: 12.3 on a quiet
-    // machine, 19.7 on one core: the tree's top levels are single products
-    // that two threads speed up by only ~1.6x); at 10^7 digits last session
-    // measured side by side 5-25% slower (two long tasks wait for the slower
-    // one, and each thread's tree stops fitting in the cache).
-    const std::size_t na = ia.size(), nb = ib.size();
-    const bool side_by_side = threads >= 2 && ia.get_radix() != product_radix && ib.get_radix() != product_radix &&
-                              std::max(na, nb) <= side_by_side_max_limbs && 2 * std::min(na, nb) >= std::max(na, nb);
-    if (side_by_side) {
-      // Two tasks on the pool: the calling thread takes one, a worker the
-      // other, and the converters' own parallel loops run inside each task
-      // on its thread alone.
-      prim::parallel_for(2, 2, [&](std::size_t i) {
-        integer& x = i ? ib : ia;
-        x = x.to_radix(product_radix);
-      });
-    } else {
-      if (ia.get_radix() != product_radix) ia = ia.to_radix(product_radix);
-      if (ib.get_radix() != product_radix) ib = ib.to_radix(product_radix);
-    }
+    // In turn, each on all the threads. Converting the two side by side, one
+    // thread each, was measured twice and dropped: at 10^7 digits 5-25%
+    // slower end to end (the tree levels' tasks balance where two long tasks
+    // wait for the slower one); at 10^6 (21 runs each, interleaved, under
+    // load) no faster for decimal -> hex (31.9 against 33.1 ms) and slower
+    // for hex -> decimal (54 against 80 ms: the operands of nearly equal
+    // length share one cached root reciprocal when converted in turn, and
+    // side by side each thread computes it).
+    if (ia.get_radix() != product_radix) ia = ia.to_radix(product_radix);
+    if (ib.get_radix() != product_radix) ib = ib.to_radix(product_radix);
     a = view_of(ia);
     b = view_of(ib);
     t.convert += seconds_since(tc);

@@ -629,30 +629,6 @@ TEST_F(CliTest, OperandsInTheOutputsRadixParsedInPlaceAgainstGmp) {
   expect_product({"--hex", "@" + file("ha", ha), "@" + file("hb", hb)}, gmp_product_text(ha, hb, 16));
 }
 
-// Two operands to convert run side by side (one a thread) when neither is
-// over 2^17 limbs and the smaller holds at least half the larger's limbs
-// (cli/app.cpp): both sides of each bound, hex x hex -> decimal and
-// decimal x decimal -> hex, on two threads, against GMP.
-TEST_F(CliTest, ConversionsSideBySideAndInTurnAgainstGmp) {
-  auto g = rng(1317);
-  const auto hex_limbs = [&](std::size_t limbs, bool negative) {
-    return (negative ? "-" : "") + lower_hex(random_hex(g, 16 * limbs));
-  };
-  const struct {
-    std::string a, b;
-  } hex_pairs[] = {{hex_limbs(1000, false), hex_limbs(500, true)},     // half: side by side
-                   {hex_limbs(1000, true), hex_limbs(499, false)},     // under half: in turn
-                   {hex_limbs(1 << 17, false), hex_limbs(1 << 17, true)},        // at the limit: side by side
-                   {hex_limbs((1 << 17) + 1, true), hex_limbs(1 << 17, true)}};  // over: in turn
-  for (const auto& p : hex_pairs)
-    expect_product({"--threads", "2", "@" + file("sa", p.a), "@" + file("sb", p.b)}, gmp_product_text(p.a, p.b));
-  // Decimal limbs are 19 digits: 1000 and 500 limbs, 1000 and 499.
-  const std::string d1000 = random_decimal(g, 19000), d500 = "-" + random_decimal(g, 9500),
-                    d499 = random_decimal(g, 9481);
-  expect_product({"--threads", "2", "--hex", d1000, d500}, gmp_product_text(d1000, d500, 16));
-  expect_product({"--threads", "2", "--hex", d499, d1000}, gmp_product_text(d499, d1000, 16));
-}
-
 // A bad byte deep inside a long operand, at each position of an 8-byte block,
 // in both radices: exit 2, the exact offset, nothing on stdout.
 TEST_F(CliTest, BadByteInALongOperandHasItsExactOffset) {

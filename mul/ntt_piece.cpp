@@ -237,10 +237,10 @@ void ntt_piece::fold(u64* dst, const limb_t* src, std::size_t len, std::size_t c
   const std::size_t blocks = n_ / m_, m = m_;
   const u64* ck = powers_[0].data();
   prim::parallel_chunks(m, grain, threads, [&](std::size_t b, std::size_t e) {
-    alignas(64) u64 acc[block], x[block];
+    alignas(64) u64 acc[span], x[span];
     u64 bs = base(b, false);
-    for (std::size_t j0 = b; j0 < e; j0 += block) {
-      const std::size_t L = std::min(block, e - j0);
+    for (std::size_t j0 = b; j0 < e; j0 += span) {
+      const std::size_t L = std::min(span, e - j0);
       std::fill(acc, acc + L, u64{0});
       for (std::size_t k = 0; k < blocks; ++k) {
         const std::size_t start = k * m + j0;
@@ -253,8 +253,10 @@ void ntt_piece::fold(u64* dst, const limb_t* src, std::size_t len, std::size_t c
         }
         accumulate(acc, v, cnt, ck + weight_words * k);
       }
-      twist(dst + j0, acc, L, false, bs);
-      bs = fft::mul_mod(bs, step_[0], p_);
+      for (std::size_t i = 0; i < L; i += block) {
+        twist(dst + j0 + i, acc + i, std::min(block, L - i), false, bs);
+        bs = fft::mul_mod(bs, step_[0], p_);
+      }
     }
   });
 }
@@ -265,16 +267,19 @@ bool ntt_piece::combine(u64* x, const u64* t, std::size_t w, unsigned threads) c
   const u64* uc = powers_[1].data();  // -1/2 c^k
   std::atomic<bool> ok{true};
   prim::parallel_chunks(m, grain, threads, [&](std::size_t b, std::size_t e) {
-    alignas(64) u64 s[block], r2[block];
+    alignas(64) u64 s[span], r2[span];
     u64 bad = 0;
     u64 bs = base(b, true);
-    for (std::size_t j0 = b; j0 < e; j0 += block) {
-      const std::size_t L = std::min(block, e - j0);
+    for (std::size_t j0 = b; j0 < e; j0 += span) {
+      const std::size_t L = std::min(span, e - j0);
       // s = -1/2 (r1 mod (x^m - c))[j], block by block of r1.
       std::fill(s, s + L, u64{0});
       for (std::size_t k = 0; k < blocks; ++k) accumulate(s, x + k * m + j0, L, uc + weight_words * k);
       // -1/2 r2[j] = -1/2 theta^-j t[j].
-      twist(r2, t + j0, L, true, bs);
+      for (std::size_t i = 0; i < L; i += block) {
+        twist(r2 + i, t + j0 + i, std::min(block, L - i), true, bs);
+        bs = fft::mul_mod(bs, step_[1], p);
+      }
       for (std::size_t i = 0; i < L; ++i) {
         const std::size_t j = j0 + i;
         // Q[j] = -1/2 (r2 - r1 mod (x^m - c))[j].
@@ -286,7 +291,6 @@ bool ntt_piece::combine(u64* x, const u64* t, std::size_t w, unsigned threads) c
           bad |= q;
         }
       }
-      bs = fft::mul_mod(bs, step_[1], p);
     }
     if (bad != 0) ok.store(false, std::memory_order_relaxed);
   });

@@ -738,21 +738,24 @@ TEST(MulNttPiece, ChooseShape) {
 // Both ways forced, against GMP on every engine: n = 2^k and 3 * 2^k,
 // overhangs 1, M - 1, M, M + 1 around piece lengths M, balanced and
 // unbalanced, squares, all-maximum limbs, both radices, 1, 2 and 4 threads
-// (a piece of 2^14 points is split over threads), bit-split coefficients.
+// (2^13 .. 2^16 points: by task; a piece of 2^14 points of n = 2^16: split
+// over the threads), bit-split coefficients.
 TEST(MulNttPiece, ForcedFoldsMatchGmp) {
   using detail::ntt_engine;
   using detail::ntt_fold;
   auto g = bigmul::test::rng(7171);
   std::size_t runs = 0;
   const std::vector<std::size_t> lengths = sanitized ? std::vector<std::size_t>{1024, 1536}
-                                                     : std::vector<std::size_t>{1024, 1536, 4096, 6144, 1 << 16};
+                                                     : std::vector<std::size_t>{1024, 1536, 4096, 6144, 16384, 24576,
+                                                                                1 << 16};
   for (std::size_t n : lengths) {
     for (std::size_t m : {std::size_t{16}, n / 8, n / 4}) {
       if (n % m != 0 || fft::ntt_fit_length(m) != m) continue;
       for (std::size_t w : {std::size_t{1}, m - 1, m, m + 1}) {
         if (w > n / 4) continue;
         const std::size_t count = n + w, total = count + 1;
-        const unsigned threads = n >= (std::size_t{1} << 16) ? 2 + 2 * (g() % 2) : 1 + g() % 2;
+        // 2^13 .. 2^16 points on 2 or 4 threads: whole transforms (and pieces) as tasks.
+        const unsigned threads = n >= (std::size_t{1} << 13) ? 2 + 2 * (g() % 2) : 1 + g() % 2;
         for (std::size_t an : {(total + 1) / 2, total - total / 3}) {
           const std::size_t bn = total - an;
           for (radix rx : {radix::binary, radix::decimal}) {

@@ -52,7 +52,8 @@ bool worth_preparing(std::size_t an, std::size_t bn, radix rx, const mul_options
 }
 
 void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_options& mo,
-                         const std::function<void()>& work, double* prepare_seconds) {
+                         const std::function<void()>& work, double* prepare_seconds,
+                         const std::function<void()>& then) {
   std::exception_ptr failed;
   std::thread worker;
   try {
@@ -65,6 +66,7 @@ void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_opt
     });
   } catch (const std::system_error&) {
     work();  // no second thread: parse now, the product pays for its pages
+    if (then) then();
     return;
   }
   const auto t0 = std::chrono::steady_clock::now();
@@ -75,6 +77,13 @@ void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_opt
   } catch (const error&) {  // see the header: the product reports these itself
   } catch (...) {
     unexpected = std::current_exception();
+  }
+  if (!unexpected && then) {
+    try {
+      then();
+    } catch (...) {
+      unexpected = std::current_exception();
+    }
   }
   if (prepare_seconds) *prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   worker.join();

@@ -33,12 +33,14 @@ std::size_t estimated_limbs_of_decimal(std::uint64_t digits, radix want);
 bool worth_preparing(std::size_t an, std::size_t bn, radix rx, const mul_options& mo, std::uint64_t held);
 
 // Runs work() on a second thread while this thread runs
-// bigmul::prepare_mul(an, bn, rx, mo); returns when both are done, with the
-// seconds this thread took in *prepare_seconds. An exception from work() is
-// rethrown here. Preparing's own failures (out of memory) are dropped: it
-// only moves work earlier, and the product meets and reports the same
-// failure. Without a second thread (it cannot be created), work() runs alone.
+// bigmul::prepare_mul(an, bn, rx, mo) and then then() (when given); returns
+// when both threads are done, with the seconds this thread took in
+// *prepare_seconds. An exception from work() or then() is rethrown here.
+// Preparing's own failures (out of memory) are dropped: it only moves work
+// earlier, and the product meets and reports the same failure. Without a
+// second thread (it cannot be created), work() runs alone, then then().
 void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_options& mo,
-                         const std::function<void()>& work, double* prepare_seconds);
+                         const std::function<void()>& work, double* prepare_seconds,
+                         const std::function<void()>& then = {});
 
 }  // namespace bigmul::cli

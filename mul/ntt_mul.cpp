@@ -382,7 +382,11 @@ ntt_arrays plan_arrays(const ntt_layout& l, u64 p0, std::size_t an, std::size_t 
   ntt_arrays A;
   const std::size_t n = l.shape.n, count = l.ca + l.cb - 1, rn = an + bn;
   A.points = std::max(n, count);
-  A.by_task = threads > 1 && A.points <= by_task_max_length;
+  // A piece's shape is by task only while the whole product fits the
+  // by-task length: at n = 2^16 its overhang reaches n / 4 (2:1 products of
+  // 10^6 digits), and 2 x primes arrays of n + w points would pass 4x the
+  // operands' bytes.
+  A.by_task = threads > 1 && (l.shape.piece != 0 ? A.points : n) <= by_task_max_length;
   if (A.by_task) {
     // A square's piece takes a second array per prime too (the primes' pieces run side by side).
     A.arrays = square && l.shape.wrap == 0 ? l.primes : 2 * l.primes;

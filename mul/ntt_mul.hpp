@@ -11,8 +11,8 @@ namespace bigmul::detail {
 // Every limb is one coefficient (base 2^64 or 10^19), or, for large binary
 // products on the vector engines, binary limbs are cut into b-bit
 // coefficients so that three primes still cover them (ntt_choose_layout);
-// the cyclic convolution of length n >= ca + cb - 1 (n = 2^k or 3 * 2^k) is
-// computed modulo several primes whose product exceeds every coefficient
+// the cyclic convolution of length n >= ca + cb - 1 (n = 2^k or 3 * 2^k;
+// or a little less, folded: ntt_shape below) is computed modulo several primes whose product exceeds every coefficient
 // (< min(ca, cb) (2^b - 1)^2, or min(an, bn) B^2 for whole limbs), and each
 // coefficient is recovered exactly by Chinese remaindering (Garner) and added
 // into the result at its bit offset with its carries. Integer arithmetic throughout:

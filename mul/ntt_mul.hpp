@@ -12,8 +12,9 @@ namespace bigmul::detail {
 // products on the vector engines, binary limbs are cut into b-bit
 // coefficients so that three primes still cover them (ntt_choose_layout);
 // the cyclic convolution of length n >= ca + cb - 1 (n = 2^k or 3 * 2^k;
-// or a little less, folded: ntt_shape below) is computed modulo several primes whose product exceeds every coefficient
-// (< min(ca, cb) (2^b - 1)^2, or min(an, bn) B^2 for whole limbs), and each
+// or a little less, folded: ntt_shape below) is computed modulo several
+// primes whose product exceeds every coefficient (< min(ca, cb)
+// (2^b - 1)^2, or min(an, bn) B^2 for whole limbs), and each
 // coefficient is recovered exactly by Chinese remaindering (Garner) and added
 // into the result at its bit offset with its carries. Integer arithmetic throughout:
 // there is no rounding to guard. Squaring (a == b, an == bn) transforms once.

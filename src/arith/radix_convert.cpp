@@ -505,6 +505,20 @@ std::vector<limb_t> decimal_to_binary(const limb_t* a, std::size_t n, std::size_
   return from_decimal(a, n, std::max<std::size_t>(basecase_limbs, 1));
 }
 
+void prepare_conversion(std::size_t n, radix from) {
+  if (from == radix::decimal) {
+    // from_decimal's last merge joins blocks of s = 2^k with s < L <= 2 s.
+    const std::size_t basecase = std::max<std::size_t>(params_cpu::radix_from_decimal_basecase, 1);
+    if (n > basecase && n >= 2) decimal_power_at(static_cast<std::size_t>(std::bit_width(n - 1)) - 1);
+    return;
+  }
+  // to_decimal's root span for the largest value of n limbs.
+  if (n == 0) return;
+  const std::size_t basecase = std::max<std::size_t>(params_cpu::radix_to_decimal_basecase, 1);
+  const std::size_t L = static_cast<std::size_t>(static_cast<double>(64 * n) * 0.30102999566398120 / 19.0) + 2;
+  if (L > basecase) decimal_power_at(static_cast<std::size_t>(std::countr_zero(root_span(L, basecase))));
+}
+
 }  // namespace detail
 
 // The public converters: allocation failure becomes bigmul::error kind

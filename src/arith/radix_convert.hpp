@@ -21,4 +21,12 @@ std::size_t decimal_limbs_bound(const limb_t* a, std::size_t n);
 std::vector<limb_t> binary_to_decimal(const limb_t* a, std::size_t n, std::size_t basecase_limbs);
 std::vector<limb_t> decimal_to_binary(const limb_t* a, std::size_t n, std::size_t basecase_limbs);
 
+// Builds the table of powers (decimal_powers.hpp) that converting an
+// operand of about n limbs from radix `from` will read, for a caller with a
+// thread to spare before the operand exists (the command line, while it
+// parses): the conversion then finds it cached. For binary -> decimal n is
+// the operand's binary limbs, for decimal -> binary its decimal limbs; the
+// tuned thresholds of the public converters apply.
+void prepare_conversion(std::size_t n, radix from);
+
 }  // namespace bigmul::detail

@@ -345,3 +345,25 @@ TEST(RadixConversion, DecimalLengthsAtTheMergeTreeShapes) {
     ASSERT_EQ(test::limbs_to_mpz(decimal_to_binary(nines.data(), nines.size())), all9) << "nines L=" << L;
   }
 }
+
+// detail::prepare_conversion builds the table ahead of a conversion (the
+// command line, while it parses): conversions of lengths across the tree
+// shapes after it, from a dropped table, agree with GMP, and lengths at or
+// below the schoolbook thresholds (and 0) build nothing and are fine.
+TEST(RadixConversion, PreparedTablesGiveTheSameConversions) {
+  auto g = test::rng(321);
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{37}, std::size_t{150}, std::size_t{151},
+                        std::size_t{1000}, std::size_t{4096}, std::size_t{4097}, std::size_t{20000}}) {
+    const std::vector<limb_t> bin = test::operand(operand_kind::random, n, g);
+    const mpz_class ref = test::limbs_to_mpz(bin);
+    release_scratch();
+    detail::prepare_conversion(bin.size(), radix::binary);
+    const std::vector<limb_t> dec = binary_to_decimal(bin.data(), bin.size());
+    ASSERT_EQ(digits_of(dec), ref.get_str(10)) << n;
+    release_scratch();
+    detail::prepare_conversion(dec.size(), radix::decimal);
+    std::vector<limb_t> expect = bin;
+    while (!expect.empty() && expect.back() == 0) expect.pop_back();
+    ASSERT_EQ(decimal_to_binary(dec.data(), dec.size()), expect) << n;
+  }
+}

@@ -202,9 +202,9 @@ int run_checked(const options& o, progress& prog) {
 
   phase_times t;
   const unsigned base = o.hex ? 16 : 10;
-  integer ia, ib;      // operands held as integers: generated, or parsed in another radix and converted
-  number_view a, b;    // the operands as multiplied (in ia/ib, or parsed straight into mem)
-  arena mem;           // operands parsed in the product's radix, the product's limbs, the product's text
+  integer ia, ib;      // operands held as integers: generated (--random), or converted to the product's radix
+  number_view a, b;    // the operands as multiplied (in ia/ib, or as parsed into mem)
+  arena mem;           // the operands as parsed (their own radix), the product's limbs, the product's text
   limb_t* product_at = nullptr;  // room in mem for product_room limbs of the product
   std::size_t product_room = 0;
   char* text_at = nullptr;  // room in mem for text_room characters of its text
@@ -298,8 +298,8 @@ int run_checked(const options& o, progress& prog) {
     limb_t* pb = mem.take<limb_t>(nb);
     parsed[0] = {pa, na};
     parsed[1] = {pb, nb};
-    // Beside prepare_mul, the parsing thread takes both on its own (the
-    // pool's threads are this one's); alone, each on all the threads.
+    // Beside prepare_mul (which runs the pool's parallel loops), the parsing
+    // thread takes both on its own; alone, each on all the threads.
     const unsigned parse_threads = prepare ? 1 : o.threads;
     const auto parse = [&, pa, pb, parse_threads] {
       a = {pa, parse_operand_into(ta, sa, pa, parse_threads), sa.negative, sa.base == 10 ? radix::decimal : radix::binary};
@@ -351,16 +351,18 @@ int run_checked(const options& o, progress& prog) {
     // length share one cached root reciprocal when converted in turn, and
     // side by side each thread computes it).
     // Into an integer that holds the result (x's limbs may be that
-    // integer's own: they are read before it is replaced).
-    const auto convert = [&](number_view& x, integer& held) {
+    // integer's own: they are read before it is replaced). Parsed limbs of
+    // a large arena are given back once converted (see below).
+    const auto convert = [&](number_view& x, integer& held, const std::pair<limb_t*, std::size_t>& from) {
       if (x.rx == product_radix) return;
       std::vector<limb_t> v =
           x.rx == radix::decimal ? decimal_to_binary(x.limbs, x.size) : binary_to_decimal(x.limbs, x.size);
       held = integer(std::move(v), x.negative, product_radix);
       x = view_of(held);
+      if (mem.capacity() > prim::buffer<char>::huge_page_max) mem.discard(from.first, from.second * sizeof(limb_t));
     };
-    convert(a, ia);
-    convert(b, ib);
+    convert(a, ia, parsed[0]);
+    convert(b, ib, parsed[1]);
     t.convert += seconds_since(tc);
   }
   prog.set_long_run(digit_count(a) + digit_count(b) >= progress_min_digits);

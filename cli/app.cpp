@@ -226,11 +226,15 @@ int run_checked(const options& o, progress& prog) {
   // parse of hex text is shorter than preparing the product; a decimal parse
   // or a product to convert to is longer) rather than inside the multiply
   // and the print.
+  // The text's only on huge pages (runs up to ~10^7 digits): past them it
+  // would be resident beside the operands and the product's scratch, where
+  // before it was allocated once they were freed (2 GB more at the peak of
+  // a 10^9-digit run).
   std::atomic<bool> touch_claimed{false};
   const auto touch_product_room = [&] {
     if (touch_claimed.exchange(true)) return;
     arena::touch(product_at, product_room * sizeof(limb_t));
-    arena::touch(text_at, text_room);
+    if (mem.huge()) arena::touch(text_at, text_room);
   };
   if (o.random_digits) {
     const std::uint64_t seed = o.seed ? *o.seed : seed_from_clock();

@@ -212,10 +212,15 @@ int run_checked(const options& o, progress& prog) {
   std::pair<limb_t*, std::size_t> parsed[2] = {};  // the operands' limbs as parsed into mem
   const auto make_room = [&](std::size_t operand_limbs, std::size_t product_limbs) {
     // Sized from upper bounds (exact for operands in the product's radix);
-    // a product or text that misses goes to its own allocation.
+    // a product or text that misses goes to its own allocation. Past the
+    // huge-page sizes the text is left out: allocated once the operands
+    // and the product's scratch are freed, it never adds to the peak (of
+    // memory, or of address space under ulimit -v).
     product_room = product_limbs + 1;
-    text_room = text_bound(product_limbs, product_radix);
-    mem = arena(operand_limbs * sizeof(limb_t) + product_room * sizeof(limb_t) + text_room + 4 * 64);
+    const std::size_t text = text_bound(product_limbs, product_radix);
+    const std::size_t bytes = operand_limbs * sizeof(limb_t) + product_room * sizeof(limb_t) + 4 * 64;
+    text_room = bytes + text <= prim::buffer<char>::huge_page_max ? text : 0;
+    mem = arena(bytes + text_room);
   };
   const auto take_product_room = [&] {  // after the operands' limbs
     product_at = mem.take<limb_t>(product_room);
@@ -226,15 +231,11 @@ int run_checked(const options& o, progress& prog) {
   // parse of hex text is shorter than preparing the product; a decimal parse
   // or a product to convert to is longer) rather than inside the multiply
   // and the print.
-  // The text's only on huge pages (runs up to ~10^7 digits): past them it
-  // would be resident beside the operands and the product's scratch, where
-  // before it was allocated once they were freed (2 GB more at the peak of
-  // a 10^9-digit run).
   std::atomic<bool> touch_claimed{false};
   const auto touch_product_room = [&] {
     if (touch_claimed.exchange(true)) return;
     arena::touch(product_at, product_room * sizeof(limb_t));
-    if (mem.huge()) arena::touch(text_at, text_room);
+    arena::touch(text_at, text_room);
   };
   if (o.random_digits) {
     const std::uint64_t seed = o.seed ? *o.seed : seed_from_clock();

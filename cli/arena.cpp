@@ -86,7 +86,9 @@ void arena::touch(void* p, std::size_t bytes) {
 void arena::discard(void* p, std::size_t bytes) {
   const auto b = round_up(reinterpret_cast<std::uintptr_t>(p), page);
   const auto e = (reinterpret_cast<std::uintptr_t>(p) + bytes) / page * page;
-  if (e > b) ::madvise(reinterpret_cast<void*>(b), e - b, MADV_DONTNEED);
+  // Unmapped (address space too, for ulimit -v); the destructor's munmap of
+  // the whole range skips the hole.
+  if (e > b) ::munmap(reinterpret_cast<void*>(b), e - b);
 }
 
 }  // namespace bigmul::cli

@@ -34,9 +34,9 @@ class arena {
   T* take(std::size_t n) {
     return static_cast<T*>(take_bytes(n * sizeof(T)));
   }
-  // Gives the whole pages inside [p, p + bytes) back to the system (their
-  // contents are lost; the range stays mapped and reads as zeros). For
-  // operands no longer needed before a large text is built.
+  // Unmaps the whole pages inside [p, p + bytes), memory and address space:
+  // they must not be used again. For operands no longer needed before a
+  // large text is built.
   void discard(void* p, std::size_t bytes);
 
   // Writes one byte in every 4 KiB page of [p, p + bytes): takes their

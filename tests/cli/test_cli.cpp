@@ -588,7 +588,8 @@ TEST_F(CliTest, EveryRadixCombinationAgainstGmp) {
 // arena (cli/arena.hpp), not through integer: leading zero limbs, signs,
 // zeros, all-max digits, unequal sizes, one and two threads, arenas on both
 // sides of the huge-page switch (half a huge page) and one past the
-// huge-page cap (its operands' pages are given back before the text); a bad
+// huge-page cap (its operands' pages are unmapped before the text, which
+// has an allocation of its own); a bad
 // byte in either operand still names it with the exact offset.
 TEST_F(CliTest, OperandsInTheOutputsRadixParsedInPlaceAgainstGmp) {
   auto g = rng(1316);
@@ -623,9 +624,10 @@ TEST_F(CliTest, OperandsInTheOutputsRadixParsedInPlaceAgainstGmp) {
     if (hex) args.insert(args.begin(), "--hex");
     expect_failure(args, 2, {"operand A", "byte offset 150001 of the file"});
   }
-  // Past the arena's huge-page cap (64 MiB: 2 x 8.5 MB operands, 17 MB
-  // product, 34 MB text), hex, one operand negative.
-  const std::string ha = lower_hex(random_hex(g, 17000000)), hb = "-" + lower_hex(random_hex(g, 16999999));
+  // Past the arena's huge-page cap (64 MiB: 2 x 16.5 MB operands and a 33 MB
+  // product; the 66 MB text then in its own allocation, the operands' pages
+  // unmapped before it), hex, one operand negative.
+  const std::string ha = lower_hex(random_hex(g, 33000000)), hb = "-" + lower_hex(random_hex(g, 32999999));
   expect_product({"--hex", "@" + file("ha", ha), "@" + file("hb", hb)}, gmp_product_text(ha, hb, 16));
 }
 

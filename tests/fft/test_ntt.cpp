@@ -403,8 +403,8 @@ TEST_F(NttAvx2, ZeroPaddedForwardMatches) { zero_padded_forward_matches<ntt_avx2
 // random lazy inputs, one and two threads.
 TEST_F(NttAvx2, ProductPathInDoublesEqualsTheU64Path) {
   auto g = bigmul::test::rng(7011);
-  std::vector<std::size_t> lengths = {1,  2,    4,    8, 3, 6, 12, 24, 16, 48, 1024, std::size_t{3} << 12, std::size_t{1} << 16,
-                                      std::size_t{3} << 13};
+  std::vector<std::size_t> lengths = {1, 2, 4, 8, 3, 6, 12, 24, 16, 48, 1024, std::size_t{3} << 12,
+                                      std::size_t{1} << 16, std::size_t{3} << 13};
   for (std::size_t n : lengths)
     for (unsigned k = 0; k < ntt52_prime_count; ++k) {
       const auto plan = ntt_avx2_plan::get(k, n);
@@ -436,8 +436,9 @@ TEST_F(NttAvx2, ProductPathInDoublesEqualsTheU64Path) {
 }
 
 // load_forward_product (the first step reads the limbs) equals load then
-// forward_product, residue for residue (the doubles within 3.15p): lengths with m < 16 (the two calls),
-// leaves (16 .. 2^11, odd and even log2), recursive and split-table lengths
+// forward_product, residue for residue (the doubles within 3.15p): lengths
+// with m < 16 (the two calls), leaves (16 .. 2^11, odd and even log2),
+// recursive and split-table lengths
 // (2^13, 2^16), radix 3 on both sides of its full table (3 * 2^12, 3 * 2^13),
 // operand lengths at every quarter and third of n +- 1 (a vector across the
 // operand's end), 0 and n, limbs at the conversion's edges, 1 and 2 threads.

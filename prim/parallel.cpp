@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
@@ -12,6 +14,10 @@
 #include <system_error>
 #include <thread>
 #include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace bigmul::prim {
 namespace {
@@ -31,8 +37,55 @@ unsigned env_threads() {
   return value;
 }
 
-// One job at a time runs on the pool; concurrent callers from different
-// threads queue on job_mutex_.
+// How long a worker that has finished a job (or a caller waiting for its helpers) keeps watching for
+// the next one before it sleeps on a condition variable. Waking a sleeping thread took 15-25 us on the
+// development VM (futex wake plus scheduling), as long as a whole NTT level or carry pass at 10^4-10^5
+// digits; the parallel calls inside one product follow each other within a few to a few tens of us, so
+// a window of this length catches them. Bounded so that an idle pool costs at most this much of a core
+// per job; past pause_only_length the spinner also yields, so on an oversubscribed machine (ctest -j2 on
+// two cores, or a spinner sharing the caller's core) the runnable threads get the core.
+constexpr std::chrono::microseconds spin_window_length{100};
+constexpr std::chrono::microseconds pause_only_length{10};
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Polls ready() for up to spin_window_length; true as soon as it holds.
+template <class Ready>
+bool spin_until(Ready&& ready) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  for (;;) {
+    if (ready()) return true;
+    for (int k = 0; k < 8; ++k) cpu_relax();
+    const auto elapsed = clock::now() - start;
+    if (elapsed >= spin_window_length) return ready();
+    if (elapsed >= pause_only_length) std::this_thread::yield();
+  }
+}
+
+// One job at a time runs on the pool; concurrent callers from different threads queue on job_mutex_.
+//
+// Publishing a job: the caller writes the job's fields, then stores job_ = (generation + 1, helper slots)
+// in one atomic word. A worker joins by taking a slot with a compare-exchange on that word, so it can only
+// join the generation it read, and only while the job is open; the caller closes the job after its own
+// share of the tasks by zeroing the slots (exchange), which tells it exactly how many helpers joined, and
+// then waits until that many have reported finished_. The fields are rewritten only after that, so a
+// slow worker never sees a half-written job.
+//
+// Sleeping without lost wake-ups: a worker that has spun spin_window_length without seeing a new generation
+// takes mutex_, counts itself in sleepers_, re-reads job_ and only then waits on cv_; the caller stores
+// job_ and then reads sleepers_ (all four accesses sequentially consistent). Either the worker's re-read
+// sees the new generation, or the caller sees the sleeper and notifies -- after taking and releasing
+// mutex_, so the worker is either still before its re-read (and will see the job) or already waiting
+// (and gets the notification). The caller's wait for finished_ uses the same pattern with
+// caller_waiting_ and done_cv_. Wake-ups only bring helpers; correctness never depends on them, since
+// the caller runs every task no helper has claimed.
 class pool {
  public:
   static pool& instance() {
@@ -42,40 +95,49 @@ class pool {
 
   void run(std::size_t tasks, unsigned threads, const std::function<void(std::size_t)>& task) {
     std::lock_guard<std::mutex> job_lock(job_mutex_);
-    ensure_workers(threads - 1);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      task_ = &task;
-      tasks_ = tasks;
-      next_.store(0, std::memory_order_relaxed);
-      helpers_wanted_ = threads - 1;
-      helpers_active_ = 0;
-      error_ = nullptr;
-      ++generation_;
-    }
-    cv_.notify_all();
+    const std::uint64_t previous = generation(job_.load(std::memory_order_relaxed));
+    ensure_workers(threads - 1, previous);
+    task_ = &task;
+    tasks_ = tasks;
+    next_.store(0, std::memory_order_relaxed);
+    finished_.store(0, std::memory_order_relaxed);
+    error_ = nullptr;
+    const std::uint64_t gen = (previous + 1) & slot_mask;  // wraps; workers only compare for inequality
+    const unsigned wanted = threads - 1;
+    job_.store(gen << 32 | wanted, std::memory_order_seq_cst);
+    wake(wanted);
     work();
-    std::unique_lock<std::mutex> lock(mutex_);
-    helpers_wanted_ = 0;  // every task is claimed: workers still asleep need not wake
-    done_cv_.wait(lock, [&] { return helpers_active_ == 0; });
+    const std::uint64_t left = job_.exchange(gen << 32, std::memory_order_acq_rel) & slot_mask;
+    wait_finished(wanted - static_cast<unsigned>(left));
     task_ = nullptr;
-    if (error_) std::rethrow_exception(error_);
+    if (error_) {
+      std::exception_ptr e = std::move(error_);
+      error_ = nullptr;
+      std::rethrow_exception(e);
+    }
   }
 
+  unsigned sleepers() const { return sleepers_.load(std::memory_order_relaxed); }
+  unsigned workers() const { return worker_count_.load(std::memory_order_relaxed); }
+
   ~pool() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
+    stop_.store(true, std::memory_order_seq_cst);
+    { std::lock_guard<std::mutex> lock(mutex_); }
     cv_.notify_all();
     for (auto& t : workers_) t.join();
   }
 
  private:
-  void ensure_workers(unsigned n) {
+  static constexpr std::uint64_t slot_mask = 0xffffffffu;
+  static std::uint64_t generation(std::uint64_t word) { return word >> 32; }
+
+  void ensure_workers(unsigned n, std::uint64_t seen) {
+    n = static_cast<unsigned>(std::min<std::uint64_t>(n, slot_mask));
     while (workers_.size() < n) {
       try {
-        workers_.emplace_back([this] { worker_loop(); });
+        // `seen` is the generation before this call's job, so a worker that starts late still joins it.
+        workers_.emplace_back([this, seen] { worker_loop(seen); });
+        worker_count_.store(static_cast<unsigned>(workers_.size()), std::memory_order_relaxed);
       } catch (const std::system_error& e) {
         // Say what could not be created: "Resource temporarily unavailable"
         // alone reads like a transient glitch. The workers made so far stay.
@@ -87,6 +149,13 @@ class pool {
     }
   }
 
+  void wake(unsigned wanted) {
+    const unsigned asleep = sleepers_.load(std::memory_order_seq_cst);
+    if (asleep == 0) return;
+    { std::lock_guard<std::mutex> lock(mutex_); }
+    for (unsigned i = 0; i < std::min(asleep, wanted); ++i) cv_.notify_one();
+  }
+
   void work() {
     const bool was_inside = t_inside_task;
     t_inside_task = true;
@@ -96,44 +165,79 @@ class pool {
       try {
         (*task_)(i);
       } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex_);
+        std::lock_guard<std::mutex> lock(error_mutex_);
         if (!error_) error_ = std::current_exception();
       }
     }
     t_inside_task = was_inside;
   }
 
-  void worker_loop() {
-    std::uint64_t seen = 0;
+  void wait_finished(unsigned joined) {
+    const auto done = [&] { return finished_.load(std::memory_order_seq_cst) == joined; };
+    if (spin_until(done)) return;
     std::unique_lock<std::mutex> lock(mutex_);
+    caller_waiting_.store(true, std::memory_order_seq_cst);
+    done_cv_.wait(lock, done);
+    caller_waiting_.store(false, std::memory_order_relaxed);
+  }
+
+  // Takes a helper slot of generation `gen` if that job is still open.
+  bool try_join(std::uint64_t word, std::uint64_t gen) {
+    while (generation(word) == gen && (word & slot_mask) != 0) {
+      if (job_.compare_exchange_weak(word, word - 1, std::memory_order_acquire, std::memory_order_relaxed))
+        return true;
+    }
+    return false;
+  }
+
+  void worker_loop(std::uint64_t seen) {
+    const auto news = [&] {
+      return stop_.load(std::memory_order_seq_cst) || generation(job_.load(std::memory_order_seq_cst)) != seen;
+    };
     for (;;) {
-      cv_.wait(lock, [&] { return stop_ || (generation_ != seen && helpers_wanted_ > 0); });
-      if (stop_) return;
-      seen = generation_;
-      --helpers_wanted_;
-      ++helpers_active_;
-      lock.unlock();
+      if (!spin_until(news)) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        sleepers_.fetch_add(1, std::memory_order_seq_cst);
+        cv_.wait(lock, news);
+        sleepers_.fetch_sub(1, std::memory_order_relaxed);
+      }
+      if (stop_.load(std::memory_order_relaxed)) return;
+      const std::uint64_t word = job_.load(std::memory_order_acquire);
+      seen = generation(word);
+      if (!try_join(word, seen)) continue;
       work();
-      lock.lock();
-      --helpers_active_;
-      if (helpers_active_ == 0) done_cv_.notify_all();
+      finished_.fetch_add(1, std::memory_order_seq_cst);
+      if (caller_waiting_.load(std::memory_order_seq_cst)) {
+        { std::lock_guard<std::mutex> lock(mutex_); }
+        done_cv_.notify_all();
+      }
     }
   }
 
   std::mutex job_mutex_;
-  std::mutex mutex_;
+  std::mutex mutex_;  // only for sleeping: cv_ (workers) and done_cv_ (the caller)
+  std::mutex error_mutex_;
   std::condition_variable cv_, done_cv_;
   std::vector<std::thread> workers_;
   const std::function<void(std::size_t)>* task_ = nullptr;
   std::size_t tasks_ = 0;
   std::atomic<std::size_t> next_{0};
-  unsigned helpers_wanted_ = 0, helpers_active_ = 0;
-  std::uint64_t generation_ = 0;
+  std::atomic<std::uint64_t> job_{0};  // generation << 32 | helper slots still open
+  std::atomic<unsigned> finished_{0}, sleepers_{0}, worker_count_{0};
+  std::atomic<bool> caller_waiting_{false}, stop_{false};
   std::exception_ptr error_;
-  bool stop_ = false;
 };
 
 }  // namespace
+
+namespace detail {
+std::chrono::microseconds spin_window() { return spin_window_length; }
+unsigned sleeping_workers() { return pool::instance().sleepers(); }
+bool all_workers_asleep() {
+  const pool& p = pool::instance();
+  return p.sleepers() == p.workers();
+}
+}  // namespace detail
 
 unsigned default_threads() {
   const unsigned o = g_override.load(std::memory_order_relaxed);

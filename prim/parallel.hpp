@@ -2,11 +2,15 @@
 //
 // Why our own pool: the FFT, carry and scan passes are short (sub-millisecond at
 // 10^5 digits), so a fresh std::thread per pass would cost more than the work.
-// Workers are created once and park on a condition variable between jobs.
+// Workers are created once; between jobs a worker spins for a short, bounded
+// window (detail::spin_window) watching for the next job, then sleeps on a
+// condition variable, because waking a sleeping thread costs as much as a
+// whole short pass.
 // Results never depend on the thread count: callers partition work by index,
 // not by which thread runs it.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 
@@ -48,5 +52,15 @@ void parallel_chunks(std::size_t n, std::size_t grain, unsigned threads, Body&& 
 
 // Resolves a thread request: 0 means default_threads(); never returns 0.
 unsigned resolve_threads(unsigned threads);
+
+namespace detail {
+// How long an idle pool thread watches for the next job before it sleeps.
+std::chrono::microseconds spin_window();
+// Pool threads asleep on the condition variable right now, and whether that is
+// every pool thread (tests use them to reach the sleep/wake path without
+// relying on timing).
+unsigned sleeping_workers();
+bool all_workers_asleep();
+}  // namespace detail
 
 }  // namespace bigmul::prim

@@ -39,12 +39,14 @@ unsigned env_threads() {
 
 // How long a worker that has finished a job (or a caller waiting for its helpers) keeps watching for
 // the next one before it sleeps on a condition variable. Waking a sleeping thread took 15-25 us on the
-// development VM (futex wake plus scheduling), as long as a whole NTT level or carry pass at 10^4-10^5
-// digits; the parallel calls inside one product follow each other within a few to a few tens of us, so
-// a window of this length catches them. Bounded so that an idle pool costs at most this much of a core
-// per job; past pause_only_length the spinner also yields, so on an oversubscribed machine (ctest -j2 on
-// two cores, or a spinner sharing the caller's core) the runnable threads get the core.
-constexpr std::chrono::microseconds spin_window_length{100};
+// development VM (futex wake plus scheduling; the caller's notify alone ~8 us), as long as a whole NTT
+// level or carry pass at 10^4-10^5 digits, so a job whose helpers must be woken gains nothing.
+// bench_pool (bench/prim): with a 100 us window, calls 100-150 us apart lost their helpers about half
+// the time, 200 us caught them (30 us was slower at 10^6-digit products; 100 and 300 us the same).
+// Bounded so that an idle pool burns at most this much of a core after its last job; past
+// pause_only_length the spinner also yields, so on an oversubscribed machine (ctest -j2 on two cores,
+// or a spinner sharing the caller's core) the runnable threads get the core.
+constexpr std::chrono::microseconds spin_window_length{200};
 constexpr std::chrono::microseconds pause_only_length{10};
 
 inline void cpu_relax() {

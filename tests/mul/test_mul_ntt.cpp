@@ -171,6 +171,39 @@ TEST(MulNtt, LargeAllMaximumAndSquares) {
   }
 }
 
+// Decimal products on the AVX2 engine (its own digit split, 4 coefficients a
+// vector with a scalar tail, then the add-and-compare carry) against GMP:
+// every small length (pieces of every size mod 4), lengths around the
+// carry's 128-coefficient groups, all-maximum and random operands, 1 to 3
+// threads (the chains' piece boundaries move).
+TEST(MulNtt, DecimalOnTheAvx2EngineAcrossLengths) {
+  if (!detail::ntt_engine_available(detail::ntt_engine::avx2)) GTEST_SKIP() << "no AVX2 engine here";
+  auto g = bigmul::test::rng(7111);
+  std::vector<std::pair<std::size_t, std::size_t>> shapes;
+  for (std::size_t an = 1; an <= 40; ++an) shapes.push_back({an, (an + 1) / 2});
+  for (std::size_t an : {std::size_t{127}, std::size_t{128}, std::size_t{129}, std::size_t{513}, std::size_t{1023},
+                         std::size_t{4099}, std::size_t{20001}})
+    for (std::size_t bn : {std::size_t{1}, std::size_t{3}, an - 1, an})
+      if (bn >= 1) shapes.push_back({an, bn});
+  for (auto [an, bn] : shapes)
+    for (operand_kind k : {operand_kind::all_max, operand_kind::random}) {
+      const auto a = bigmul::test::make_operand(k, an, radix::decimal, g);
+      const auto b = bigmul::test::make_operand(k, bn, radix::decimal, g);
+      const auto want = bigmul::test::gmp_product(a.data(), an, b.data(), bn, radix::decimal);
+      for (unsigned threads : {1u, 2u, 3u}) {
+        mul_options opt;
+        opt.algo = algorithm::ntt;
+        opt.threads = threads;
+        mul_stats st;
+        std::vector<limb_t> r(an + bn, 0xdeadbeef);
+        detail::mul_ntt(r.data(), a.data(), an, b.data(), bn, radix::decimal, opt, st, detail::ntt_engine::avx2);
+        ASSERT_EQ(r, want) << an << " x " << bn << " " << bigmul::test::operand_kind_name(k) << ", threads "
+                           << threads;
+        ASSERT_STREQ(st.ntt_engine, "avx2");
+      }
+    }
+}
+
 TEST(MulNtt, ResultsIdenticalForEveryThreadCount) {
   auto g = bigmul::test::rng(7103);
   for (radix rx : {radix::binary, radix::decimal}) {

@@ -100,22 +100,21 @@ BIGMUL_AVX2 void decimal_digits_run(const garner_avx2& G, const decimal_avx2& D,
   constexpr u64 M = 10000000000000000000ull, F = 19073486328125ull;
   const vconst c[3] = {make_vconst(G.p[0]), make_vconst(G.p[1]), make_vconst(G.p[2])};
   const __m256d two52v = _mm256_set1_pd(two52), magic = _mm256_set1_pd(magic_round),
-                two32 = _mm256_set1_pd(4294967296.0), two_m64 = _mm256_set1_pd(0x1p-64),
+                two_m32 = _mm256_set1_pd(0x1p-32), two_m64 = _mm256_set1_pd(0x1p-64),
+                bias = _mm256_set1_pd(0x1p-25),
                 fd = _mm256_set1_pd(static_cast<double>(F)), inv_f = _mm256_set1_pd(1.0 / static_cast<double>(F)),
                 inv_m = _mm256_set1_pd(1.0 / static_cast<double>(M)), one = _mm256_set1_pd(1.0),
-                zero = _mm256_setzero_pd(), p0d = _mm256_set1_pd(D.p0), a0d = _mm256_set1_pd(D.a0),
-                a1d = _mm256_set1_pd(D.a1);
+                zero = _mm256_setzero_pd(), p0d = _mm256_set1_pd(D.p0 * 0x1p-64),
+                a0d = _mm256_set1_pd(D.a0 * 0x1p-64), a1d = _mm256_set1_pd(D.a1);
   const __m256d inv10 = _mm256_set1_pd(G.inv[1][0]), inv10p = _mm256_set1_pd(G.inv_p[1][0]),
                 inv20 = _mm256_set1_pd(G.inv[2][0]), inv20p = _mm256_set1_pd(G.inv_p[2][0]),
                 inv21 = _mm256_set1_pd(G.inv[2][1]), inv21p = _mm256_set1_pd(G.inv_p[2][1]);
-  const __m256i exp52 = _mm256_set1_epi64x(0x4330000000000000ll), m32 = _mm256_set1_epi64x(0xffffffffll),
-                m52 = _mm256_set1_epi64x((1ll << 52) - 1), m19 = _mm256_set1_epi64x((1ll << 19) - 1),
+  const __m256i exp52 = _mm256_set1_epi64x(0x4330000000000000ll),
+                magic_bits = _mm256_set1_epi64x(0x4338000000000000ll), m52 = _mm256_set1_epi64x((1ll << 52) - 1), m19 = _mm256_set1_epi64x((1ll << 19) - 1),
                 p0l = low32(D.p0i), p0h = high32(D.p0i), a0l = low32(D.a0i), a0h = high32(D.a0i),
                 a1l = low32(D.a1i), a1h = high32(D.a1i), ml = low32(M), mh = high32(M),
                 mv = _mm256_set1_epi64x(static_cast<long long>(M)), sign = _mm256_set1_epi64x(1ll << 63),
-                m_top = _mm256_set1_epi64x(static_cast<long long>((M - 1) ^ (u64{1} << 63))),
-                minus40 = _mm256_set1_epi64x(-(1ll << 40)), izero = _mm256_setzero_si256(),
-                ione = _mm256_set1_epi64x(1);
+                m_top = _mm256_set1_epi64x(static_cast<long long>((M - 1) ^ (u64{1} << 63)));
   for (std::size_t q = 0; q < count; q += 4) {
     // Garner's digits (as ntt_avx2_mixed_radix_digits): |t - v_j| < p_k + p_j < 2^52.
     const __m256d v0 = to_nonnegative(load_u64(res[0] + i + q, c[0]), c[0]);
@@ -127,11 +126,11 @@ BIGMUL_AVX2 void decimal_digits_run(const garner_avx2& G, const decimal_avx2& D,
                   v2i = pd_to_u52(v2, exp52, two52v);
     // S mod 2^64 and S_hi.
     const __m256i slo = _mm256_add_epi64(_mm256_add_epi64(v0i, mullo64(v1i, p0l, p0h)), mullo64(v2i, a0l, a0h));
-    const __m256d sd = _mm256_fmadd_pd(a0d, v2, _mm256_fmadd_pd(p0d, v1, v0));
-    const __m256d slod = _mm256_fmadd_pd(u52_to_pd(_mm256_srli_epi64(slo, 32), exp52, two52v), two32,
-                                         u52_to_pd(_mm256_and_si256(slo, m32), exp52, two52v));
-    const __m256d shi = _mm256_sub_pd(_mm256_fmadd_pd(_mm256_sub_pd(sd, slod), two_m64, magic), magic);
-    const __m256i shii = pd_to_u52(shi, exp52, two52v);
+    const __m256d sd = _mm256_fmadd_pd(a0d, v2, _mm256_fmadd_pd(p0d, v1, _mm256_mul_pd(v0, two_m64)));  // S 2^-64
+    const __m256d hi32 = u52_to_pd(_mm256_srli_epi64(slo, 32), exp52, two52v);
+    // x + 1.5 2^52 holds round(x) in its low bits (x < 2^51).
+    const __m256i shii = _mm256_sub_epi64(
+        _mm256_castpd_si256(_mm256_add_pd(_mm256_fnmadd_pd(hi32, two_m32, sd), magic)), magic_bits);
     // U = S >> 19 = u1 2^52 + u0; qs, rs = U divmod F.
     const __m256i u0i = _mm256_and_si256(_mm256_or_si256(_mm256_srli_epi64(slo, 19), _mm256_slli_epi64(shii, 45)), m52);
     const __m256d u0 = u52_to_pd(u0i, exp52, two52v);
@@ -149,17 +148,14 @@ BIGMUL_AVX2 void decimal_digits_run(const garner_avx2& G, const decimal_avx2& D,
     // T = qs + A1 v2; qt, d1 = T divmod M.
     const __m256i qsi = pd_to_u52(qs, exp52, two52v);
     const __m256i tlo = _mm256_add_epi64(qsi, mullo64(v2i, a1l, a1h));
-    const __m256d e = _mm256_round_pd(_mm256_mul_pd(_mm256_fmadd_pd(a1d, v2, qs), inv_m),
+    const __m256d e = _mm256_round_pd(_mm256_fmsub_pd(_mm256_fmadd_pd(a1d, v2, qs), inv_m, bias),
                                       _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
     __m256i qt = pd_to_u52(e, exp52, two52v);
     const __m256i qm = _mm256_add_epi64(_mm256_mul_epu32(qt, ml), _mm256_slli_epi64(_mm256_mul_epu32(qt, mh), 32));
     __m256i r = _mm256_sub_epi64(tlo, qm);
-    const __m256i rneg = _mm256_and_si256(_mm256_cmpgt_epi64(izero, r), _mm256_cmpgt_epi64(r, minus40));
-    r = _mm256_add_epi64(r, _mm256_and_si256(rneg, mv));
-    qt = _mm256_sub_epi64(qt, _mm256_and_si256(rneg, ione));
-    const __m256i rover = _mm256_cmpgt_epi64(_mm256_xor_si256(r, sign), m_top);  // unsigned r >= M
+    const __m256i rover = _mm256_cmpgt_epi64(_mm256_xor_si256(r, sign), m_top);  // unsigned r >= M: all ones
     r = _mm256_sub_epi64(r, _mm256_and_si256(rover, mv));
-    qt = _mm256_add_epi64(qt, _mm256_and_si256(rover, ione));
+    qt = _mm256_sub_epi64(qt, rover);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + q), d0);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + stride + q), r);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 2 * stride + q), qt);

@@ -47,11 +47,12 @@ BIGMUL_AVX2 void mixed_radix_run(const garner_avx2& G, const u64* const res[], s
 // 64 bits of a product from three 32 x 32 multiplies). Bounds, per lane,
 // with v0 < p0, v1 < p1, v2 < p2 (all < 2^50), A0 < 2^63.12, A1 < 2^37:
 //  S = v0 + p0 v1 + A0 v2 < 2^113.2. S mod 2^64 exactly (integers). Sd =
-//   fl(fl(A0) v2 + fl(p0 v1 + v0)) (two FMAs): |Sd - S| <= 2^60 (rounding
-//   near 2^114) + 2^10 2^50 (fl(A0)) + 2^47 (inner rounding) < 2^61.1;
-//   (S mod 2^64) as a double is within 2^10; X = fl(Sd - that) adds 2^61:
-//   |X - (S - S mod 2^64)| < 2^62.2 < 2^63, so S_hi = floor(S / 2^64) =
-//   round(X 2^-64) (< 2^50, magic-constant rounding).
+//   fl(fl(A0) v2 + fl(p0 v1 + v0)) 2^-64 (two FMAs on constants scaled by
+//   2^-64, exact): |Sd - S 2^-64| <= 2^-4 (rounding near 2^50) + 2^10 2^50
+//   2^-64 (fl(A0)) + 2^-17 < 2^-2.9. With h the top 32 bits of S mod 2^64,
+//   x = fl(Sd - h 2^-32) is S_hi + (low 32 bits) 2^-64 within 2^-2.9 +
+//   2^-3 (its rounding below 2^50): S_hi = floor(S / 2^64) = round(x)
+//   (< 2^50, read from the bits of x + 1.5 2^52).
 //  U = floor(S / 2^19) = u1 2^52 + u0 (u1 = S_hi >> 7 < 2^43, u0 < 2^52).
 //   q = trunc(fl(fl(u1 2^52 + u0) fl(1/F))): three roundings, relative
 //   3 2^-53 of U / F < 2^50.9, so within 0.7: floor(U / F) - 1 .. + 1.
@@ -61,13 +62,12 @@ BIGMUL_AVX2 void mixed_radix_run(const garner_avx2& G, const u64* const res[], s
 //   [-F, 2F); one correction each way gives qs = floor(U / F) < 2^51 and
 //   rs = U mod F, so d0 = rs 2^19 + (S mod 2^19).
 //  T = qs + A1 v2 < 2^88. T mod 2^64 exactly (integers). Td = fl(A1 v2 +
-//   qs) (one FMA, A1 exact) is within 2^34; e = fl(Td fl(1/M)) is within
-//   3 2^-53 relative of T / M < 2^25 plus 2^34 / M: |e - T / M| < 2^-26, so
-//   qt~ = trunc(e) is floor(T / M) -1 .. +1, and only where T / M is within
-//   2^-26 of an integer: r = T - qt~ M lies in (-2^37.2, M + 2^37.2), read
-//   exactly from r mod 2^64 (a wrapped value above -2^40 as a signed number
-//   is negative; M + 2^37.2 < 2^64). One correction each way: d1 = r,
-//   d2 = qt < 2^25.
+//   qs) (one FMA, A1 exact) is within 2^34; e = fl(Td fl(1/M) - 2^-25)
+//   (one FMA) is within 2^-28 (fl(1/M), T / M < 2^25) + 2^-29.1 (Td) +
+//   2^-28 (its rounding) < 2^-26.4 of T / M - 2^-25, so in (T / M - 1,
+//   T / M): qt~ = trunc(e) is floor(T / M) or one less, r = T - qt~ M lies
+//   in [0, M + 2^39) (< 2^64, exact from r mod 2^64), and one correction
+//   (unsigned r >= M) gives d1 = r, d2 = qt < 2^25.
 struct decimal_avx2 {
   double p0, a0, a1;  // p0 and A1 exact; A0 rounded (within 2^10)
   u64 p0i, a0i, a1i;
@@ -110,7 +110,8 @@ BIGMUL_AVX2 void decimal_digits_run(const garner_avx2& G, const decimal_avx2& D,
                 inv20 = _mm256_set1_pd(G.inv[2][0]), inv20p = _mm256_set1_pd(G.inv_p[2][0]),
                 inv21 = _mm256_set1_pd(G.inv[2][1]), inv21p = _mm256_set1_pd(G.inv_p[2][1]);
   const __m256i exp52 = _mm256_set1_epi64x(0x4330000000000000ll),
-                magic_bits = _mm256_set1_epi64x(0x4338000000000000ll), m52 = _mm256_set1_epi64x((1ll << 52) - 1), m19 = _mm256_set1_epi64x((1ll << 19) - 1),
+                magic_bits = _mm256_set1_epi64x(0x4338000000000000ll), m52 = _mm256_set1_epi64x((1ll << 52) - 1),
+                m19 = _mm256_set1_epi64x((1ll << 19) - 1),
                 p0l = low32(D.p0i), p0h = high32(D.p0i), a0l = low32(D.a0i), a0h = high32(D.a0i),
                 a1l = low32(D.a1i), a1h = high32(D.a1i), ml = low32(M), mh = high32(M),
                 mv = _mm256_set1_epi64x(static_cast<long long>(M)), sign = _mm256_set1_epi64x(1ll << 63),

@@ -50,13 +50,10 @@ struct ntt_decimal_chain {
 // C pieces [lo[c], hi[c]) of the coefficients (residues res[0..2]) into
 // r[lo[c] .. hi[c]), their chains interleaved (each step waits on its
 // chain's carry); tails + c * tail_stride gets what piece c carries past its
-// end (two limbs, the rest of the stride zeroed). split: the engine's
-// digit split (fft::ntt52_decimal_digits, or fft::ntt_avx2_decimal_digits).
-using ntt_decimal_split_fn = void (*)(const fft::u64* const[], std::size_t, std::size_t, fft::u64*);
+// end (two limbs, the rest of the stride zeroed).
 template <unsigned C>
 void ntt_decimal3_carry(const fft::u64* const res[], const std::size_t (&lo)[C], const std::size_t (&hi)[C],
-                        limb_t* r, fft::u64* tails, std::size_t tail_stride,
-                        ntt_decimal_split_fn split = fft::ntt52_decimal_digits) {
+                        limb_t* r, fft::u64* tails, std::size_t tail_stride) {
   constexpr std::size_t group = 128;
   fft::u64 d[C][3 * group];
   ntt_decimal_chain chain[C];
@@ -70,7 +67,7 @@ void ntt_decimal3_carry(const fft::u64* const res[], const std::size_t (&lo)[C],
     }
     if (any == 0) break;
     for (unsigned c = 0; c < C; ++c)
-      if (len[c]) split(res, lo[c] + off, len[c], d[c]);
+      if (len[c]) fft::ntt52_decimal_digits(res, lo[c] + off, len[c], d[c]);
     const auto run = [&](unsigned c, std::size_t q) {
       r[lo[c] + off + q] = chain[c].step(d[c][q], d[c][len[c] + q], d[c][2 * len[c] + q]);
     };

@@ -194,10 +194,7 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
   const u64* residues[K] = {};
   for (unsigned j = 0; j < used; ++j) residues[j] = res[j];
   constexpr std::size_t group = 64;
-  // The vector engines (same three primes) split each coefficient into base-10^19 digits off the chain.
-  const bool avx2_digits = &mixed_radix == &fft::ntt_avx2_mixed_radix_digits;
-  const bool decimal3 =
-      rx == radix::decimal && used == 3 && (&mixed_radix == &fft::ntt52_mixed_radix_digits || avx2_digits);
+  const bool decimal3 = rx == radix::decimal && used == 3 && &mixed_radix == &fft::ntt52_mixed_radix_digits;
   // Limbs x[3 q ..] of coefficients i .. i + len (len <= group).
   const auto coefficients = [&](std::size_t i, std::size_t len, u64* digits, u64* x) {
     bool ok = true;
@@ -258,15 +255,14 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
       }
       std::copy(pend, pend + 3, tails.begin() + tail_limbs * task);
     } else if (decimal3) {
-      // IFMA or AVX2, three primes: mul/ntt_decimal_carry.hpp (digits split off the chain, 8 or 4 a vector).
+      // IFMA, three primes: mul/ntt_decimal_carry.hpp (digits split off the chain, 8 a vector).
       constexpr unsigned C = decimal_chains;
       std::size_t lo[C], hi[C];
       for (unsigned c = 0; c < C; ++c) {
         lo[c] = bound(C * task + c);
         hi[c] = bound(C * task + c + 1);
       }
-      ntt_decimal3_carry<C>(residues, lo, hi, r, tails.data() + tail_limbs * C * task, tail_limbs,
-                            avx2_digits ? fft::ntt_avx2_decimal_digits : fft::ntt52_decimal_digits);
+      ntt_decimal3_carry<C>(residues, lo, hi, r, tails.data() + tail_limbs * C * task, tail_limbs);
     } else {
       // decimal_chains pieces a task, their division chains interleaved.
       constexpr unsigned C = decimal_chains;

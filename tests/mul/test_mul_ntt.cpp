@@ -171,11 +171,10 @@ TEST(MulNtt, LargeAllMaximumAndSquares) {
   }
 }
 
-// Decimal products on the AVX2 engine (its own digit split, 4 coefficients a
-// vector with a scalar tail, then the add-and-compare carry) against GMP:
-// every small length (pieces of every size mod 4), lengths around the
-// carry's 128-coefficient groups, all-maximum and random operands, 1 to 3
-// threads (the chains' piece boundaries move).
+// Decimal products on the AVX2 engine (Garner 4 a vector, then the decimal
+// carry chains) against GMP: every small length (pieces of every size mod 4),
+// lengths around 64- and 128-coefficient groups, all-maximum and random
+// operands, 1 to 3 threads (the chains' piece boundaries move).
 TEST(MulNtt, DecimalOnTheAvx2EngineAcrossLengths) {
   if (!detail::ntt_engine_available(detail::ntt_engine::avx2)) GTEST_SKIP() << "no AVX2 engine here";
   auto g = bigmul::test::rng(7111);

@@ -33,16 +33,6 @@ struct ntt_avx2_twiddle_table;  // fft/ntt_level_table.hpp
 // ntt_mixed_radix_digits (4 coefficients a vector in double arithmetic).
 void ntt_avx2_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used = 4);
 
-// The three-prime decimal digits of fft/ntt_decimal_digits.hpp (same
-// contract and layout as ntt52_decimal_digits: residues in [0, 2p_k) of
-// ntt52_primes 0..2 -> d0, d1, d2 at d[c], d[count + c], d[2 count + c]),
-// 4 coefficients a vector with AVX2 and FMA (the count mod 4 tail scalar).
-// Not on the multiply's path yet: with mul/ntt_decimal_carry.hpp's chain it
-// measured 0-2% slower than the AVX2 engine's general decimal carry (two
-// divisions by 10^19 per coefficient) on Zen 4 (issue 16): ~36 vector
-// instructions a coefficient, issue-bound.
-void ntt_avx2_decimal_digits(const u64* const res[], std::size_t i, std::size_t count, u64* d);
-
 // The engine's vector arithmetic (fft/ntt_avx2_arith.hpp) on 4 lanes of
 // integer-valued doubles, for tests at the edges of its ranges (needs
 // ntt_avx2_supported()): r = x w mod p (Shoup, w_p = w / p), r = a b mod p,

@@ -347,31 +347,19 @@ BIGMUL_AVX2 void pass4_inverse(double* a, std::size_t h, const tables& T, std::s
 // The radix-4 steps of a whole level inside a leaf: every block of s values
 // in a[0 .. size), block indices kfirst, kfirst + 1, ..., in one call (at the
 // small blocks, 16 and 64 values, a call a block cost more than its loop).
-BIGMUL_AVX2 void level4_forward(double* a, std::size_t size, std::size_t s, const tables& T, std::size_t kfirst,
-                                const vconst& c) {
+// Inverse: the inverse butterflies, else the forward ones.
+template <bool Inverse>
+BIGMUL_AVX2 void level4(double* a, std::size_t size, std::size_t s, const tables& T, std::size_t kfirst,
+                        const vconst& c) {
   const std::size_t h = s / 4;
   std::size_t b = 0;
-  if (kfirst == 0) pass4_forward_first<false>(a, h, T, c), b = 1;
-  for (; b < size / s; ++b) {
-    const std::size_t k = kfirst + b;
-    double* x = a + b * s;
-    const __m256d w1 = bc(T.w + k), w1p = bc(T.wp + k), w2 = bc(T.w + 2 * k), w2p = bc(T.wp + 2 * k),
-                  w3 = bc(T.w + 2 * k + 1), w3p = bc(T.wp + 2 * k + 1);
-    for (std::size_t j = 0; j < h; j += 4) {
-      __m256d x0 = ld(x + j), x1 = ld(x + j + h), x2 = ld(x + j + 2 * h), x3 = ld(x + j + 3 * h);
-      fwd4(x0, x1, x2, x3, w1, w1p, w2, w2p, w3, w3p, c);
-      st(x + j, x0);
-      st(x + j + h, x1);
-      st(x + j + 2 * h, x2);
-      st(x + j + 3 * h, x3);
-    }
+  if (kfirst == 0) {
+    if constexpr (Inverse)
+      pass4_inverse_first<false>(a, h, T, c);
+    else
+      pass4_forward_first<false>(a, h, T, c);
+    b = 1;
   }
-}
-BIGMUL_AVX2 void level4_inverse(double* a, std::size_t size, std::size_t s, const tables& T, std::size_t kfirst,
-                                const vconst& c) {
-  const std::size_t h = s / 4;
-  std::size_t b = 0;
-  if (kfirst == 0) pass4_inverse_first<false>(a, h, T, c), b = 1;
   for (; b < size / s; ++b) {
     const std::size_t k = kfirst + b;
     double* x = a + b * s;
@@ -379,7 +367,10 @@ BIGMUL_AVX2 void level4_inverse(double* a, std::size_t size, std::size_t s, cons
                   w3 = bc(T.w + 2 * k + 1), w3p = bc(T.wp + 2 * k + 1);
     for (std::size_t j = 0; j < h; j += 4) {
       __m256d x0 = ld(x + j), x1 = ld(x + j + h), x2 = ld(x + j + 2 * h), x3 = ld(x + j + 3 * h);
-      inv4(x0, x1, x2, x3, w1, w1p, w2, w2p, w3, w3p, c);
+      if constexpr (Inverse)
+        inv4(x0, x1, x2, x3, w1, w1p, w2, w2p, w3, w3p, c);
+      else
+        fwd4(x0, x1, x2, x3, w1, w1p, w2, w2p, w3, w3p, c);
       st(x + j, x0);
       st(x + j + h, x1);
       st(x + j + 2 * h, x2);
@@ -506,7 +497,7 @@ BIGMUL_AVX2 void first_levels_inverse(double* a, std::size_t size, const tables&
 BIGMUL_AVX2 void leaf_forward_rest(double* a, std::size_t size, std::size_t kb, const tables& T, const vconst& c) {
   std::size_t s = size / 4;
   for (; s >= 16; s /= 4)
-    level4_forward(a, size, s, T, kb * (size / s), c);
+    level4<false>(a, size, s, T, kb * (size / s), c);
   if (s == 8)
     for (std::size_t b = 0; b < size / 8; ++b) {
       const std::size_t k = kb * (size / 8) + b;
@@ -550,7 +541,7 @@ BIGMUL_AVX2 void leaf_inverse(double* a, std::size_t size, std::size_t kb, const
     s = 32;
   }
   for (; s < size; s *= 4)
-    level4_inverse(a, size, s, T, kb * (size / s), c);
+    level4<true>(a, size, s, T, kb * (size / s), c);
   pass4_inverse<OutU64>(a, size / 4, T, kb, c);
 }
 

@@ -1,8 +1,7 @@
 // The three-prime decimal digits (fft/ntt_decimal_digits.hpp): coefficient c,
 // given by its residues modulo ntt52_primes 0..2, split into base-10^19
 // digits d0 + d1 10^19 + d2 10^38, against long division of c itself. The
-// vector path (8 a step, IFMA), the AVX2 one (4 a step, on any count) and
-// the scalar one; random coefficients,
+// vector path (8 a step, IFMA) and the scalar one; random coefficients,
 // every lazy residue form ([0, 2p)), and adversarial ones: 0, 1, the largest
 // (p0 p1 p2 - 1), and exact multiples of 10^19 and 10^38 and their
 // neighbours (where the quotient estimate's floor is decided).
@@ -11,8 +10,6 @@
 #include <random>
 #include <vector>
 
-#include "fft/ntt_avx2.hpp"
-#include "fft/ntt_crt.hpp"
 #include "fft/ntt_decimal_digits.hpp"
 #include "fft/ntt_ifma.hpp"
 
@@ -101,16 +98,10 @@ void check(const std::vector<u192>& cs, std::mt19937_64& g) {
     }
   }
   const u64* const rp[3] = {res[0].data(), res[1].data(), res[2].data()};
-  // n and n - 1 (a multiple of 8 or not: the vector path and the scalar one);
-  // the AVX2 split (4 a vector, a scalar tail of count mod 4) on n .. n - 3.
-  const bool avx2 = ntt_avx2_supported();
-  for (std::size_t k = 0; k < 6; ++k) {
-    const bool on_avx2 = k >= 2;
-    if (on_avx2 && !avx2) break;
-    const std::size_t count = on_avx2 ? n - (k - 2) : n - k;
+  // n and n - 1 (a multiple of 8 or not: the vector path and the scalar one).
+  for (std::size_t count : {n, n - 1}) {
     std::vector<u64> d(3 * count);
-    (on_avx2 ? ntt_avx2_decimal_digits : ntt52_decimal_digits)(rp, 0, count, d.data());
-    SCOPED_TRACE(on_avx2 ? "AVX2 split" : "ntt52_decimal_digits");
+    ntt52_decimal_digits(rp, 0, count, d.data());
     for (std::size_t i = 0; i < count; ++i) {
       u192 c = cs[i];
       const u64 d0 = divide(c, M), d1 = divide(c, M);
@@ -156,43 +147,6 @@ TEST(NttDecimalDigits, RandomAndAdversarialCoefficients) {
     if (less(c, top)) cs.push_back(c);
   }
   check(cs, g);
-}
-
-// The AVX2 split on raw residues in [0, 2p_k) against Garner and the scalar
-// split (ntt52_decimal_split): every combination of the edge residues 0, 1,
-// p - 1, p, p + 1, 2p - 1 across the three primes, then random ones, over
-// counts with every tail length (count mod 4) and a nonzero start i.
-TEST(NttDecimalDigits, Avx2SplitEqualsScalarReferenceOnResidues) {
-  if (!ntt_avx2_supported()) GTEST_SKIP() << "this processor has no AVX2 and FMA";
-  std::mt19937_64 g(23);
-  const garner_constants<4> garner(ntt52_primes);
-  std::vector<u64> res[3];
-  const auto edge = [](u64 p, unsigned e) {
-    const u64 v[6] = {0, 1, p - 1, p, p + 1, 2 * p - 1};
-    return v[e];
-  };
-  for (unsigned e = 0; e < 6 * 6 * 6; ++e)
-    for (unsigned k = 0, base = 1; k < 3; ++k, base *= 6) res[k].push_back(edge(ntt52_primes[k].p, (e / base) % 6));
-  while (res[0].size() < 5000)
-    for (unsigned k = 0; k < 3; ++k) res[k].push_back(g() % (2 * ntt52_primes[k].p));
-  const u64* const rp[3] = {res[0].data(), res[1].data(), res[2].data()};
-  for (std::size_t i : {std::size_t{0}, std::size_t{3}})
-    for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{4},
-                              std::size_t{5}, std::size_t{7}, std::size_t{128}, std::size_t{4993}, std::size_t{4994},
-                              std::size_t{4995}, std::size_t{4996}}) {
-      std::vector<u64> d(3 * count + 1, 0xdeadbeefull);
-      ntt_avx2_decimal_digits(rp, i, count, d.data());
-      for (std::size_t c = 0; c < count; ++c) {
-        const u64 r[4] = {res[0][i + c], res[1][i + c], res[2][i + c], 0};
-        u64 v[4] = {}, x[3];
-        garner.digits(r, v, 3);
-        ntt52_decimal_split(v[0], v[1], v[2], x);
-        ASSERT_EQ(d[c], x[0]) << "coefficient " << i + c << " of " << count;
-        ASSERT_EQ(d[count + c], x[1]) << "coefficient " << i + c << " of " << count;
-        ASSERT_EQ(d[2 * count + c], x[2]) << "coefficient " << i + c << " of " << count;
-      }
-      ASSERT_EQ(d[3 * count], 0xdeadbeefull) << "wrote past 3 count";
-    }
 }
 
 TEST(NttDecimalDigits, ScalarSplitEqualsLongDivision) {

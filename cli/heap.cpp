@@ -15,7 +15,7 @@
 namespace bigmul::cli {
 
 bool use_huge_page_heap(std::size_t bytes) {
-#if defined(__GLIBC__) && defined(M_ARENA_MAX) && defined(MADV_HUGEPAGE)
+#if defined(__GLIBC__) && defined(M_ARENA_MAX) && defined(MADV_HUGEPAGE) && !defined(__SANITIZE_ADDRESS__)
   constexpr std::size_t huge = prim::buffer<char>::huge_page;
   if (bytes < huge || bytes > heap_bytes_max) return false;
   bytes = std::min((bytes + huge - 1) / huge * huge, prim::buffer<char>::huge_page_max);

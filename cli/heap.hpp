@@ -24,7 +24,8 @@ inline constexpr std::size_t heap_bytes_max = std::size_t{256} << 20;
 // capped at prim::buffer's huge_page_max (see there why not beyond) and
 // advises that range as huge pages. Call it before a second thread
 // allocates. Returns whether it did (advice only: a refusal leaves malloc
-// serving the same blocks on 4 KiB pages).
+// serving the same blocks on 4 KiB pages). Always refuses outside glibc and
+// under AddressSanitizer, whose allocator replaces malloc's heap.
 bool use_huge_page_heap(std::size_t bytes);
 
 }  // namespace bigmul::cli

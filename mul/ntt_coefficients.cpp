@@ -37,9 +37,9 @@ void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t
   for (std::size_t j = b; j < fast_end; ++j) {
     const std::size_t off = j * bits, i = off >> 6;
     const unsigned s = static_cast<unsigned>(off & 63);
-    dst[j] = ((src[i] >> s) | ((src[i + 1] << 1) << (63 - s))) & mask;
+    dst[j - b] = ((src[i] >> s) | ((src[i + 1] << 1) << (63 - s))) & mask;
   }
-  for (std::size_t j = fast_end; j < e; ++j) dst[j] = ntt_coefficient_at(src, len, j, bits);
+  for (std::size_t j = fast_end; j < e; ++j) dst[j - b] = ntt_coefficient_at(src, len, j, bits);
 }
 
 void ntt_pack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,

@@ -38,9 +38,10 @@ inline std::uint64_t ntt_coefficient_at(const limb_t* src, std::size_t len, std:
 void ntt_load_coefficients(std::uint64_t* dst, std::size_t n, const limb_t* src, std::size_t len, std::size_t count,
                            unsigned bits, std::uint64_t p, unsigned threads);
 
-// dst[j] = coefficient j of src[0 .. len) for j in [b, e), as is (below
+// dst[j - b] = coefficient j of src[0 .. len) for j in [b, e), as is (below
 // 2^bits, not reduced): for an engine that reduces a block in place with
-// vector code (the IFMA plan's reduce) while the block is in cache.
+// vector code (the IFMA plan's reduce) while the block is in cache, and for
+// the folded piece's blocks (mul/ntt_piece.cpp).
 void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
                               unsigned bits);
 

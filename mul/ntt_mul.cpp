@@ -88,6 +88,19 @@ void forward_operand(const Plan& plan, u64* x, std::size_t len, unsigned threads
   else
     plan.forward(x, threads);
 }
+// x = inverse(x y) of two forward_operand transforms: the plan's fused
+// product and inverse where it has one (IFMA, AVX2: the only reader of the
+// AVX2 forward_product's doubles), else pointwise, then inverse. The low
+// product's and the piece's; finish below times the two apart.
+template <class Plan>
+void product_inverse(const Plan& plan, u64* x, const u64* y, unsigned threads) {
+  if constexpr (requires { plan.pointwise_inverse_product(x, y, threads); }) {
+    plan.pointwise_inverse_product(x, y, threads);
+  } else {
+    plan.pointwise(x, y, threads);
+    plan.inverse(x, threads);
+  }
+}
 
 // The calling thread's transform buffers, kept between products: a 10^7-digit
 // product touches ~40 MB of fresh memory, and the kernel's zeroing of new
@@ -465,7 +478,7 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], ntt_engine engine, MixedRadix
         const std::size_t mid = std::min(std::max(b, coefficients), e);
         for (std::size_t k = b; k < mid; k += 2048) {
           const std::size_t ke = std::min(mid, k + 2048);
-          ntt_extract_coefficients(x, src, len, k, ke, bits);
+          ntt_extract_coefficients(x + k, src, len, k, ke, bits);
           plan.reduce(x + k, ke - k);
         }
         std::fill(x + mid, x + e, u64{0});
@@ -486,12 +499,7 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], ntt_engine engine, MixedRadix
     if (!square) load_coefficients(*plan, x, b, bn, std::min(w, cb), 1);
     forward_operand(*plan, y, std::min(w, ca), 1);
     if (!square) forward_operand(*plan, x, std::min(w, cb), 1);
-    if constexpr (requires { plan->pointwise_inverse_product(y, x, 1); }) {
-      plan->pointwise_inverse_product(y, square ? y : x, 1);
-    } else {
-      plan->pointwise(y, square ? y : x, 1);
-      plan->inverse(y, 1);
-    }
+    product_inverse(*plan, y, square ? y : x, 1);
     std::copy(y, y + w, x + n);
     if (timing) st.t_pointwise += seconds_since(t0);  // counted with the products
   };
@@ -570,12 +578,7 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], ntt_engine engine, MixedRadix
       if (!square) forward_operand(*plan, xb, piece_m, th);
     });
     timed(st.t_inverse, [&] {
-      if constexpr (requires { plan->pointwise_inverse_product(xa, xb, th); }) {
-        plan->pointwise_inverse_product(xa, xb, th);
-      } else {
-        plan->pointwise(xa, xb, th);
-        plan->inverse(xa, th);
-      }
+      product_inverse(*plan, xa, xb, th);
       if (!pc->combine(res[k], xa, w, th))
         throw error(error::kind::internal, "ntt: the main product and the folded piece disagree (prime " +
                                                std::to_string(k) + ", n " + std::to_string(n) + ", piece " +

@@ -124,21 +124,6 @@ BIGMUL_AVX2 void twist_avx2(u64* out, const u64* in, std::size_t len, const u64*
 }
 #endif
 
-// x[i] = coefficient start + i of src[0 .. len) (bits < 64 each), i < cnt:
-// ntt_extract_coefficients' two-limb window, indexed from start (a piece
-// block's coefficients lie far from 0); ntt_coefficient_at near the end.
-void extract(u64* x, const limb_t* src, std::size_t len, std::size_t start, std::size_t cnt, unsigned bits) {
-  const u64 mask = (u64{1} << bits) - 1;
-  const std::size_t safe = len >= 2 ? (64 * (len - 1)) / bits : 0;  // below it a next limb exists
-  const std::size_t fast = std::min(std::max(start, safe), start + cnt) - start;
-  for (std::size_t i = 0; i < fast; ++i) {
-    const std::size_t off = (start + i) * bits, l = off >> 6;
-    const unsigned sh = static_cast<unsigned>(off & 63);
-    x[i] = ((src[l] >> sh) | ((src[l + 1] << 1) << (63 - sh))) & mask;
-  }
-  for (std::size_t i = fast; i < cnt; ++i) x[i] = ntt_coefficient_at(src, len, start + i, bits);
-}
-
 }  // namespace
 
 std::size_t ntt_piece_length(std::size_t n, std::size_t w) {
@@ -248,7 +233,7 @@ void ntt_piece::fold(u64* dst, const limb_t* src, std::size_t len, std::size_t c
         const std::size_t cnt = std::min(L, coefficients - start);
         const u64* v = src + start;
         if (bits != 64) {
-          extract(x, src, len, start, cnt, bits);
+          ntt_extract_coefficients(x, src, len, start, start + cnt, bits);
           v = x;
         }
         accumulate(acc, v, cnt, ck + weight_words * k);

@@ -109,6 +109,10 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
                 cudaStream_t st) {
   const auto t_start = std::chrono::steady_clock::now();
   const bool square = d_a == d_b && an == bn;
+  // Sizes never depend on the pointers (the two-phase contract): the size
+  // query passes null operands, which would look like a square, and a square
+  // needs less room than a product, so size for the general product.
+  constexpr bool sized_square = false;
   if (!detail::is_gpu_algorithm(algo))
     return fail(cudaErrorInvalidValue, std::string("bigmul::cuda: algorithm ") + algorithm_name(algo) +
                                            " has no CUDA version (use tiled or an FFT algorithm)");
@@ -118,7 +122,7 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
   std::size_t main_bytes = 0;
   unsigned digits = 0;
   if (algo == algorithm::tiled) {
-    main_bytes = tiled_bytes(an, bn, G, rx, square, tile, variant_of(o));
+    main_bytes = tiled_bytes(an, bn, G, rx, sized_square, tile, variant_of(o));
     if (!main_bytes) return fail(cudaErrorInvalidValue, "bigmul::cuda: tiled convolution: size query failed");
   } else {
     const detail::fft_digit_choice choice = detail::fft_choose_digits(algo, rx, an, bn, o.coefficient_digits);
@@ -127,7 +131,7 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
     // Room for every retry down to the policy's lowest size.
     const unsigned lowest = choice.lowest;
     for (unsigned d = digits; d >= lowest; --d) {
-      const dc::fft_job j = make_job(algo, o, rx, d, an, bn, G, square);
+      const dc::fft_job j = make_job(algo, o, rx, d, an, bn, G, sized_square);
       if (o.engine == fft_engine::in_house && !detail::in_house_fft_plannable(algo, dc::fft_length(j)))
         return fail(cudaErrorInvalidValue, std::string("bigmul::cuda: ") + algorithm_name(algo) +
                                                ": the in-house GPU FFT cannot plan a transform of " +

@@ -18,6 +18,17 @@ out=${2:-build/gpu-bundle.tar.xz}
 mapfile -t progs < <(cd "$build" && find . -path ./tests/install -prune -o -type f -perm -u+x \( -name 'test_*_gpu' \
   -o -name 'bench_*_gpu' -o -name 'tune_gpu' -o -name bigmul -o -name gpu_preflight \) -print | sort)
 [ ${#progs[@]} -gt 0 ] || { echo "gpu-bundle: no GPU programs in $build (was it configured with CUDA?)" >&2; exit 1; }
+# Two programs of one name: a stale one left behind by a target that moved
+# (bench/mul/tune_gpu once shadowed bench/tune/tune_gpu, and gpu-check.sh
+# takes the first). Refuse rather than carry the wrong one.
+dups=$(printf '%s\n' "${progs[@]}" | xargs -n1 basename | sort | uniq -d)
+if [ -n "$dups" ]; then
+  for d in $dups; do
+    echo "gpu-bundle: two programs named $d in $build: $(printf '%s\n' "${progs[@]}" | grep "/$d\$" | tr '\n' ' ')" >&2
+  done
+  echo "gpu-bundle: remove the stale one (or rebuild from an empty build folder)" >&2
+  exit 1
+fi
 printf '%s\n' "${progs[@]}" | grep -q '/gpu_preflight$' ||
   { echo "gpu-bundle: no gpu_preflight in $build (cmake --build --preset gpu builds it)" >&2; exit 1; }
 for p in "${progs[@]}"; do  # the runtime is linked in: a program asking for libcudart is a stale build

@@ -237,6 +237,9 @@ std::string machine_description() {
 }
 
 std::string git_commit() {
+  // A bundle run on another machine (scripts/gpu-check.sh) names the commit
+  // it was built from: git there describes a different checkout.
+  if (const char* built = std::getenv("BIGMUL_BUILD_COMMIT"); built && *built) return built;
   // The tree the program runs in (a configure-time value would go stale as
   // soon as the next commit lands); the build's commit when git is absent.
   std::string out;

@@ -14,7 +14,8 @@
 //      product limbs + 6 spectra (two forward writes, the pointwise pass
 //      reading two and writing one, the inverse reading one), at the device's
 //      peak DRAM bandwidth; fraction = floor time / measured time.
-//   5. Batched 2048-bit products per second against GMP on all host cores.
+//   5. Batched 1024-, 2048-, 4096- and 8192-bit products per second against GMP on
+//      all host cores.
 //
 //
 //   bench_mul_gpu [--json FILE] [--max-log2 L=23] [--quick] [--repetitions N] [--min-time S] [--filter REGEX]
@@ -26,8 +27,9 @@
 //       the G products on one core) and, in-house FFT rows, ratio_vs_cufft (its
 //       cuFFT twin, same run)
 //   mul/<variant>/digits=N/G=1/with_transfers the host API, both copies; ratio_vs_gmp
-//   batched_2048/gmp_all_cores, batched_2048/<variant>, batched_2048/auto_with_transfers:
-//       G 2048-bit products; counter products_per_s; ratio_vs_gmp_all_cores
+//   batched_<bits>/gmp_all_cores, batched_<bits>/<variant>, batched_<bits>/auto_with_transfers:
+//       G products of <bits>-bit operands (1024 ... 8192; G * limbs = 2^21, /8 under
+//       --quick); counter products_per_s; ratio_vs_gmp_all_cores
 // Ratios are ours / theirs (below 1: we are faster). A variant that fails is
 // printed and the program exits 1 (after writing what it measured). Without a
 // GPU: a message, exit 0 (1 under BIGMUL_REQUIRE_GPU=1), nothing written.
@@ -304,25 +306,28 @@ int main(int argc, char** argv) {
     h.context(std::string("fp32_exact_up_to_") + algorithm_name(algo), static_cast<double>(best));
   }
 
-  // Batched 2048-bit (32-limb binary) products per second: GPU vs GMP on all host cores.
-  bool any_batched = false;
-  for (const char* who : {"gmp_all_cores", variants[0].name, variants[1].name, variants[2].name, variants[3].name,
-                          "auto_with_transfers"})
-    any_batched |= h.selected(std::string("batched_2048/") + who);
-  if (any_batched) {
-    const std::size_t n = 32, G = quick ? 8192 : 65536;
+  // Batched crypto-size products per second: GPU vs GMP on all host cores,
+  // 1024 to 8192 bits ([DIEGUEZ18 ch. 7] batches; issue 15's sizes).
+  for (const std::size_t bits : {1024u, 2048u, 4096u, 8192u}) {
+    const std::string group = "batched_" + std::to_string(bits) + "/";
+    bool any_batched = false;
+    for (const char* who : {"gmp_all_cores", variants[0].name, variants[1].name, variants[2].name, variants[3].name,
+                            "auto_with_transfers"})
+      any_batched |= h.selected(group + who);
+    if (!any_batched) continue;
+    const std::size_t n = bits / 64, G = (quick ? std::size_t{1} << 18 : std::size_t{1} << 21) / n;
     std::vector<limb_t> a, b;
     for (std::size_t k = 0; k < G; ++k) {
       const auto x = bench::random_limbs(n, radix::binary, g), y = bench::random_limbs(n, radix::binary, g);
       a.insert(a.end(), x.begin(), x.end());
       b.insert(b.end(), y.begin(), y.end());
     }
-    limb_t *d_a, *d_b, *d_r;
+    limb_t *d_a = nullptr, *d_b = nullptr, *d_r = nullptr;
     if (cudaMalloc(&d_a, a.size() * 8) != cudaSuccess || cudaMalloc(&d_b, b.size() * 8) != cudaSuccess ||
         cudaMalloc(&d_r, 2 * a.size() * 8) != cudaSuccess ||
         cudaMemcpy(d_a, a.data(), a.size() * 8, cudaMemcpyHostToDevice) != cudaSuccess ||
         cudaMemcpy(d_b, b.data(), b.size() * 8, cudaMemcpyHostToDevice) != cudaSuccess) {
-      std::printf("cannot place the batched 2048-bit operands on the device\n");
+      std::printf("cannot place the batched %zu-bit operands on the device\n", bits);
       return 1;
     }
     std::vector<mp_limb_t> r(2 * n * G);
@@ -339,13 +344,13 @@ int main(int argc, char** argv) {
         },
         bench::timing{0.3, 3, 50});
     const double t_gmp = m_gmp.real_s;
-    std::printf("\n# batched 2048-bit products, G = %zu\n", G);
+    std::printf("\n# batched %zu-bit products, G = %zu\n", bits, G);
     std::printf("%-22s %14s %10s\n", "variant", "products/s", "time/GMP");
     std::printf("%-22s %14.3e %10s\n", ("gmp_" + std::to_string(host_threads) + "_threads").c_str(), G / t_gmp, "1.00");
     const auto add = [&](const std::string& who, const bench::measurement& m, bool vs_gmp) {
-      if (!h.selected("batched_2048/" + who)) return;
-      bench::row& w = h.add("batched_2048/" + who, m);
-      w.counter("G", double(G)).counter("products_per_s", G / m.real_s);
+      if (!h.selected(group + who)) return;
+      bench::row& w = h.add(group + who, m);
+      w.counter("bits", double(bits)).counter("G", double(G)).counter("products_per_s", G / m.real_s);
       if (vs_gmp) w.baseline("gmp_all_cores", t_gmp);
       else w.counter("threads", host_threads);
     };

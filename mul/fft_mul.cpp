@@ -16,6 +16,7 @@
 #include "mul/coefficients.hpp"
 #include "mul/fft_exactness.hpp"
 #include "mul/fft_round.hpp"
+#include "mul/fft_wrap.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
 
@@ -52,7 +53,10 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   const bool square = a == b && an == bn;
   const std::size_t ca = f.count(an) + 1, cb = f.count(bn) + 1;  // +1: balanced top carry
   const std::size_t nc = ca + cb - 1;                               // product coefficients
-  const std::size_t n = fft_transform_length(real_layout ? algorithm::fft_real : algorithm::fft_complex, nc);
+  const fft_pass_shape shape =
+      fft_pass_shape_of(real_layout ? algorithm::fft_real : algorithm::fft_complex, f, an, bn);
+  const std::size_t n = shape.length, wrap = shape.wrap;  // n + wrap >= nc (mul/fft_wrap.hpp)
+  const std::size_t rounded = nc - wrap;                  // coefficients the transform holds
   const std::size_t half = real_layout ? n / 2 : n;  // length of each of re[], im[]
   const auto plan = cached_plan<Plan>(n);
   st.transform_length = n;
@@ -61,26 +65,36 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   // Uninitialized buffers: every element is written before it is read
   // (load zero-fills the padding), so no memset pass and no extra page touch.
   buffer<Real> A(2 * half), B;
-  const auto load = [&](const limb_t* p, std::size_t pn, Real* re, Real* im) {
+  // The lowest digits of each operand, for the wrapped coefficients.
+  std::int64_t low_a[fft_max_wrap] = {}, low_b[fft_max_wrap] = {};
+  const auto load = [&](const limb_t* p, std::size_t pn, Real* re, Real* im, std::int64_t* low) {
     const std::size_t used = f.count(pn) + 1;
     if (real_layout) {
       split_balanced(p, pn, f,
-                     [&](std::size_t i, std::int64_t v) { ((i & 1) ? im[i >> 1] : re[i >> 1]) = static_cast<Real>(v); },
+                     [&](std::size_t i, std::int64_t v) {
+                       if (i < wrap) low[i] = v;
+                       ((i & 1) ? im[i >> 1] : re[i >> 1]) = static_cast<Real>(v);
+                     },
                      threads);
       const std::size_t from = used / 2;  // first slot not fully written
       if (used & 1) im[from] = 0;
       std::fill(re + from + (used & 1), re + half, Real(0));
       std::fill(im + from + (used & 1), im + half, Real(0));
     } else {
-      split_balanced(p, pn, f, [&](std::size_t i, std::int64_t v) { re[i] = static_cast<Real>(v); }, threads);
+      split_balanced(p, pn, f,
+                     [&](std::size_t i, std::int64_t v) {
+                       if (i < wrap) low[i] = v;
+                       re[i] = static_cast<Real>(v);
+                     },
+                     threads);
       std::fill(re + used, re + half, Real(0));
       std::fill(im, im + half, Real(0));
     }
   };
-  load(a, an, A.data(), A.data() + half);
+  load(a, an, A.data(), A.data() + half, low_a);
   if (!square) {
     B = buffer<Real>(2 * half);
-    load(b, bn, B.data(), B.data() + half);
+    load(b, bn, B.data(), B.data() + half, low_b);
   }
   st.t_split += seconds_since(t0);
 
@@ -108,7 +122,7 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   buffer<std::int64_t> c(nc);
   const Real* re = A.data();
   const Real* im = A.data() + half;
-  const std::size_t chunks = prim::chunk_count(nc, 1 << 15, threads);
+  const std::size_t chunks = prim::chunk_count(rounded, 1 << 15, threads);
   std::vector<double> chunk_err(std::max<std::size_t>(chunks, 1), 0.0);
   const auto round_range = [&](std::size_t chunk, std::size_t b0, std::size_t b1) {
     double err = 0;
@@ -120,10 +134,10 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
     chunk_err[chunk] = err;
   };
   if (chunks <= 1) {
-    round_range(0, 0, nc);
+    round_range(0, 0, rounded);
   } else {
     prim::parallel_for(chunks, threads,
-                       [&](std::size_t k) { round_range(k, nc * k / chunks, nc * (k + 1) / chunks); });
+                       [&](std::size_t k) { round_range(k, rounded * k / chunks, rounded * (k + 1) / chunks); });
   }
   double max_err = *std::max_element(chunk_err.begin(), chunk_err.end());
   // Slots past the product must be (near) zero: a large value there means the
@@ -135,6 +149,9 @@ double fft_pass(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std
   A = buffer<Real>();
   st.t_round += seconds_since(t0);
   if (!(max_err <= fft_roundoff_guard)) return max_err;  // NaN fails too
+  // The wrapped coefficients: c[j] held c_j + c_{n+j} (mul/fft_wrap.hpp).
+  for (std::size_t j = 0; j < wrap; ++j)
+    fft_unwrap_coefficient(c.data(), n, j, low_a, wrap, square ? low_a : low_b, wrap);
 
   t0 = clock_type::now();
   const std::size_t m = f.count(an + bn);

@@ -24,13 +24,25 @@ std::size_t fft_transform_length(algorithm algo, std::size_t coefficients) {
   return n;
 }
 
+fft_pass_shape fft_pass_shape_of(algorithm algo, coeff_format f, std::size_t an, std::size_t bn) {
+  const std::size_t ca = f.count(an) + 1, cb = f.count(bn) + 1, nc = fft_product_coefficients(f, an, bn);
+  fft_pass_shape s;
+  s.length = fft_transform_length(algo, nc);
+  const std::size_t half = s.length / 2;
+  if (half >= fft_wrap_min_length && nc - half <= fft_max_wrap && ca <= half && cb <= half) {
+    s.length = half;
+    s.wrap = nc - half;
+  }
+  return s;
+}
+
 unsigned fft_pick_digits(algorithm algo, radix rx, std::size_t an, std::size_t bn) {
   const unsigned table_max = rx == radix::binary ? 24 : 7;  // the exactness table's largest rows
   unsigned best = 0;
   std::size_t best_n = 0;
   for (unsigned d = table_max; d >= 1; --d) {
     const coeff_format f{rx, d};
-    const std::size_t n = fft_transform_length(algo, fft_product_coefficients(f, an, bn));
+    const std::size_t n = fft_pass_length(algo, f, an, bn);
     if (d > fft_safe_digits(algo, rx, log2_ceil(n))) continue;
     if (best == 0 || n <= best_n) {
       best = d;

@@ -31,6 +31,26 @@ inline std::size_t fft_product_coefficients(coeff_format f, std::size_t an, std:
 // rule (mul/algorithm_table.hpp: complex >= 2, real >= 4).
 std::size_t fft_transform_length(algorithm algo, std::size_t coefficients);
 
+// A pass may run at half that length when the product overhangs it by at most
+// fft_max_wrap coefficients (mul/fft_wrap.hpp recovers them exactly), from
+// fft_wrap_min_length points up: there the overhang adds at most 16 / 4096 of
+// a coefficient's terms, far inside the exactness table's margin, and the
+// guard checks every pass all the same.
+inline constexpr std::size_t fft_max_wrap = 16;
+inline constexpr std::size_t fft_wrap_min_length = 4096;
+
+// The length a pass of an x bn limbs in format f runs at (what every backend
+// plans, sizes and tabulates by), and how many coefficients wrap (0 or
+// 1 .. fft_max_wrap). Each operand's coefficients fit the length unwrapped.
+struct fft_pass_shape {
+  std::size_t length = 0;
+  std::size_t wrap = 0;
+};
+fft_pass_shape fft_pass_shape_of(algorithm algo, coeff_format f, std::size_t an, std::size_t bn);
+inline std::size_t fft_pass_length(algorithm algo, coeff_format f, std::size_t an, std::size_t bn) {
+  return fft_pass_shape_of(algo, f, an, bn).length;
+}
+
 // The coefficient size the exactness table allows for this algorithm and
 // product size (0: none). Smallest transform first; within it the fewest
 // digits that still fit (more accuracy margin at the same cost).

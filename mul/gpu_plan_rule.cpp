@@ -33,7 +33,7 @@ bool gpu_plannable(algorithm requested, fft_engine engine, unsigned forced_digit
   if (engine == fft_engine::cufft) return true;
   for (unsigned d = c.first; d >= c.lowest; --d) {
     const coeff_format f{rx, d};
-    if (!in_house_fft_plannable(algo, fft_transform_length(algo, fft_product_coefficients(f, an, bn)))) return false;
+    if (!in_house_fft_plannable(algo, fft_pass_length(algo, f, an, bn))) return false;
     if (d == 1) break;
   }
   return true;

@@ -25,6 +25,7 @@
 #include "mul/gpu_plan_rule.hpp"
 #include "mul/mul_cuda.hpp"
 #include "mul/fft_round.hpp"
+#include "mul/fft_wrap.hpp"
 #include "prim/cuda/common.cuh"
 
 namespace bigmul::detail::cuda {
@@ -33,9 +34,10 @@ using prim::cuda::temp_carver;
 
 namespace {
 
-// Coefficients per operand (with the balanced top carry) and per product.
+// Coefficients per operand (with the balanced top carry) and per product;
+// n + wrap >= nc (mul/fft_wrap.hpp).
 struct job_sizes {
-  std::size_t ca, cb, nc, n, m;
+  std::size_t ca, cb, nc, n, wrap, m;
   std::size_t spectrum;  // complex elements per product in the transform buffers
 };
 
@@ -44,7 +46,9 @@ job_sizes sizes_of(const fft_job& j) {
   s.ca = j.f.count(j.an) + 1;
   s.cb = j.f.count(j.bn) + 1;
   s.nc = s.ca + s.cb - 1;
-  s.n = fft_length(j);
+  const fft_pass_shape shape = fft_pass_shape_of(j.algo, j.f, j.an, j.bn);
+  s.n = shape.length;
+  s.wrap = shape.wrap;
   s.m = j.f.count(j.an + j.bn);
   s.spectrum = is_real_layout(j.algo) ? (j.engine == fft_engine::cufft ? s.n / 2 + 1 : s.n / 2) : s.n;
   return s;
@@ -93,6 +97,14 @@ std::shared_ptr<const Plan> cached_plan(std::size_t n, std::size_t G) {
 
 template <class Real, bool Real_layout>
 using plan_type = std::conditional_t<Real_layout, dfft::device_real_fft<Real>, dfft::device_complex_fft<Real>>;
+
+// The wrapped coefficients of every product (mul/fft_wrap.hpp): thread t of
+// G * wrap, the CPU pass's function, the tests' replay of this mapping.
+__global__ void unwrap_kernel(std::int64_t* c, std::size_t nc, std::size_t n, std::size_t wrap, std::size_t total,
+                              const std::int32_t* da, std::size_t ca, const std::int32_t* db, std::size_t cb) {
+  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < total) fft_unwrap_batched(t, wrap, c, nc, n, da, ca, db, cb);
+}
 
 #define BIGMUL_TRY(expr)                \
   do {                                  \
@@ -234,6 +246,13 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
 
   phase_clock carry_clock(timed, st);
   carry_clock.mark();
+  if (s.wrap) {
+    const std::size_t total = G * s.wrap;
+    constexpr unsigned threads = 128;
+    unwrap_kernel<<<static_cast<unsigned>((total + threads - 1) / threads), threads, 0, st>>>(
+        m.c, s.nc, s.n, s.wrap, total, m.da, s.ca, m.db, s.cb);
+    BIGMUL_TRY(cudaGetLastError());
+  }
   BIGMUL_TRY(carry::cuda::carry_normalize_device_batched<std::int64_t>(
       m.carry_temp, m.carry_bytes, m.c, s.nc, G, carry::digit_base{j.f.rx == radix::decimal, j.f.digits}, m.digits,
       s.m, m.ok, st, static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit)));
@@ -256,9 +275,7 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
 
 }  // namespace
 
-std::size_t fft_length(const fft_job& j) {
-  return fft_transform_length(j.algo, fft_product_coefficients(j.f, j.an, j.bn));
-}
+std::size_t fft_length(const fft_job& j) { return fft_pass_length(j.algo, j.f, j.an, j.bn); }
 
 }  // namespace bigmul::detail::cuda
 

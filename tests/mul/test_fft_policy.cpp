@@ -91,6 +91,48 @@ TEST(FftPassPolicy, EveryProductHasAtLeastThreeCoefficients) {
     }
 }
 
+// Wrapped passes (mul/fft_wrap.hpp): half the length when the product
+// overhangs it by 1 .. fft_max_wrap coefficients, from fft_wrap_min_length up,
+// and only when each operand still fits unwrapped.
+TEST(FftPassPolicy, WrapOnlySmallOverhangsOfLongTransforms) {
+  const d::coeff_format b16{radix::binary, 16};
+  // 2^10 limbs in 16-bit coefficients: 4096 + 1 per operand, 8193 in the product.
+  auto s = d::fft_pass_shape_of(algorithm::fft_real, b16, 1024, 1024);
+  EXPECT_EQ(s.length, 8192u);
+  EXPECT_EQ(s.wrap, 1u);
+  EXPECT_EQ(d::fft_pass_length(algorithm::fft_complex, b16, 1024, 1024), 8192u);
+  // One limb less in b: 8189 coefficients fit 8192 unwrapped.
+  s = d::fft_pass_shape_of(algorithm::fft_real, b16, 1024, 1023);
+  EXPECT_EQ(s.length, 8192u);
+  EXPECT_EQ(s.wrap, 0u);
+  // 1024 + 1025 limbs: 8197, overhang 5; 1026 + 1026: 8209, overhang 17 > fft_max_wrap.
+  s = d::fft_pass_shape_of(algorithm::fft_real, b16, 1025, 1024);
+  EXPECT_EQ(s.length, 8192u);
+  EXPECT_EQ(s.wrap, 5u);
+  s = d::fft_pass_shape_of(algorithm::fft_real, b16, 1026, 1026);
+  EXPECT_EQ(s.length, 16384u);
+  EXPECT_EQ(s.wrap, 0u);
+  // Below fft_wrap_min_length: 512 limbs, 2049 coefficients, stay at 4096.
+  s = d::fft_pass_shape_of(algorithm::fft_real, b16, 256, 256);
+  EXPECT_EQ(s.length, 4096u);
+  EXPECT_EQ(s.wrap, 0u);
+  // The smallest wrapped length: 4097 coefficients at 4096.
+  s = d::fft_pass_shape_of(algorithm::fft_real, b16, 512, 512);
+  EXPECT_EQ(s.length, d::fft_wrap_min_length);
+  EXPECT_EQ(s.wrap, 1u);
+  // An operand that alone fills more than the half never wraps: 2048 limbs
+  // against 1 is 8193 + 5 coefficients, 8193 of them in a.
+  s = d::fft_pass_shape_of(algorithm::fft_real, b16, 2048, 1);
+  EXPECT_EQ(s.length, 16384u);
+  EXPECT_EQ(s.wrap, 0u);
+  // 2^20 decimal digits in 4-digit coefficients (the H100 run's case: 55189 limbs,
+  // 262148 + 1 coefficients each, overhang 9): length 2^19.
+  const std::size_t limbs = ((std::size_t{1} << 20) + 18) / 19;
+  s = d::fft_pass_shape_of(algorithm::fft_real, d::coeff_format{radix::decimal, 4}, limbs, limbs);
+  EXPECT_EQ(s.length, std::size_t{1} << 19);
+  EXPECT_EQ(s.wrap, 9u);
+}
+
 TEST(FftPassPolicy, RetryLoopStopsAtAcceptOrFailure) {
   std::vector<unsigned> seen;
   auto r = d::fft_retry(20, [&](unsigned k) {

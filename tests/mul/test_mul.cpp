@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -9,7 +11,9 @@
 #include "bigmul/mul.hpp"
 #include "mul/coefficients.hpp"
 #include "mul/fft_mul.hpp"
+#include "mul/fft_wrap.hpp"
 #include "mul/params_cpu.hpp"
+#include "fft_wrap_cases.hpp"
 #include "test_support.hpp"
 
 using namespace bigmul;
@@ -163,7 +167,7 @@ TEST(FftReal, TransformLengthBoundaries) {
         if (bn == 0) continue;
         const unsigned d = detail::fft_pick_digits(algo, rx, an, bn);
         const detail::coeff_format f{rx, d};
-        const std::size_t len = detail::fft_transform_length(algo, f.count(an) + f.count(bn) + 1);
+        const std::size_t len = detail::fft_pass_length(algo, f, an, bn);
         if (len != prev_len && prev_len != 0) {
           for (std::size_t t : {total - 1, total, total + 1}) {
             const std::size_t xa = (t + 1) / 2, xb = t - xa;
@@ -179,6 +183,79 @@ TEST(FftReal, TransformLengthBoundaries) {
 }
 
 // 2^20-limb operands (2^21 under the sanitizers would be too slow: 2^16 there).
+// Products that overhang a power of two by 1 .. fft_max_wrap coefficients run
+// at the shorter length and recover the wrapped coefficients exactly: every
+// wrap count the search finds, balanced and unbalanced, squares, all-maximum
+// operands (whose balanced top carries are the coefficients that wrap).
+TEST(FftWrap, WrappedPassesMatchGmp) {
+  auto g = bigmul::test::rng(650);
+  std::size_t ran = 0;
+  for (algorithm algo : {algorithm::fft_real, algorithm::fft_complex}) {
+    const auto cases = bigmul::test::fft_wrap_cases(algo, sanitized ? 1100 : 2300);
+    for (const auto& c : cases) {
+      for (auto kind : {operand_kind::all_max, operand_kind::random, operand_kind::half_max}) {
+        const auto a = bigmul::test::make_operand(kind, c.an, c.rx, g);
+        const auto b = bigmul::test::make_operand(operand_kind::all_max, c.bn, c.rx, g);
+        for (bool square : {false, true}) {
+          if (square && c.an != c.bn) continue;
+          const auto& y = square ? a : b;
+          std::vector<limb_t> r(c.an + c.bn, 0xdeadbeef);
+          mul_stats st;
+          mul_options opt;
+          opt.algo = algo;
+          opt.coefficient_digits = c.digits;
+          opt.stats = &st;
+          mul(r.data(), a.data(), c.an, y.data(), c.bn, c.rx, opt);
+          const std::string what = std::string(algorithm_name(algo)) + (c.rx == radix::binary ? " binary " : " decimal ") +
+                                   std::to_string(c.digits) + " digits " + std::to_string(c.an) + "x" +
+                                   std::to_string(c.bn) + " wrap " + std::to_string(c.wrap) + " " +
+                                   bigmul::test::operand_kind_name(kind) + (square ? " square" : "");
+          EXPECT_EQ(st.retries, 0u) << what;
+          EXPECT_EQ(st.transform_length, c.length) << what;
+          EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), c.an, y.data(), c.bn, c.rx)) << what;
+          ++ran;
+        }
+      }
+    }
+  }
+  // Every wrap count 1 .. fft_max_wrap somewhere, or the search went blind.
+  std::set<std::size_t> wraps;
+  for (algorithm algo : {algorithm::fft_real, algorithm::fft_complex})
+    for (const auto& c : bigmul::test::fft_wrap_cases(algo, sanitized ? 1100 : 2300)) wraps.insert(c.wrap);
+  std::string missing;
+  for (std::size_t k = 1; k <= detail::fft_max_wrap; ++k)
+    if (!wraps.count(k)) missing += " " + std::to_string(k);
+  EXPECT_EQ(missing, "") << "wrap counts the search found no case for";
+  EXPECT_GT(ran, 0u);
+}
+
+// The CUDA kernel's thread mapping (fft_unwrap_batched, one thread per
+// product and wrapped coefficient) replayed on the CPU: G products of random
+// digits, wrapped to length L by hand, recovered to the linear convolution.
+TEST(FftWrap, BatchedMappingRecoversTheLinearConvolution) {
+  auto g = bigmul::test::rng(651);
+  std::uniform_int_distribution<std::int32_t> digit(-(1 << 15), 1 << 15);
+  const std::size_t L = 64;
+  for (std::size_t k = 1; k <= detail::fft_max_wrap; ++k) {
+    for (std::size_t ca : {std::size_t{3}, L / 2 + 1, L - 1}) {
+      const std::size_t cb = L + k + 1 - ca, nc = ca + cb - 1, G = 3;
+      if (cb < 1 || cb > L) continue;
+      std::vector<std::int32_t> x(G * ca), y(G * cb);
+      for (auto& v : x) v = digit(g);
+      for (auto& v : y) v = digit(g);
+      std::vector<std::int64_t> want(G * nc, 0), c(G * nc, 0x5a5a5a5a);
+      for (std::size_t b = 0; b < G; ++b) {
+        for (std::size_t i = 0; i < ca; ++i)
+          for (std::size_t j = 0; j < cb; ++j)
+            want[b * nc + i + j] += std::int64_t{x[b * ca + i]} * y[b * cb + j];
+        for (std::size_t i = 0; i < L; ++i) c[b * nc + i] = want[b * nc + i] + (i < k ? want[b * nc + L + i] : 0);
+      }
+      for (std::size_t t = 0; t < G * k; ++t) detail::fft_unwrap_batched(t, k, c.data(), nc, L, x.data(), ca, y.data(), cb);
+      EXPECT_EQ(c, want) << "wrap " << k << " ca " << ca << " cb " << cb;
+    }
+  }
+}
+
 TEST(FftReal, LargeProductsBothRadices) {
   auto g = bigmul::test::rng(700);
   const std::size_t n = sanitized ? (1u << 14) : (1u << 20);

@@ -18,6 +18,7 @@
 #include "mul/coefficients.hpp"
 #include "mul/cuda/fft_mul_device.cuh"
 #include "mul/cuda/params_gpu.hpp"
+#include "fft_wrap_cases.hpp"
 #include "gpu_test_support.cuh"
 #include "mul/fft_mul.hpp"
 #include "test_support.hpp"
@@ -240,6 +241,49 @@ TEST_F(GpuTest, OversizedCoefficientsAreRetried) {
     check_gpu({algorithm::fft_complex, e}, radix::binary, ra, rb, "forced 28 bits", &st, 28);
     EXPECT_GE(st.retries, 1u);
     EXPECT_LT(st.coefficient_digits, 28u);
+  }
+}
+
+// Wrapped passes on the device (mul/fft_wrap.hpp, the unwrap kernel): every
+// wrap count 1 .. fft_max_wrap the search finds, both engines, single and
+// batched, against GMP; the pass ran at the wrapped length, not retried.
+TEST_F(GpuTest, WrappedPassesMatchGmp) {
+  auto g = bigmul::test::rng(9650);
+  for (algorithm algo : {algorithm::fft_real, algorithm::fft_complex}) {
+    for (fft_engine e : {fft_engine::in_house, fft_engine::cufft}) {
+      for (const auto& c : bigmul::test::fft_wrap_cases(algo, 2300)) {
+        const std::string what = std::to_string(c.digits) + " digits, wrap " + std::to_string(c.wrap);
+        for (auto kind : {operand_kind::all_max, operand_kind::random}) {
+          const auto a = bigmul::test::make_operand(kind, c.an, c.rx, g);
+          const auto b = bigmul::test::make_operand(operand_kind::all_max, c.bn, c.rx, g);
+          mul_stats st;
+          check_gpu({algo, e}, c.rx, a, b, what, &st, c.digits);
+          EXPECT_EQ(st.transform_length, c.length) << what;
+          EXPECT_EQ(st.retries, 0u) << what;
+        }
+        if (c.an != c.bn) continue;
+        const std::size_t n = c.an, G = 5;
+        std::vector<limb_t> a, b;
+        for (std::size_t k = 0; k < G; ++k) {
+          const auto x = bigmul::test::make_operand(kinds[k % 6], n, c.rx, g);
+          const auto y = bigmul::test::make_operand(operand_kind::all_max, n, c.rx, g);
+          a.insert(a.end(), x.begin(), x.end());
+          b.insert(b.end(), y.begin(), y.end());
+        }
+        std::vector<limb_t> r(2 * n * G, 0xdeadbeef);
+        mul_options o;
+        o.algo = algo;
+        o.engine = e;
+        o.where = backend::cuda;
+        o.coefficient_digits = c.digits;
+        ASSERT_NO_THROW(mul_batched(r.data(), a.data(), b.data(), n, G, c.rx, o)) << what;
+        for (std::size_t k = 0; k < G; ++k) {
+          const auto want = bigmul::test::gmp_product(a.data() + k * n, n, b.data() + k * n, n, c.rx);
+          ASSERT_TRUE(std::equal(want.begin(), want.end(), r.begin() + k * 2 * n))
+              << case_name({algo, e}) << " batched " << what << " product " << k;
+        }
+      }
+    }
   }
 }
 

@@ -95,42 +95,30 @@ TEST(FftPassPolicy, EveryProductHasAtLeastThreeCoefficients) {
 // overhangs it by 1 .. fft_max_wrap coefficients, from fft_wrap_min_length up,
 // and only when each operand still fits unwrapped.
 TEST(FftPassPolicy, WrapOnlySmallOverhangsOfLongTransforms) {
-  const d::coeff_format b16{radix::binary, 16};
-  // 2^10 limbs in 16-bit coefficients: 4096 + 1 per operand, 8193 in the product.
-  auto s = d::fft_pass_shape_of(algorithm::fft_real, b16, 1024, 1024);
-  EXPECT_EQ(s.length, 8192u);
-  EXPECT_EQ(s.wrap, 1u);
-  EXPECT_EQ(d::fft_pass_length(algorithm::fft_complex, b16, 1024, 1024), 8192u);
-  // One limb less in b: 8189 coefficients fit 8192 unwrapped.
-  s = d::fft_pass_shape_of(algorithm::fft_real, b16, 1024, 1023);
-  EXPECT_EQ(s.length, 8192u);
-  EXPECT_EQ(s.wrap, 0u);
-  // 1024 + 1025 limbs: 8197, overhang 5; 1026 + 1026: 8209, overhang 17 > fft_max_wrap.
-  s = d::fft_pass_shape_of(algorithm::fft_real, b16, 1025, 1024);
-  EXPECT_EQ(s.length, 8192u);
-  EXPECT_EQ(s.wrap, 5u);
-  s = d::fft_pass_shape_of(algorithm::fft_real, b16, 1026, 1026);
-  EXPECT_EQ(s.length, 16384u);
-  EXPECT_EQ(s.wrap, 0u);
-  // Below fft_wrap_min_length: 512 limbs, 2049 coefficients, stay at 4096.
-  s = d::fft_pass_shape_of(algorithm::fft_real, b16, 256, 256);
-  EXPECT_EQ(s.length, 4096u);
-  EXPECT_EQ(s.wrap, 0u);
-  // The smallest wrapped length: 4097 coefficients at 4096.
-  s = d::fft_pass_shape_of(algorithm::fft_real, b16, 512, 512);
-  EXPECT_EQ(s.length, d::fft_wrap_min_length);
-  EXPECT_EQ(s.wrap, 1u);
-  // An operand that alone fills more than the half never wraps: 2048 limbs
-  // against 1 is 8193 + 5 coefficients, 8193 of them in a.
-  s = d::fft_pass_shape_of(algorithm::fft_real, b16, 2048, 1);
-  EXPECT_EQ(s.length, 16384u);
-  EXPECT_EQ(s.wrap, 0u);
-  // 2^20 decimal digits in 4-digit coefficients (the H100 run's case: 55189 limbs,
-  // 262148 + 1 coefficients each, overhang 9): length 2^19.
-  const std::size_t limbs = ((std::size_t{1} << 20) + 18) / 19;
-  s = d::fft_pass_shape_of(algorithm::fft_real, d::coeff_format{radix::decimal, 4}, limbs, limbs);
-  EXPECT_EQ(s.length, std::size_t{1} << 19);
-  EXPECT_EQ(s.wrap, 9u);
+  const d::coeff_format b16{radix::binary, 16}, d4{radix::decimal, 4};
+  const std::size_t limbs_2e20_digits = ((std::size_t{1} << 20) + 18) / 19;
+  struct shape_case {
+    d::coeff_format f;
+    std::size_t an, bn, length, wrap;
+    const char* why;
+  };
+  const shape_case cases[] = {
+      {b16, 1024, 1024, 8192, 1, "2^10 limbs: 4096 + 1 coefficients each, 8193 in the product"},
+      {b16, 1024, 1023, 8192, 0, "8189 coefficients fit unwrapped"},
+      {b16, 1025, 1024, 8192, 5, "8197: overhang 5"},
+      {b16, 1026, 1026, 16384, 0, "8209: overhang 17 > fft_max_wrap"},
+      {b16, 256, 256, 4096, 0, "2049 coefficients: below fft_wrap_min_length"},
+      {b16, 512, 512, d::fft_wrap_min_length, 1, "4097: the smallest wrapped length"},
+      {b16, 2048, 1, 16384, 0, "8193 + 5: a alone fills more than the half"},
+      {d4, limbs_2e20_digits, limbs_2e20_digits, std::size_t{1} << 19, 9,
+       "2^20 decimal digits (the H100 run's case): 262148 + 1 coefficients each"},
+  };
+  for (const shape_case& c : cases) {
+    const d::fft_pass_shape s = d::fft_pass_shape_of(algorithm::fft_real, c.f, c.an, c.bn);
+    EXPECT_EQ(s.length, c.length) << c.why;
+    EXPECT_EQ(s.wrap, c.wrap) << c.why;
+    EXPECT_EQ(d::fft_pass_length(algorithm::fft_complex, c.f, c.an, c.bn), c.length) << c.why;
+  }
 }
 
 TEST(FftPassPolicy, RetryLoopStopsAtAcceptOrFailure) {

@@ -83,6 +83,36 @@ class GpuAlgorithmTest : public GpuTest, public ::testing::WithParamInterface<st
 const operand_kind kinds[] = {operand_kind::random, operand_kind::all_max, operand_kind::runs,
                               operand_kind::sparse, operand_kind::power,   operand_kind::half_max};
 
+// G products of n x n limbs through mul_batched on the GPU (modular check on),
+// each against GMP: a cycles through the operand kinds, b is all-maximum.
+void check_batched_gpu(const gpu_case& c, radix rx, std::size_t n, std::size_t G, unsigned digits,
+                       std::mt19937_64& g, const std::string& what) {
+  std::vector<limb_t> a, b;
+  for (std::size_t k = 0; k < G; ++k) {
+    const auto x = bigmul::test::make_operand(kinds[k % 6], n, rx, g);
+    const auto y = bigmul::test::make_operand(operand_kind::all_max, n, rx, g);
+    a.insert(a.end(), x.begin(), x.end());
+    b.insert(b.end(), y.begin(), y.end());
+  }
+  std::vector<limb_t> r(2 * n * G, 0xdeadbeef);
+  mul_options o;
+  o.algo = c.algo;
+  o.engine = c.engine;
+  o.where = backend::cuda;
+  o.coefficient_digits = digits;
+  o.modular_check = true;
+  mul_stats st;
+  o.stats = &st;
+  const std::string where = case_name(c) + " " + radix_name(rx) + " n=" + std::to_string(n) + " G=" +
+                            std::to_string(G) + " (" + what + ")";
+  ASSERT_NO_THROW(mul_batched(r.data(), a.data(), b.data(), n, G, rx, o)) << where;
+  EXPECT_EQ(st.backend_used, backend::cuda) << where;
+  for (std::size_t k = 0; k < G; ++k) {
+    const auto want = bigmul::test::gmp_product(a.data() + k * n, n, b.data() + k * n, n, rx);
+    ASSERT_TRUE(std::equal(want.begin(), want.end(), r.begin() + k * 2 * n)) << where << " product " << k;
+  }
+}
+
 TEST_P(GpuAlgorithmTest, AdversarialOperandsAgainstGmp) {
   const auto [c, rx] = GetParam();
   auto g = bigmul::test::rng(9100);
@@ -261,27 +291,7 @@ TEST_F(GpuTest, WrappedPassesMatchGmp) {
           EXPECT_EQ(st.transform_length, c.length) << what;
           EXPECT_EQ(st.retries, 0u) << what;
         }
-        if (c.an != c.bn) continue;
-        const std::size_t n = c.an, G = 5;
-        std::vector<limb_t> a, b;
-        for (std::size_t k = 0; k < G; ++k) {
-          const auto x = bigmul::test::make_operand(kinds[k % 6], n, c.rx, g);
-          const auto y = bigmul::test::make_operand(operand_kind::all_max, n, c.rx, g);
-          a.insert(a.end(), x.begin(), x.end());
-          b.insert(b.end(), y.begin(), y.end());
-        }
-        std::vector<limb_t> r(2 * n * G, 0xdeadbeef);
-        mul_options o;
-        o.algo = algo;
-        o.engine = e;
-        o.where = backend::cuda;
-        o.coefficient_digits = c.digits;
-        ASSERT_NO_THROW(mul_batched(r.data(), a.data(), b.data(), n, G, c.rx, o)) << what;
-        for (std::size_t k = 0; k < G; ++k) {
-          const auto want = bigmul::test::gmp_product(a.data() + k * n, n, b.data() + k * n, n, c.rx);
-          ASSERT_TRUE(std::equal(want.begin(), want.end(), r.begin() + k * 2 * n))
-              << case_name({algo, e}) << " batched " << what << " product " << k;
-        }
+        if (c.an == c.bn) check_batched_gpu({algo, e}, c.rx, c.an, 5, c.digits, g, what);
       }
     }
   }
@@ -296,30 +306,7 @@ TEST_F(GpuTest, BatchedProductsMatchSingleOnes) {
         for (algorithm algo : {algorithm::automatic, algorithm::tiled, algorithm::fft_real, algorithm::fft_complex}) {
           for (fft_engine e : {fft_engine::in_house, fft_engine::cufft}) {
             if (algo == algorithm::tiled && e == fft_engine::cufft) continue;
-            std::vector<limb_t> a, b;
-            for (std::size_t k = 0; k < G; ++k) {
-              const auto x = bigmul::test::make_operand(kinds[k % 6], n, rx, g);
-              const auto y = bigmul::test::make_operand(operand_kind::all_max, n, rx, g);
-              a.insert(a.end(), x.begin(), x.end());
-              b.insert(b.end(), y.begin(), y.end());
-            }
-            std::vector<limb_t> r(2 * n * G, 0xdeadbeef);
-            mul_options o;
-            o.algo = algo;
-            o.engine = e;
-            o.where = backend::cuda;
-            o.modular_check = true;
-            mul_stats st;
-            o.stats = &st;
-            ASSERT_NO_THROW(mul_batched(r.data(), a.data(), b.data(), n, G, rx, o))
-                << algorithm_name(algo) << " n=" << n << " G=" << G;
-            EXPECT_EQ(st.backend_used, backend::cuda);
-            for (std::size_t k = 0; k < G; ++k) {
-              const auto want = bigmul::test::gmp_product(a.data() + k * n, n, b.data() + k * n, n, rx);
-              ASSERT_TRUE(std::equal(want.begin(), want.end(), r.begin() + k * 2 * n))
-                  << algorithm_name(algo) << (e == fft_engine::cufft ? "/cufft " : " ") << radix_name(rx)
-                  << " n=" << n << " G=" << G << " product " << k;
-            }
+            check_batched_gpu({algo, e}, rx, n, G, 0, g, "table digits");
           }
         }
       }

@@ -42,6 +42,17 @@ std::string case_name(const gpu_case& c) {
   return std::string(algorithm_name(c.algo)) + (c.engine == fft_engine::cufft ? "/cufft" : "/in_house");
 }
 
+// Host-API options for case c on the GPU (backend cuda).
+mul_options gpu_options(const gpu_case& c, unsigned digits, bool check) {
+  mul_options o;
+  o.algo = c.algo;
+  o.engine = c.engine;
+  o.where = backend::cuda;
+  o.coefficient_digits = digits;
+  o.modular_check = check;
+  return o;
+}
+
 // r = a*b on the GPU (host API, backend cuda) against GMP; on mismatch, the
 // first differing limb.
 void check_gpu(const gpu_case& c, radix rx, const std::vector<limb_t>& a, const std::vector<limb_t>& b,
@@ -49,12 +60,7 @@ void check_gpu(const gpu_case& c, radix rx, const std::vector<limb_t>& a, const 
   const auto& x = a.size() >= b.size() ? a : b;
   const auto& y = a.size() >= b.size() ? b : a;
   std::vector<limb_t> r(x.size() + y.size(), 0xdeadbeef);
-  mul_options o;
-  o.algo = c.algo;
-  o.engine = c.engine;
-  o.where = backend::cuda;
-  o.coefficient_digits = digits;
-  o.modular_check = check;
+  mul_options o = gpu_options(c, digits, check);
   mul_stats local;
   o.stats = stats ? stats : &local;
   try {
@@ -95,12 +101,7 @@ void check_batched_gpu(const gpu_case& c, radix rx, std::size_t n, std::size_t G
     b.insert(b.end(), y.begin(), y.end());
   }
   std::vector<limb_t> r(2 * n * G, 0xdeadbeef);
-  mul_options o;
-  o.algo = c.algo;
-  o.engine = c.engine;
-  o.where = backend::cuda;
-  o.coefficient_digits = digits;
-  o.modular_check = true;
+  mul_options o = gpu_options(c, digits, true);
   mul_stats st;
   o.stats = &st;
   const std::string where = case_name(c) + " " + radix_name(rx) + " n=" + std::to_string(n) + " G=" +

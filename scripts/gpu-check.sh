@@ -25,6 +25,10 @@
 #                       filter of each GPU test program (table below)
 #             bench     every GPU benchmark (its JSON into the archive)
 #             tune      tune_gpu (params_sm90.inc into the archive)
+#             profile   Nsight Compute (ncu, SpeedOfLight and launch sections,
+#                       CSV) over one product of 2^22 digits, in-house FFT and
+#                       cuFFT pipeline: each kernel's time, DRAM and SM
+#                       throughput, for the HBM-floor gap (not in the default)
 #   PROGRAMS  only these programs (basenames, e.g. "test_fft_gpu"); default all
 #   TOOLS     sanitizer tools (default "memcheck racecheck")
 #   BUDGET    seconds for the whole run (default 540, inside the device tool's
@@ -398,6 +402,28 @@ run_bench() {
   done
 }
 
+# One single product per engine under ncu: every kernel of the pipeline with
+# its duration and the share of peak DRAM and SM throughput it reached (the
+# first H100 run measured the whole pipeline at ~10 % of the bandwidth floor;
+# this says which kernels to fuse or fix). --clock-control none: the clocks
+# the card runs at, as the benchmarks see them.
+run_profile() {
+  local ncu bench
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  bench=$(printf '%s\n' "${gpu_benches[@]}" | grep '/bench_mul_gpu$' | head -1)
+  want_prog bench_mul_gpu || return 0
+  if [ -z "$ncu" ] || [ -z "$bench" ]; then
+    result_line "ncu profile" FAIL 0 "${ncu:+bench_mul_gpu not in the build}${ncu:-ncu not found (PATH, /usr/local/cuda/bin, /opt/nvidia)}"
+    status=1
+    return
+  fi
+  for v in real_f64_inhouse real_f64_cufft; do
+    plain_step "ncu $v, 2^22 digits, G = 1" "$logs/ncu-$v.csv" "$step_timeout" \
+      "$ncu" --csv --clock-control none --section SpeedOfLight --section LaunchStats --launch-count 60 \
+      "$bench" --filter "^mul/$v/digits=4194304/G=1\$" --repetitions 1 --min-time 0
+  done
+}
+
 run_tune() {
   want_prog tune_gpu || return 0
   if [ -z "$tuner" ]; then
@@ -419,7 +445,8 @@ for s in $steps; do
     sanitize) run_sanitize ;;
     bench) run_bench ;;
     tune) run_tune ;;
-    *) echo "unknown step '$s' (tests sanitize bench tune): FAIL" >>"$summary"; status=1 ;;
+    profile) run_profile ;;
+    *) echo "unknown step '$s' (tests sanitize bench tune profile): FAIL" >>"$summary"; status=1 ;;
   esac
 done
 

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -309,6 +310,47 @@ TEST_F(GpuTest, BatchedProductsMatchSingleOnes) {
             if (algo == algorithm::tiled && e == fft_engine::cufft) continue;
             check_batched_gpu({algo, e}, rx, n, G, 0, g, "table digits");
           }
+        }
+      }
+    }
+  }
+}
+
+// The size query (two-phase, temp == nullptr) must not depend on the operand
+// pointers: the host API queries with null operands, which once compared
+// equal, sized a square (less room) and failed every other product with
+// "temp storage too small" on the first GPU run. A host-side computation, so
+// this runs without a GPU too; the pointers are never dereferenced.
+TEST(DeviceSizeQuery, BytesDoNotDependOnThePointers) {
+  const auto* pa = reinterpret_cast<const limb_t*>(std::uintptr_t{0x10000});
+  const auto* pb = reinterpret_cast<const limb_t*>(std::uintptr_t{0x20000});
+  struct shape {
+    std::size_t an, bn;
+  };
+  for (algorithm algo : {algorithm::tiled, algorithm::fft_real, algorithm::fft_complex}) {
+    for (radix rx : {radix::binary, radix::decimal}) {
+      for (shape sh : {shape{1, 1}, shape{700, 700}, shape{1024, 1024}, shape{5000, 3000}}) {
+        cuda::device_options o;
+        o.algo = algo;
+        o.engine = fft_engine::in_house;
+        o.modular_check = true;
+        std::size_t with_null = 0, with_distinct = 0, with_same = 0;
+        const std::string what = std::string(algorithm_name(algo)) + " " + radix_name(rx) + " " +
+                                 std::to_string(sh.an) + "x" + std::to_string(sh.bn);
+        ASSERT_EQ(cuda::mul(nullptr, with_null, nullptr, nullptr, sh.an, nullptr, sh.bn, rx, o), cudaSuccess)
+            << what << ": " << cuda::last_error_message();
+        ASSERT_EQ(cuda::mul(nullptr, with_distinct, nullptr, pa, sh.an, pb, sh.bn, rx, o), cudaSuccess) << what;
+        EXPECT_GT(with_null, 0u) << what;
+        EXPECT_EQ(with_null, with_distinct) << what;
+        if (sh.an == sh.bn) {
+          ASSERT_EQ(cuda::mul(nullptr, with_same, nullptr, pa, sh.an, pa, sh.bn, rx, o), cudaSuccess) << what;
+          EXPECT_EQ(with_same, with_null) << what;
+          std::size_t batched_null = 0, batched_distinct = 0;
+          ASSERT_EQ(cuda::mul_batched(nullptr, batched_null, nullptr, nullptr, nullptr, sh.an, 3, rx, o), cudaSuccess)
+              << what;
+          ASSERT_EQ(cuda::mul_batched(nullptr, batched_distinct, nullptr, pa, pb, sh.an, 3, rx, o), cudaSuccess)
+              << what;
+          EXPECT_EQ(batched_null, batched_distinct) << what;
         }
       }
     }

@@ -408,10 +408,10 @@ run_bench() {
 # this says which kernels to fuse or fix). --clock-control none: the clocks
 # the card runs at, as the benchmarks see them.
 run_profile() {
+  want_prog bench_mul_gpu || return 0
   local ncu bench
   ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
   bench=$(printf '%s\n' "${gpu_benches[@]}" | grep '/bench_mul_gpu$' | head -1)
-  want_prog bench_mul_gpu || return 0
   if [ -z "$ncu" ] || [ -z "$bench" ]; then
     result_line "ncu profile" FAIL 0 "${ncu:+bench_mul_gpu not in the build}${ncu:-ncu not found (PATH, /usr/local/cuda/bin, /opt/nvidia)}"
     status=1

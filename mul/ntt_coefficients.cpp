@@ -4,9 +4,62 @@
 #include <algorithm>
 
 #include "fft/ntt_arith.hpp"
+#include "prim/cpu_features.hpp"
+#include "prim/ifma_target.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::detail {
+namespace {
+
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+// Coefficients j .. j + 8 (j a multiple of 8) in one step: coefficient j + l
+// reads limbs i_l = (j + l) bits / 64 and i_l + 1, at most 9 limbs from
+// i_0 on (bits < 64), which two loads of 8 and two lane permutes bring
+// together. Which lane reads which limb, and its shift, repeat every 64
+// coefficients (64 bits is a multiple of the bit offset's period), so eight
+// (permute, shift) patterns serve a whole run. Reads src[i_0 .. i_0 + 16):
+// the caller keeps (e - 1) bits / 64 + 16 <= len.
+struct extract_pattern {
+  alignas(64) long long lo[8][8], shift[8][8];
+};
+extract_pattern extract_patterns(unsigned bits) {
+  extract_pattern P{};
+  for (unsigned v = 0; v < 8; ++v) {
+    const std::size_t base = (std::size_t{8} * v * bits) >> 6;
+    for (unsigned l = 0; l < 8; ++l) {
+      const std::size_t off = std::size_t{8 * v + l} * bits;
+      P.lo[v][l] = static_cast<long long>((off >> 6) - base);
+      P.shift[v][l] = static_cast<long long>(off & 63);
+    }
+  }
+  return P;
+}
+BIGMUL_IFMA void extract_run_ifma(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t e,
+                                  unsigned bits) {
+  thread_local unsigned cached_bits = 0;
+  thread_local extract_pattern P;
+  if (cached_bits != bits) {
+    P = extract_patterns(bits);
+    cached_bits = bits;
+  }
+  const __m512i mask = _mm512_set1_epi64(static_cast<long long>((std::uint64_t{1} << bits) - 1)),
+                one = _mm512_set1_epi64(1), s63 = _mm512_set1_epi64(63);
+  for (std::size_t j = b; j < e; j += 8) {
+    const unsigned v = static_cast<unsigned>((j >> 3) & 7);
+    const limb_t* at = src + ((j * bits) >> 6);
+    const __m512i x0 = _mm512_loadu_si512(at), x1 = _mm512_loadu_si512(at + 8);
+    const __m512i ilo = _mm512_load_si512(P.lo[v]), sh = _mm512_load_si512(P.shift[v]);
+    const __m512i lo = _mm512_permutex2var_epi64(x0, ilo, x1);
+    const __m512i hi = _mm512_permutex2var_epi64(x0, _mm512_add_epi64(ilo, one), x1);
+    // (hi << 1) << (63 - s): hi << (64 - s), 0 when s == 0.
+    const __m512i w = _mm512_or_si512(_mm512_srlv_epi64(lo, sh),
+                                      _mm512_sllv_epi64(_mm512_add_epi64(hi, hi), _mm512_sub_epi64(s63, sh)));
+    _mm512_storeu_si512(dst + (j - b), _mm512_and_si512(w, mask));
+  }
+}
+#endif
+
+}  // namespace
 
 void ntt_load_coefficients(std::uint64_t* dst, std::size_t n, const limb_t* src, std::size_t len, std::size_t count,
                            unsigned bits, std::uint64_t p, unsigned threads) {
@@ -34,7 +87,19 @@ void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t
   const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
   const std::size_t safe = len >= 2 ? (64 * (len - 1)) / bits : 0;  // below it a next limb exists
   const std::size_t fast_end = std::min(std::max(b, safe), e);
-  for (std::size_t j = b; j < fast_end; ++j) {
+  std::size_t j = b;
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  // Whole vectors of 8 from a multiple of 8, reading at most 16 limbs from
+  // the first one's: coefficients below (len - 16) 64 / bits.
+  if (bits < 64 && b % 8 == 0 && len > 16 && prim::cpu_has_avx512_ifma()) {
+    const std::size_t vec_end = std::min(fast_end, (len - 16) * 64 / bits) / 8 * 8;
+    if (vec_end > b) {
+      extract_run_ifma(dst, src, b, vec_end, bits);
+      j = vec_end;
+    }
+  }
+#endif
+  for (; j < fast_end; ++j) {
     const std::size_t off = j * bits, i = off >> 6;
     const unsigned s = static_cast<unsigned>(off & 63);
     dst[j - b] = ((src[i] >> s) | ((src[i + 1] << 1) << (63 - s))) & mask;

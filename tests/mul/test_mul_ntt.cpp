@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -414,6 +415,33 @@ TEST(MulNtt, SplitCoefficientsMatchGmp) {
 // binary limbs): three primes with the largest b whose coefficients they
 // cover, b + 1 would not be covered; whole limbs below it; decimal: four
 // primes. Layouts only: no 10^8-digit products in a test.
+// The bit-split extraction (vector steps of 8 where the processor has
+// AVX-512, scalar steps at the ends) against the one-coefficient reference,
+// every split width, ranges starting on and off a multiple of 8, ending
+// inside the limbs, at their last coefficient and past it.
+TEST(MulNtt, ExtractedCoefficientsMatchTheReference) {
+  std::mt19937_64 g(0xe7);
+  for (const std::size_t len : {std::size_t{1}, std::size_t{16}, std::size_t{17}, std::size_t{40}, std::size_t{1000}}) {
+    for (const int fill : {0, 1, 2}) {  // random, all ones, alternating bits
+      std::vector<limb_t> src(len);
+      for (auto& x : src) x = fill == 0 ? g() : fill == 1 ? ~limb_t{0} : 0xaaaaaaaaaaaaaaaaull;
+      for (unsigned bits = 1; bits < 64; ++bits) {
+        const std::size_t count = (64 * len + bits - 1) / bits;
+        for (const std::size_t b : {std::size_t{0}, std::size_t{3}, std::size_t{8}, std::size_t{64}, count / 2 / 8 * 8}) {
+          for (const std::size_t e : {count, count + 9, count - count / 3, b + 8}) {
+            if (e <= b) continue;
+            std::vector<std::uint64_t> dst(e - b, 0x5555);
+            detail::ntt_extract_coefficients(dst.data(), src.data(), len, b, e, bits);
+            for (std::size_t j = b; j < e; ++j)
+              ASSERT_EQ(dst[j - b], detail::ntt_coefficient_at(src.data(), len, j, bits))
+                  << "len " << len << " fill " << fill << " bits " << bits << " range [" << b << ", " << e << ") j " << j;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(MulNtt, SplitLayoutAtTheSwitchPoints) {
   using detail::ntt_engine;
   long double log_p = 0;

@@ -34,8 +34,9 @@ extract_pattern extract_patterns(unsigned bits) {
   }
   return P;
 }
-BIGMUL_IFMA void extract_run_ifma(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t e,
-                                  unsigned bits) {
+// dst[j - b] for j in [j_begin, j_end) (multiples of 8).
+BIGMUL_IFMA void extract_run_ifma(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t j_begin,
+                                  std::size_t j_end, unsigned bits) {
   thread_local unsigned cached_bits = 0;
   thread_local extract_pattern P;
   if (cached_bits != bits) {
@@ -44,7 +45,7 @@ BIGMUL_IFMA void extract_run_ifma(std::uint64_t* dst, const limb_t* src, std::si
   }
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>((std::uint64_t{1} << bits) - 1)),
                 one = _mm512_set1_epi64(1), s63 = _mm512_set1_epi64(63);
-  for (std::size_t j = b; j < e; j += 8) {
+  for (std::size_t j = j_begin; j < j_end; j += 8) {
     const unsigned v = static_cast<unsigned>((j >> 3) & 7);
     const limb_t* at = src + ((j * bits) >> 6);
     const __m512i x0 = _mm512_loadu_si512(at), x1 = _mm512_loadu_si512(at + 8);
@@ -87,23 +88,27 @@ void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t
   const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
   const std::size_t safe = len >= 2 ? (64 * (len - 1)) / bits : 0;  // below it a next limb exists
   const std::size_t fast_end = std::min(std::max(b, safe), e);
+  const auto scalar = [&](std::size_t from, std::size_t to) {
+    for (std::size_t j = from; j < to; ++j) {
+      const std::size_t off = j * bits, i = off >> 6;
+      const unsigned s = static_cast<unsigned>(off & 63);
+      dst[j - b] = ((src[i] >> s) | ((src[i + 1] << 1) << (63 - s))) & mask;
+    }
+  };
   std::size_t j = b;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  // Whole vectors of 8 from a multiple of 8, reading at most 16 limbs from
-  // the first one's: coefficients below (len - 16) 64 / bits.
-  if (bits < 64 && b % 8 == 0 && len > 16 && prim::cpu_has_avx512_ifma()) {
-    const std::size_t vec_end = std::min(fast_end, (len - 16) * 64 / bits) / 8 * 8;
-    if (vec_end > b) {
-      extract_run_ifma(dst, src, b, vec_end, bits);
+  // Whole vectors of 8 from the first multiple of 8, each reading at most 16
+  // limbs from its first coefficient's: coefficients below (len - 16) 64 / bits.
+  if (bits < 64 && len > 16 && prim::cpu_has_avx512_ifma()) {
+    const std::size_t vec_begin = (b + 7) / 8 * 8, vec_end = std::min(fast_end, (len - 16) * 64 / bits) / 8 * 8;
+    if (vec_end > vec_begin) {
+      scalar(b, vec_begin);
+      extract_run_ifma(dst, src, b, vec_begin, vec_end, bits);
       j = vec_end;
     }
   }
 #endif
-  for (; j < fast_end; ++j) {
-    const std::size_t off = j * bits, i = off >> 6;
-    const unsigned s = static_cast<unsigned>(off & 63);
-    dst[j - b] = ((src[i] >> s) | ((src[i + 1] << 1) << (63 - s))) & mask;
-  }
+  scalar(j, fast_end);
   for (std::size_t j = fast_end; j < e; ++j) dst[j - b] = ntt_coefficient_at(src, len, j, bits);
 }
 

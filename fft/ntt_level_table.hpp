@@ -32,8 +32,12 @@ namespace bigmul::fft {
 // instead of 32m. Why: full tables were 12x the operands' bytes, which
 // broke the product's heap bound (4x operands + result) from 10^6 digits
 // up, and evicted the data from the caches (10^8 digits: 0.50 -> 0.41 s).
+// The cap: 2^12 against 2^11 keeps level 2^12, the pair just above the
+// leaves, to one product (10^8 digits, 1 thread: 0.351 -> 0.337 s; 10^6 and
+// 10^7: -2%); 2^13 gains no more there and its tables (1.6 MB for three
+// primes) break the bound with tables counted at 10^6 digits 2:1.
 struct ntt52_level_table {
-  static constexpr std::size_t cap = std::size_t{1} << 11;  // the highest level stored whole
+  static constexpr std::size_t cap = std::size_t{1} << 12;  // the highest level stored whole
   static constexpr std::size_t fine_min = 64;               // fine entries of a big level, at least
   u64 p = 0;
   std::size_t top = 0;         // the highest level served (a power of two; 0: none)

@@ -130,6 +130,12 @@ inline std::size_t ntt_bit_carry3(const std::uint64_t* d0, const std::uint64_t* 
   return written;
 }
 
+// The same, compiled for BMI2 (shifts by a register without CL, MULX):
+// mul/ntt_coefficients.cpp; the caller checks prim::cpu_has_bmi2_adx().
+std::size_t ntt_bit_carry3_bmi2(const std::uint64_t* d0, const std::uint64_t* d1, const std::uint64_t* d2,
+                                std::size_t len, std::uint64_t p0, std::uint64_t p1, unsigned bits,
+                                ntt_bit_accumulator& sum, std::uint64_t* out);
+
 }  // namespace bigmul::detail
 
 namespace bigmul::detail {

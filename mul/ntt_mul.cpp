@@ -22,6 +22,7 @@
 #include "mul/ntt_decimal_carry.hpp"
 #include "mul/ntt_piece.hpp"
 #include "prim/buffer.hpp"
+#include "prim/cpu_features.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::detail {
@@ -208,6 +209,7 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
   for (unsigned j = 0; j < used; ++j) residues[j] = res[j];
   constexpr std::size_t group = 64;
   const bool decimal3 = rx == radix::decimal && used == 3 && &mixed_radix == &fft::ntt52_mixed_radix_digits;
+  const bool bmi2 = prim::cpu_has_bmi2_adx();
   // Limbs x[3 q ..] of coefficients i .. i + len (len <= group).
   const auto coefficients = [&](std::size_t i, std::size_t len, u64* digits, u64* x) {
     bool ok = true;
@@ -230,7 +232,7 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
         const std::size_t len = std::min(group, hi - g0);
         mixed_radix(residues, g0, len, digits, used);
         if (used == 3) {  // the common case: Horner and the sum in registers
-          out += ntt_bit_carry3(digits, digits + len, digits + 2 * len, len, primes[0].p, primes[1].p, bits, sum,
+          out += (bmi2 ? ntt_bit_carry3_bmi2 : ntt_bit_carry3)(digits, digits + len, digits + 2 * len, len, primes[0].p, primes[1].p, bits, sum,
                                 r + out);
           continue;
         }

@@ -2,6 +2,7 @@
 #include "mul/ntt_coefficients.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "fft/ntt_arith.hpp"
 #include "prim/cpu_features.hpp"
@@ -112,46 +113,100 @@ void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t
   for (std::size_t j = fast_end; j < e; ++j) dst[j - b] = ntt_coefficient_at(src, len, j, bits);
 }
 
-void ntt_pack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,
-                       std::uint64_t p, unsigned threads) {
-  const std::size_t units = (count + 63) / 64;
-  prim::parallel_chunks(units, 256, threads, [&](std::size_t ub, std::size_t ue) {
-    for (std::size_t u = ub; u < ue; ++u) {
-      std::uint64_t* out = dst + width * u;
-      std::uint64_t cur = 0;
-      unsigned fill = 0;  // bits of cur in use, < 64
-      for (std::size_t j = 64 * u, end = std::min(count, j + 64); j < end; ++j) {
-        const std::uint64_t v = fft::reduce_2p_to_p(src[j], p);
-        cur |= v << fill;
-        if (fill + width >= 64) {  // fill > 0 here (width < 64)
-          *out++ = cur;
-          cur = fill ? v >> (64 - fill) : 0;
-          fill = fill + width - 64;
-        } else {
-          fill += width;
-        }
-      }
-      if (fill) *out = cur;
-    }
-  });
+namespace {
+
+// Word k of the packed stream (bits [64k, 64k + 64)) from the residues it
+// overlaps: c = floor(64k / width) and those after it that reach into it,
+// the ones at or past count taken as zero.
+inline std::uint64_t packed_word(const std::uint64_t* src, std::size_t count, std::size_t k, unsigned width,
+                                 std::uint64_t p) {
+  const std::size_t c = 64 * k / width;
+  const unsigned s = static_cast<unsigned>(64 * k - c * width);  // < width
+  const auto at = [&](std::size_t j) { return j < count ? fft::reduce_2p_to_p(src[j], p) : 0; };
+  std::uint64_t w = at(c) >> s;
+  for (unsigned t = 1; t * width - s < 64; ++t) w |= at(c + t) << (t * width - s);
+  return w;
 }
 
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+// Words k .. k + 8 (k a multiple of 8) in one step, as packed_word: the
+// residues c_0 .. c_0 + 16 (c_0 + 16 <= count) reduced, three lane permutes
+// bring each word's three residues together, variable shifts place them
+// (sllv by 64 or more gives zero: the third term where it does not reach).
+// Which lane takes which residue, and its shift, repeat every `period` words
+// (width / gcd(width, 64)); the patterns are indexed by k mod period.
+struct pack_pattern {
+  unsigned width = 0, period = 0;
+  alignas(64) long long idx[64][8], shift[64][8];
+};
+void build_pack_pattern(pack_pattern& P, unsigned width) {
+  P.width = width;
+  P.period = width / std::gcd(width, 64u);
+  for (unsigned r = 0; r < P.period; ++r) {
+    const std::size_t c0 = std::size_t{64} * r / width;
+    for (unsigned l = 0; l < 8; ++l) {
+      const std::size_t k = r + l, c = 64 * k / width;
+      P.idx[r][l] = static_cast<long long>(c - c0);
+      P.shift[r][l] = static_cast<long long>(64 * k - c * width);
+    }
+  }
+}
+BIGMUL_IFMA void pack_run_ifma(std::uint64_t* dst, const std::uint64_t* src, std::size_t k_begin, std::size_t k_end,
+                               unsigned width, std::uint64_t p) {
+  thread_local pack_pattern P;
+  if (P.width != width) build_pack_pattern(P, width);
+  const __m512i pv = _mm512_set1_epi64(static_cast<long long>(p)), one = _mm512_set1_epi64(1),
+                w1 = _mm512_set1_epi64(width), w2 = _mm512_set1_epi64(2 * width);
+  std::size_t r = k_begin % P.period;
+  for (std::size_t k = k_begin; k < k_end; k += 8) {
+    const std::uint64_t* at = src + 64 * k / width;
+    __m512i x0 = _mm512_loadu_si512(at), x1 = _mm512_loadu_si512(at + 8);
+    x0 = _mm512_min_epu64(x0, _mm512_sub_epi64(x0, pv));  // [0, 2p) -> [0, p)
+    x1 = _mm512_min_epu64(x1, _mm512_sub_epi64(x1, pv));
+    const __m512i i0 = _mm512_load_si512(P.idx[r]), s = _mm512_load_si512(P.shift[r]);
+    const __m512i i1 = _mm512_add_epi64(i0, one), i2 = _mm512_add_epi64(i1, one);
+    const __m512i a = _mm512_permutex2var_epi64(x0, i0, x1), b = _mm512_permutex2var_epi64(x0, i1, x1),
+                  c = _mm512_permutex2var_epi64(x0, i2, x1);
+    const __m512i w = _mm512_or_si512(
+        _mm512_srlv_epi64(a, s), _mm512_or_si512(_mm512_sllv_epi64(b, _mm512_sub_epi64(w1, s)),
+                                                 _mm512_sllv_epi64(c, _mm512_sub_epi64(w2, s))));
+    _mm512_storeu_si512(dst + k, w);
+    r = (r + 8) % P.period;
+  }
+}
+#endif
+
+}  // namespace
+
+void ntt_pack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,
+                       std::uint64_t p, unsigned threads) {
+  const std::size_t words = ntt_packed_words(count, width);
+  // Vector steps (widths 40 .. 63: a step's residues span at most 16) while
+  // a step's 16 residues lie below count.
+  std::size_t vec_words = 0;
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  if (width >= 40 && width < 64 && count > 16 && prim::cpu_has_avx512_ifma())
+    vec_words = std::min(words, (count - 16) * width / 64) / 8 * 8;
+#endif
+  prim::parallel_chunks(words, std::size_t{1} << 14, threads, [&](std::size_t kb, std::size_t ke) {
+    std::size_t k = kb;
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+    const std::size_t vb = std::min((kb + 7) / 8 * 8, ke), ve = std::max(vb, std::min(ke, vec_words) / 8 * 8);
+    if (ve > vb) {
+      for (; k < vb; ++k) dst[k] = packed_word(src, count, k, width, p);
+      pack_run_ifma(dst, src, vb, ve, width, p);
+      k = ve;
+    }
+#endif
+    for (; k < ke; ++k) dst[k] = packed_word(src, count, k, width, p);
+  });
+}
 void ntt_unpack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,
                          unsigned threads) {
-  const std::size_t units = (count + 63) / 64;
-  const std::uint64_t mask = (std::uint64_t{1} << width) - 1;
-  prim::parallel_chunks(units, 256, threads, [&](std::size_t ub, std::size_t ue) {
-    for (std::size_t u = ub; u < ue; ++u) {
-      const std::uint64_t* in = src + width * u;
-      for (std::size_t j = 64 * u, end = std::min(count, j + 64), pos = 0; j < end; ++j, pos += width) {
-        const std::size_t w = pos >> 6;
-        const unsigned s = static_cast<unsigned>(pos & 63);
-        std::uint64_t v = in[w] >> s;
-        if (s + width > 64) v |= in[w + 1] << (64 - s);
-        dst[j] = v & mask;
-      }
-    }
-  });
+  // The packed words are one bit stream: residue j at bit j width, as a bit-split coefficient.
+  const std::size_t words = ntt_packed_words(count, width);
+  prim::parallel_chunks(count, std::size_t{1} << 14, threads,
+                        [&](std::size_t b, std::size_t e) { ntt_extract_coefficients(dst + b, src, words, b, e, width); });
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -442,6 +442,41 @@ TEST(MulNtt, ExtractedCoefficientsMatchTheReference) {
   }
 }
 
+// Parking a prime's residues (mul/ntt_coefficients.hpp): the packed words
+// are the reduced residues as one width-bit stream (vector steps where the
+// processor has AVX-512, scalar at the ends and for narrow widths), and
+// unpacking gives the reduced residues back; every width the primes can
+// have and some narrower, counts around the vector steps, 1 and 2 threads.
+TEST(MulNtt, PackedResiduesAreTheReducedBitStream) {
+  std::mt19937_64 g(0x9ac);
+  for (unsigned width : {20u, 33u, 39u, 40u, 41u, 48u, 50u, 52u, 56u, 61u, 62u, 63u}) {
+    const std::uint64_t p = (std::uint64_t{1} << (width - 1)) + (g() >> (66 - width)) * 2 + 1;  // p < 2^width
+    for (std::size_t count : {std::size_t{1}, std::size_t{7}, std::size_t{16}, std::size_t{17}, std::size_t{64},
+                              std::size_t{65}, std::size_t{203}, std::size_t{5000}, std::size_t{40001}}) {
+      std::vector<std::uint64_t> src(count);
+      for (std::size_t j = 0; j < count; ++j) src[j] = j % 5 == 0 ? 2 * p - 1 : j % 7 == 0 ? p : g() % (2 * p);
+      const std::size_t words = detail::ntt_packed_words(count, width);
+      std::vector<std::uint64_t> want(words, 0);
+      for (std::size_t j = 0; j < count; ++j) {
+        const std::uint64_t v = src[j] >= p ? src[j] - p : src[j];
+        for (unsigned b = 0; b < width; ++b)
+          if ((v >> b) & 1) want[(j * width + b) / 64] |= std::uint64_t{1} << ((j * width + b) % 64);
+      }
+      for (unsigned threads : {1u, 2u}) {
+        std::vector<std::uint64_t> packed(words + 3, 0x77), back(count + 2, 0x77);
+        detail::ntt_pack_residues(packed.data(), src.data(), count, width, p, threads);
+        for (std::size_t k = 0; k < words; ++k)
+          ASSERT_EQ(packed[k], want[k]) << "width " << width << " count " << count << " threads " << threads << " word " << k;
+        ASSERT_EQ(packed[words], 0x77u) << "wrote past the packed words";
+        detail::ntt_unpack_residues(back.data(), packed.data(), count, width, threads);
+        for (std::size_t j = 0; j < count; ++j)
+          ASSERT_EQ(back[j], src[j] >= p ? src[j] - p : src[j]) << "width " << width << " count " << count << " j " << j;
+        ASSERT_EQ(back[count], 0x77u) << "unpacked past count";
+      }
+    }
+  }
+}
+
 TEST(MulNtt, SplitLayoutAtTheSwitchPoints) {
   using detail::ntt_engine;
   long double log_p = 0;

@@ -28,6 +28,11 @@ bool ntt52_supported();
 // Garner's mixed-radix digits for the four primes of ntt52_primes, as
 // ntt_mixed_radix_digits (8 coefficients a vector where the processor has IFMA).
 void ntt52_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used = 4);
+// Three primes: each coefficient c = v0 + p0 (v1 + p1 v2) < 2^151 (Garner's
+// digits v_k of residues in [0, 2p_k), then Horner) as three 64-bit limbs,
+// limb l of coefficient i + q at x[l count + q]: 8 coefficients a vector
+// where the processor has IFMA, else scalar. The binary carries then only add.
+void ntt52_crt3_limbs(const u64* const res[], std::size_t i, std::size_t count, u64* x);
 
 class ntt52_plan {
  public:

@@ -165,6 +165,39 @@ BIGMUL_IFMA void decimal_digits_run(const garner52& G, const decimal_constants& 
     store(d + 2 * count + q, qt);
   }
 }
+
+// Garner and Horner of 8 coefficients a step (count a multiple of 8), in
+// 52-bit limbs: y = v1 + p1 v2 = y0 + y1 2^52, x = v0 + p0 y = x0 + x1 2^52
+// + x2 2^104 (each limb normalized below 2^52 but the top), then regrouped
+// into 64-bit limbs.
+BIGMUL_IFMA void crt3_limbs_run(const garner52& G, const u64* const res[], std::size_t i, std::size_t count, u64* x) {
+  const vconst c[3] = {make_vconst(G.p[0]), make_vconst(G.p[1]), make_vconst(G.p[2])};
+  const __m512i zero = _mm512_setzero_si512(), m52 = _mm512_set1_epi64(ll(mask52));
+  const __m512i p0 = _mm512_set1_epi64(ll(G.p[0])), p1 = _mm512_set1_epi64(ll(G.p[1]));
+  const __m512i inv10 = _mm512_set1_epi64(ll(G.inv[1][0])), inv10q = _mm512_set1_epi64(ll(G.inv_q[1][0])),
+                inv20 = _mm512_set1_epi64(ll(G.inv[2][0])), inv20q = _mm512_set1_epi64(ll(G.inv_q[2][0])),
+                inv21 = _mm512_set1_epi64(ll(G.inv[2][1])), inv21q = _mm512_set1_epi64(ll(G.inv_q[2][1]));
+  for (std::size_t q = 0; q < count; q += 8) {
+    const __m512i v0 = to_p(load(res[0] + i + q), c[0]);
+    const __m512i v1 = garner_step(to_p(load(res[1] + i + q), c[1]), v0, inv10, inv10q, c[1]);
+    const __m512i v2 =
+        garner_step(garner_step(to_p(load(res[2] + i + q), c[2]), v0, inv20, inv20q, c[2]), v1, inv21, inv21q, c[2]);
+    // y = v1 + p1 v2 < 2^101.
+    const __m512i ylo = _mm512_madd52lo_epu64(v1, p1, v2);  // < 2^53
+    const __m512i y0 = _mm512_and_si512(ylo, m52);
+    const __m512i y1 = _mm512_add_epi64(_mm512_madd52hi_epu64(zero, p1, v2), _mm512_srli_epi64(ylo, 52));
+    // x = v0 + p0 y0 + p0 y1 2^52 < 2^151.
+    const __m512i t0 = _mm512_madd52lo_epu64(v0, p0, y0);
+    __m512i t1 = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(_mm512_srli_epi64(t0, 52), p0, y0), p0, y1);
+    const __m512i x0 = _mm512_and_si512(t0, m52);
+    __m512i t2 = _mm512_madd52hi_epu64(_mm512_srli_epi64(t1, 52), p0, y1);
+    t1 = _mm512_and_si512(t1, m52);
+    // 52-bit limbs x0, t1, t2 -> 64-bit limbs.
+    store(x + q, _mm512_or_si512(x0, _mm512_slli_epi64(t1, 52)));
+    store(x + count + q, _mm512_or_si512(_mm512_srli_epi64(t1, 12), _mm512_slli_epi64(t2, 40)));
+    store(x + 2 * count + q, _mm512_srli_epi64(t2, 24));
+  }
+}
 #endif  // BIGMUL_HAVE_IFMA_CODE
 
 const garner_constants<4>& scalar_garner() {
@@ -173,6 +206,25 @@ const garner_constants<4>& scalar_garner() {
 }
 
 }  // namespace
+
+void ntt52_crt3_limbs(const u64* const res[], std::size_t i, std::size_t count, u64* x) {
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  if (count % 8 == 0 && ntt52_supported()) return crt3_limbs_run(garner_ifma(), res, i, count, x);
+#endif
+  const garner_constants<4>& G = scalar_garner();
+  const u64 p0 = ntt52_primes[0].p, p1 = ntt52_primes[1].p;
+  for (std::size_t q = 0; q < count; ++q) {
+    const u64 r[4] = {res[0][i + q], res[1][i + q], res[2][i + q], 0};
+    u64 v[4] = {};
+    G.digits(r, v, 3);
+    const u128 y = static_cast<u128>(v[2]) * p1 + v[1];
+    const u128 lo = static_cast<u128>(static_cast<u64>(y)) * p0 + v[0];
+    const u128 hi = static_cast<u128>(static_cast<u64>(y >> 64)) * p0 + static_cast<u64>(lo >> 64);
+    x[q] = static_cast<u64>(lo);
+    x[count + q] = static_cast<u64>(hi);
+    x[2 * count + q] = static_cast<u64>(hi >> 64);
+  }
+}
 
 void ntt52_decimal_split(u64 v0, u64 v1, u64 v2, u64 d[3]) {
   const decimal_constants& D = decimal_k();

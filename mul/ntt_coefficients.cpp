@@ -210,18 +210,19 @@ void ntt_unpack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("bmi2"))) std::size_t ntt_bit_carry3_bmi2(const std::uint64_t* d0, const std::uint64_t* d1,
-                                                                const std::uint64_t* d2, std::size_t len,
-                                                                std::uint64_t p0, std::uint64_t p1, unsigned bits,
-                                                                ntt_bit_accumulator& sum, std::uint64_t* out) {
-  return ntt_bit_carry3(d0, d1, d2, len, p0, p1, bits, sum, out);
-}
+#define BIGMUL_BMI2 __attribute__((target("bmi2")))
 #else
-std::size_t ntt_bit_carry3_bmi2(const std::uint64_t* d0, const std::uint64_t* d1, const std::uint64_t* d2,
-                                std::size_t len, std::uint64_t p0, std::uint64_t p1, unsigned bits,
-                                ntt_bit_accumulator& sum, std::uint64_t* out) {
+#define BIGMUL_BMI2
+#endif
+BIGMUL_BMI2 std::size_t ntt_bit_carry3_bmi2(const std::uint64_t* d0, const std::uint64_t* d1, const std::uint64_t* d2,
+                                            std::size_t len, std::uint64_t p0, std::uint64_t p1, unsigned bits,
+                                            ntt_bit_accumulator& sum, std::uint64_t* out) {
   return ntt_bit_carry3(d0, d1, d2, len, p0, p1, bits, sum, out);
 }
-#endif
+BIGMUL_BMI2 std::size_t ntt_bit_carry3_limbs_bmi2(const std::uint64_t* x, std::size_t len, unsigned bits,
+                                                  ntt_bit_accumulator& sum, std::uint64_t* out) {
+  return ntt_bit_carry3_limbs(x, len, bits, sum, out);
+}
+#undef BIGMUL_BMI2
 
 }  // namespace bigmul::detail

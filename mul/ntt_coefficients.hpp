@@ -83,25 +83,22 @@ struct ntt_bit_accumulator {
   }
 };
 
-// Three primes' mixed-radix digits (d0, d1, d2) of `len` consecutive
-// coefficients, v = d0 + p0 (d1 + p1 d2) < 2^150, added into the running
-// sum as ntt_bit_accumulator::add does, the sum kept in registers for the
-// run (through the struct, its limbs lived on the stack: ~15 cycles a
+// `len` consecutive coefficients, each v = coefficient(q) given as three
+// limbs (v < 2^192), added into the running sum as
+// ntt_bit_accumulator::add does, the sum kept in registers for the run
+// (through the struct, its limbs lived on the stack: ~15 cycles a
 // coefficient at 10^8 digits). Writes the finished limbs to out; returns
 // how many.
-inline std::size_t ntt_bit_carry3(const std::uint64_t* d0, const std::uint64_t* d1, const std::uint64_t* d2,
-                                  std::size_t len, std::uint64_t p0, std::uint64_t p1, unsigned bits,
-                                  ntt_bit_accumulator& sum, std::uint64_t* out) {
+template <class Coefficient>
+inline std::size_t ntt_bit_carry3_run(std::size_t len, Coefficient&& coefficient, unsigned bits,
+                                      ntt_bit_accumulator& sum, std::uint64_t* out) {
   using u128 = unsigned __int128;
   std::uint64_t a0 = sum.acc[0], a1 = sum.acc[1], a2 = sum.acc[2], a3 = sum.acc[3];
   unsigned s = sum.shift;
   std::size_t written = 0;
   for (std::size_t q = 0; q < len; ++q) {
-    const u128 y = static_cast<u128>(d2[q]) * p1 + d1[q];
-    const u128 l = static_cast<u128>(static_cast<std::uint64_t>(y)) * p0 + d0[q];
-    const u128 h = static_cast<u128>(static_cast<std::uint64_t>(y >> 64)) * p0 + static_cast<std::uint64_t>(l >> 64);
-    const std::uint64_t v0 = static_cast<std::uint64_t>(l), v1 = static_cast<std::uint64_t>(h),
-                        v2 = static_cast<std::uint64_t>(h >> 64);
+    std::uint64_t v0, v1, v2;
+    coefficient(q, v0, v1, v2);
     const unsigned rs = 63 - s;  // (v >> 1) >> (63 - s): v >> (64 - s), 0 when s == 0
     const std::uint64_t y0 = v0 << s, y1 = (v1 << s) | ((v0 >> 1) >> rs), y2 = (v2 << s) | ((v1 >> 1) >> rs),
                         y3 = (v2 >> 1) >> rs;
@@ -130,11 +127,46 @@ inline std::size_t ntt_bit_carry3(const std::uint64_t* d0, const std::uint64_t* 
   return written;
 }
 
-// The same, compiled for BMI2 (shifts by a register without CL, MULX):
+// Three primes' mixed-radix digits (d0, d1, d2) of `len` consecutive
+// coefficients, v = d0 + p0 (d1 + p1 d2) < 2^150, summed as above.
+inline std::size_t ntt_bit_carry3(const std::uint64_t* d0, const std::uint64_t* d1, const std::uint64_t* d2,
+                                  std::size_t len, std::uint64_t p0, std::uint64_t p1, unsigned bits,
+                                  ntt_bit_accumulator& sum, std::uint64_t* out) {
+  using u128 = unsigned __int128;
+  return ntt_bit_carry3_run(
+      len,
+      [&](std::size_t q, std::uint64_t& v0, std::uint64_t& v1, std::uint64_t& v2) {
+        const u128 y = static_cast<u128>(d2[q]) * p1 + d1[q];
+        const u128 l = static_cast<u128>(static_cast<std::uint64_t>(y)) * p0 + d0[q];
+        const u128 h = static_cast<u128>(static_cast<std::uint64_t>(y >> 64)) * p0 + static_cast<std::uint64_t>(l >> 64);
+        v0 = static_cast<std::uint64_t>(l);
+        v1 = static_cast<std::uint64_t>(h);
+        v2 = static_cast<std::uint64_t>(h >> 64);
+      },
+      bits, sum, out);
+}
+
+// The same from the coefficients' limbs (limb l of coefficient q at
+// x[l len + q]: fft::ntt52_crt3_limbs).
+inline std::size_t ntt_bit_carry3_limbs(const std::uint64_t* x, std::size_t len, unsigned bits,
+                                        ntt_bit_accumulator& sum, std::uint64_t* out) {
+  return ntt_bit_carry3_run(
+      len,
+      [&](std::size_t q, std::uint64_t& v0, std::uint64_t& v1, std::uint64_t& v2) {
+        v0 = x[q];
+        v1 = x[len + q];
+        v2 = x[2 * len + q];
+      },
+      bits, sum, out);
+}
+
+// Both compiled for BMI2 (shifts by a register without CL, MULX):
 // mul/ntt_coefficients.cpp; the caller checks prim::cpu_has_bmi2_adx().
 std::size_t ntt_bit_carry3_bmi2(const std::uint64_t* d0, const std::uint64_t* d1, const std::uint64_t* d2,
                                 std::size_t len, std::uint64_t p0, std::uint64_t p1, unsigned bits,
                                 ntt_bit_accumulator& sum, std::uint64_t* out);
+std::size_t ntt_bit_carry3_limbs_bmi2(const std::uint64_t* x, std::size_t len, unsigned bits,
+                                      ntt_bit_accumulator& sum, std::uint64_t* out);
 
 }  // namespace bigmul::detail
 

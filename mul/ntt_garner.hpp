@@ -49,27 +49,58 @@ inline bool ntt_horner_limbs(const fft::ntt_prime* primes, unsigned used, const 
   return fits && acc[3] == 0;
 }
 
-// Three primes, Horner and the binary carry fused, no limb array: for each
-// of `len` coefficients x = v0 + p0 (v1 + p1 v2) < 2^163 is added to the
-// running carry (pend[0], pend[1]) and the low limb written to r[q]
-// (pend[1] + x2 + carry < 2^64: nothing is lost).
-inline void ntt_garner3_carry(const fft::u64* v0, const fft::u64* v1, const fft::u64* v2, std::size_t len,
-                              fft::u64 P0, fft::u64 P1, limb_t* r, fft::u64 pend[2]) {
+// The binary carry of `len` coefficients, each x = coefficient(q) given as
+// three limbs (x < 2^163): x is added to the running carry (pend[0],
+// pend[1]) and the low limb written to r[q] (pend[1] + x2 + carry < 2^64:
+// nothing is lost).
+template <class Coefficient>
+inline void ntt_carry3_run(std::size_t len, Coefficient&& coefficient, limb_t* r, fft::u64 pend[2]) {
   using fft::u128;
   using fft::u64;
   u64 c0 = pend[0], c1 = pend[1];
   for (std::size_t q = 0; q < len; ++q) {
-    const u128 y = static_cast<u128>(v2[q]) * P1 + v1[q];
-    const u128 l = static_cast<u128>(static_cast<u64>(y)) * P0 + v0[q];
-    const u128 h = static_cast<u128>(static_cast<u64>(y >> 64)) * P0 + static_cast<u64>(l >> 64);
-    const u128 s0 = static_cast<u128>(c0) + static_cast<u64>(l);
-    const u128 s1 = static_cast<u128>(c1) + static_cast<u64>(h) + static_cast<u64>(s0 >> 64);
+    u64 x0, x1, x2;
+    coefficient(q, x0, x1, x2);
+    const u128 s0 = static_cast<u128>(c0) + x0;
+    const u128 s1 = static_cast<u128>(c1) + x1 + static_cast<u64>(s0 >> 64);
     r[q] = static_cast<u64>(s0);
     c0 = static_cast<u64>(s1);
-    c1 = static_cast<u64>(h >> 64) + static_cast<u64>(s1 >> 64);
+    c1 = x2 + static_cast<u64>(s1 >> 64);
   }
   pend[0] = c0;
   pend[1] = c1;
+}
+
+// Three primes, Horner and the binary carry fused, no limb array: each
+// coefficient x = v0 + p0 (v1 + p1 v2) < 2^163 from its Garner digits.
+inline void ntt_garner3_carry(const fft::u64* v0, const fft::u64* v1, const fft::u64* v2, std::size_t len,
+                              fft::u64 P0, fft::u64 P1, limb_t* r, fft::u64 pend[2]) {
+  using fft::u128;
+  using fft::u64;
+  ntt_carry3_run(
+      len,
+      [&](std::size_t q, u64& x0, u64& x1, u64& x2) {
+        const u128 y = static_cast<u128>(v2[q]) * P1 + v1[q];
+        const u128 l = static_cast<u128>(static_cast<u64>(y)) * P0 + v0[q];
+        const u128 h = static_cast<u128>(static_cast<u64>(y >> 64)) * P0 + static_cast<u64>(l >> 64);
+        x0 = static_cast<u64>(l);
+        x1 = static_cast<u64>(h);
+        x2 = static_cast<u64>(h >> 64);
+      },
+      r, pend);
+}
+
+// The same from the coefficients' limbs (limb l of coefficient q at
+// x[l len + q]: fft::ntt52_crt3_limbs).
+inline void ntt_limbs3_carry(const fft::u64* x, std::size_t len, limb_t* r, fft::u64 pend[2]) {
+  ntt_carry3_run(
+      len,
+      [&](std::size_t q, fft::u64& x0, fft::u64& x1, fft::u64& x2) {
+        x0 = x[q];
+        x1 = x[len + q];
+        x2 = x[2 * len + q];
+      },
+      r, pend);
 }
 
 }  // namespace bigmul::detail

@@ -208,7 +208,8 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
   const u64* residues[K] = {};
   for (unsigned j = 0; j < used; ++j) residues[j] = res[j];
   constexpr std::size_t group = 64;
-  const bool decimal3 = rx == radix::decimal && used == 3 && &mixed_radix == &fft::ntt52_mixed_radix_digits;
+  const bool ifma_garner = &mixed_radix == &fft::ntt52_mixed_radix_digits;
+  const bool decimal3 = rx == radix::decimal && used == 3 && ifma_garner;
   const bool bmi2 = prim::cpu_has_bmi2_adx();
   // Limbs x[3 q ..] of coefficients i .. i + len (len <= group).
   const auto coefficients = [&](std::size_t i, std::size_t len, u64* digits, u64* x) {
@@ -230,10 +231,15 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
       sum.shift = static_cast<unsigned>((lo * bits) & 63);
       for (std::size_t g0 = lo; g0 < hi; g0 += group) {
         const std::size_t len = std::min(group, hi - g0);
+        if (used == 3 && ifma_garner) {  // Garner and Horner 8 a vector, the sum adds only
+          fft::ntt52_crt3_limbs(residues, g0, len, digits);
+          out += (bmi2 ? ntt_bit_carry3_limbs_bmi2 : ntt_bit_carry3_limbs)(digits, len, bits, sum, r + out);
+          continue;
+        }
         mixed_radix(residues, g0, len, digits, used);
         if (used == 3) {  // the common case: Horner and the sum in registers
-          out += (bmi2 ? ntt_bit_carry3_bmi2 : ntt_bit_carry3)(digits, digits + len, digits + 2 * len, len, primes[0].p, primes[1].p, bits, sum,
-                                r + out);
+          out += (bmi2 ? ntt_bit_carry3_bmi2 : ntt_bit_carry3)(digits, digits + len, digits + 2 * len, len,
+                                                               primes[0].p, primes[1].p, bits, sum, r + out);
           continue;
         }
         for (std::size_t q = 0; q < len; ++q) {
@@ -248,6 +254,11 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
       u64 pend[3] = {0, 0, 0};
       for (std::size_t g0 = lo; g0 < hi; g0 += group) {
         const std::size_t len = std::min(group, hi - g0);
+        if (used == 3 && ifma_garner) {  // Garner and Horner 8 a vector, the carry adds only
+          fft::ntt52_crt3_limbs(residues, g0, len, digits);
+          ntt_limbs3_carry(digits, len, r + g0, pend);
+          continue;
+        }
         if (used == 3) {
           // Three primes (the common case), Horner and the carry fused, no
           // limb array: x = v0 + p0 (v1 + p1 v2) < 2^163 straight into pend

@@ -4,7 +4,8 @@
 // vector path (8 a step, IFMA) and the scalar one; random coefficients,
 // every lazy residue form ([0, 2p)), and adversarial ones: 0, 1, the largest
 // (p0 p1 p2 - 1), and exact multiples of 10^19 and 10^38 and their
-// neighbours (where the quotient estimate's floor is decided).
+// neighbours (where the quotient estimate's floor is decided). The same
+// residues through ntt52_crt3_limbs must give the coefficient's binary limbs.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -100,6 +101,12 @@ void check(const std::vector<u192>& cs, std::mt19937_64& g) {
   const u64* const rp[3] = {res[0].data(), res[1].data(), res[2].data()};
   // n and n - 1 (a multiple of 8 or not: the vector path and the scalar one).
   for (std::size_t count : {n, n - 1}) {
+    // The same residues to binary limbs (ntt52_crt3_limbs): the coefficient itself.
+    std::vector<u64> x(3 * count);
+    ntt52_crt3_limbs(rp, 0, count, x.data());
+    for (std::size_t i = 0; i < count; ++i)
+      for (unsigned l = 0; l < 3; ++l)
+        ASSERT_EQ(x[l * count + i], cs[i].l[l]) << "limb " << l << " of coefficient " << i << " of " << count;
     std::vector<u64> d(3 * count);
     ntt52_decimal_digits(rp, 0, count, d.data());
     for (std::size_t i = 0; i < count; ++i) {

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "bigmul/config.hpp"
+#include "mul/limb_binary.hpp"
 
 namespace bigmul::detail {
 
@@ -92,7 +93,6 @@ struct ntt_bit_accumulator {
 template <class Coefficient>
 inline std::size_t ntt_bit_carry3_run(std::size_t len, Coefficient&& coefficient, unsigned bits,
                                       ntt_bit_accumulator& sum, std::uint64_t* out) {
-  using u128 = unsigned __int128;
   std::uint64_t a0 = sum.acc[0], a1 = sum.acc[1], a2 = sum.acc[2], a3 = sum.acc[3];
   unsigned s = sum.shift;
   std::size_t written = 0;
@@ -102,13 +102,11 @@ inline std::size_t ntt_bit_carry3_run(std::size_t len, Coefficient&& coefficient
     const unsigned rs = 63 - s;  // (v >> 1) >> (63 - s): v >> (64 - s), 0 when s == 0
     const std::uint64_t y0 = v0 << s, y1 = (v1 << s) | ((v0 >> 1) >> rs), y2 = (v2 << s) | ((v1 >> 1) >> rs),
                         y3 = (v2 >> 1) >> rs;
-    u128 t = static_cast<u128>(a0) + y0;
-    a0 = static_cast<std::uint64_t>(t);
-    t = static_cast<u128>(a1) + y1 + static_cast<std::uint64_t>(t >> 64);
-    a1 = static_cast<std::uint64_t>(t);
-    t = static_cast<u128>(a2) + y2 + static_cast<std::uint64_t>(t >> 64);
-    a2 = static_cast<std::uint64_t>(t);
-    a3 += y3 + static_cast<std::uint64_t>(t >> 64);
+    // One add/adc chain (GCC spilled the 128-bit sums' carries to the stack).
+    bin::carry_t c = bin::addc(0, a0, y0, &a0);
+    c = bin::addc(c, a1, y1, &a1);
+    c = bin::addc(c, a2, y2, &a2);
+    a3 += y3 + c;
     s += bits;
     if (s >= 64) {
       s -= 64;

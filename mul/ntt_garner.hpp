@@ -8,6 +8,7 @@
 
 #include "bigmul/config.hpp"
 #include "fft/ntt_arith.hpp"
+#include "mul/limb_binary.hpp"
 
 namespace bigmul::detail {
 
@@ -55,17 +56,17 @@ inline bool ntt_horner_limbs(const fft::ntt_prime* primes, unsigned used, const 
 // nothing is lost).
 template <class Coefficient>
 inline void ntt_carry3_run(std::size_t len, Coefficient&& coefficient, limb_t* r, fft::u64 pend[2]) {
-  using fft::u128;
   using fft::u64;
   u64 c0 = pend[0], c1 = pend[1];
   for (std::size_t q = 0; q < len; ++q) {
     u64 x0, x1, x2;
     coefficient(q, x0, x1, x2);
-    const u128 s0 = static_cast<u128>(c0) + x0;
-    const u128 s1 = static_cast<u128>(c1) + x1 + static_cast<u64>(s0 >> 64);
-    r[q] = static_cast<u64>(s0);
-    c0 = static_cast<u64>(s1);
-    c1 = x2 + static_cast<u64>(s1 >> 64);
+    limb_t s0, s1;
+    bin::carry_t c = bin::addc(0, c0, x0, &s0);  // one add/adc chain
+    c = bin::addc(c, c1, x1, &s1);
+    r[q] = s0;
+    c0 = s1;
+    c1 = x2 + c;
   }
   pend[0] = c0;
   pend[1] = c1;

@@ -33,12 +33,7 @@ BIGMUL_IFMA void pointwise_run(u64* x, const u64* y, std::size_t b, std::size_t 
 BIGMUL_IFMA void load_run(u64* dst, const u64* src, std::size_t b, std::size_t e, u64 c32, u64 c32_q, u64 p) {
   const vconst c = make_vconst(p);
   const __m512i w = _mm512_set1_epi64(ll(c32)), wq = _mm512_set1_epi64(ll(c32_q));
-  const __m512i low32 = _mm512_set1_epi64(0xffffffffll);
-  for (std::size_t i = b; i < e; i += 8) {
-    const __m512i x = load(src + i);
-    const __m512i hi = shoup_lazy(_mm512_srli_epi64(x, 32), w, wq, c);
-    store(dst + i, reduce_2p(_mm512_add_epi64(hi, _mm512_and_si512(x, low32)), c));
-  }
+  for (std::size_t i = b; i < e; i += 8) store(dst + i, reduce_u64(load(src + i), w, wq, c));
 }
 #endif  // BIGMUL_HAVE_IFMA_CODE
 

@@ -34,6 +34,10 @@ void ntt52_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t
 // where the processor has IFMA, else scalar. The binary carries then only add.
 void ntt52_crt3_limbs(const u64* const res[], std::size_t i, std::size_t count, u64* x);
 
+// A source of transform inputs: coefficient j written to dst[j - b] for j
+// in [b, e), any 64-bit values (ntt52_plan::forward_filled reduces them).
+using ntt_fill = void (*)(void* ctx, u64* dst, std::size_t b, std::size_t e);
+
 class ntt52_plan {
  public:
   // Cached, thread safe. The plan can be built anywhere; forward/inverse
@@ -73,6 +77,12 @@ class ntt52_plan {
   // a[0 .. len) = a[i] mod p in [0, 2p) (any 64-bit values), in place, on
   // the calling thread: the bit-split coefficients' load, block by block.
   void reduce(u64* a, std::size_t len) const;
+  // forward(a, threads, nonzero) of the values fill writes (zero from
+  // nonzero on), read straight into the radix-3 step: a needs no load
+  // before (one pass over the array fewer). n = 3m with 64 | m only
+  // (forward_fill_applies), on one thread or split over threads.
+  bool forward_fill_applies() const;
+  void forward_filled(u64* a, unsigned threads, std::size_t nonzero, ntt_fill fill, void* ctx) const;
 
   // The radix-3 stage's constants for the vector code (n = 3m, m >= 8):
   // twiddles w^(j r) = base(j0) * tw[i], j = j0 + i, the base in Montgomery

@@ -88,6 +88,12 @@ BIGMUL_IFMA inline void bf_plain(__m512i& x, __m512i& y, const vconst& c) {
 
 BIGMUL_IFMA inline __m512i load(const u64* p) { return _mm512_loadu_si512(static_cast<const void*>(p)); }
 BIGMUL_IFMA inline void store(u64* p, __m512i v) { _mm512_storeu_si512(static_cast<void*>(p), v); }
+// Any 64-bit x to [0, 2p): x = hi 2^32 + lo, hi 2^32 as a Shoup product by
+// c32 = 2^32 mod p (w, wq: it and its 52-bit companion), plus lo.
+BIGMUL_IFMA inline __m512i reduce_u64(__m512i x, __m512i w, __m512i wq, const vconst& c) {
+  const __m512i hi = shoup_lazy(_mm512_srli_epi64(x, 32), w, wq, c);
+  return reduce_2p(_mm512_add_epi64(hi, _mm512_and_si512(x, _mm512_set1_epi64(0xffffffffll))), c);
+}
 BIGMUL_IFMA inline __m512i idx(const long long (&i)[8]) { return _mm512_loadu_si512(static_cast<const void*>(i)); }
 
 #endif  // BIGMUL_HAVE_IFMA_CODE

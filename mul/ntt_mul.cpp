@@ -166,6 +166,22 @@ unsigned primes_needed(const fft::ntt_prime* primes, unsigned available, std::si
   return primes_needed_for(primes, available, rx == radix::binary ? ~u64{0} : decimal_limb_base - 1, std::min(an, bn));
 }
 
+// Coefficients of an operand's limbs for a plan that fills its first step
+// itself (fft::ntt_fill): b-bit pieces (ntt_extract_coefficients) or whole
+// limbs, zero past the limbs.
+struct limb_source {
+  const limb_t* src;
+  std::size_t len;
+  unsigned bits;
+  static void fill(void* ctx, u64* dst, std::size_t b, std::size_t e) {
+    const limb_source& s = *static_cast<const limb_source*>(ctx);
+    if (s.bits < 64) return ntt_extract_coefficients(dst, s.src, s.len, b, e, s.bits);
+    const std::size_t copy_end = std::min(e, std::max(b, s.len));
+    if (copy_end > b) std::copy(s.src + b, s.src + copy_end, dst);
+    std::fill(dst + (copy_end - b), dst + (e - b), u64{0});
+  }
+};
+
 // Decimal pieces a task: each piece's carry runs through two dependent
 // divisions per coefficient (latency bound), so a task interleaves this many
 // independent chains. Measured: 4 against 2, the carry phase ~15% faster
@@ -544,6 +560,12 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], ntt_engine engine, MixedRadix
     // The AVX2 plan's first step reads 64-bit coefficients (the limbs) itself.
     if constexpr (requires { plan.load_forward_product(x, src, coefficients, th); })
       if (bits == 64) return timed(st.t_forward, [&] { plan.load_forward_product(x, src, coefficients, th); });
+    // The IFMA plan's radix-3 step takes the coefficients straight from the limbs.
+    if constexpr (requires { plan.forward_filled(x, th, coefficients, nullptr, nullptr); })
+      if (plan.forward_fill_applies()) {
+        limb_source from{src, len, bits};
+        return timed(st.t_forward, [&] { plan.forward_filled(x, th, coefficients, limb_source::fill, &from); });
+      }
     timed(st.t_split, [&] { load_coefficients(plan, x, src, len, coefficients, th); });
     timed(st.t_forward, [&] { forward_operand(plan, x, coefficients, th); });
   };

@@ -639,6 +639,45 @@ TEST_F(NttIfma, ForwardReadsNothingPastItsExtent) {
     }
 }
 
+// forward_filled (the radix-3 step reading its inputs from a fill
+// callback) equals a load of the same values and forward(a, threads,
+// nonzero): lengths 3 2^6 .. 3 2^14, nonzero around the thirds and the
+// 64-column blocks, 1 and 2 threads, any 64-bit inputs; a's old contents
+// must not matter.
+struct fill_values {
+  const std::vector<u64>* v;
+  static void fill(void* ctx, u64* dst, std::size_t b, std::size_t e) {
+    const auto& v = *static_cast<const fill_values*>(ctx)->v;
+    for (std::size_t j = b; j < e; ++j) dst[j - b] = v[j];
+  }
+};
+TEST_F(NttIfma, ForwardFilledEqualsLoadThenForward) {
+  auto g = bigmul::test::rng(7017);
+  for (unsigned k : {6u, 7u, 10u, 14u}) {
+    const std::size_t m = std::size_t{1} << k, n = 3 * m;
+    const auto plan = ntt52_plan::get(1, n);
+    ASSERT_TRUE(plan->forward_fill_applies());
+    const u64 p = plan->modulus();
+    for (std::size_t nonzero : {n, std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65}, m - 1, m, m + 1,
+                                m + 64, 2 * m - 1, 2 * m, 2 * m + 65, n - 1})
+      for (unsigned threads : {1u, 2u}) {
+        std::vector<u64> v(n, 0);
+        for (std::size_t j = 0; j < nonzero; ++j) v[j] = j % 11 == 0 ? ~u64{0} : g();
+        auto want = v;
+        plan->load(want.data(), v.data(), n, threads);
+        plan->forward(want.data(), threads, nonzero);
+        std::vector<u64> got(n);
+        for (auto& x : got) x = g();
+        fill_values ctx{&v};
+        plan->forward_filled(got.data(), threads, nonzero, fill_values::fill, &ctx);
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_LT(got[i], 2 * p);
+          ASSERT_EQ(got[i] % p, want[i] % p) << "n " << n << " nonzero " << nonzero << " threads " << threads << " i " << i;
+        }
+      }
+  }
+}
+
 // pointwise_inverse (the product fused into the inverse's leaves) equals
 // pointwise then inverse, residue for residue: short lengths (the unfused
 // fallback), leaf-only, recursive, radix 3, threaded splits, and squares.

@@ -118,26 +118,41 @@ BIGMUL_IFMA inline __m512i garner_step(__m512i t, __m512i v, __m512i inv, __m512
   return to_p(shoup_lazy(diff, inv, invq, ck), ck);
 }
 
+// Garner's digits v0, v1, v2 (each in [0, p_k)) of 8 coefficients' residues
+// in [0, 2p_k) at res[k] + at, three primes.
+struct garner3_vec {
+  vconst c[3];
+  __m512i inv10, inv10q, inv20, inv20q, inv21, inv21q;
+};
+BIGMUL_IFMA inline garner3_vec make_garner3(const garner52& G) {
+  return {{make_vconst(G.p[0]), make_vconst(G.p[1]), make_vconst(G.p[2])},
+          _mm512_set1_epi64(ll(G.inv[1][0])), _mm512_set1_epi64(ll(G.inv_q[1][0])),
+          _mm512_set1_epi64(ll(G.inv[2][0])), _mm512_set1_epi64(ll(G.inv_q[2][0])),
+          _mm512_set1_epi64(ll(G.inv[2][1])), _mm512_set1_epi64(ll(G.inv_q[2][1]))};
+}
+BIGMUL_IFMA inline void garner3_digits(const garner3_vec& K, const u64* const res[], std::size_t at, __m512i& v0,
+                                       __m512i& v1, __m512i& v2) {
+  v0 = to_p(load(res[0] + at), K.c[0]);
+  v1 = garner_step(to_p(load(res[1] + at), K.c[1]), v0, K.inv10, K.inv10q, K.c[1]);
+  v2 = garner_step(garner_step(to_p(load(res[2] + at), K.c[2]), v0, K.inv20, K.inv20q, K.c[2]), v1, K.inv21,
+                   K.inv21q, K.c[2]);
+}
+
 // Garner (three primes) and the decimal split of 8 coefficients a step
 // (count a multiple of 8); the products in 52-bit limbs:
 //   S = s0 + s1 2^52 + s2 2^104, T = t0 + t1 2^52.
 BIGMUL_IFMA void decimal_digits_run(const garner52& G, const decimal_constants& D, const u64* const res[],
                                     std::size_t i, std::size_t count, u64* d) {
-  const vconst c[3] = {make_vconst(G.p[0]), make_vconst(G.p[1]), make_vconst(G.p[2])};
+  const garner3_vec GK = make_garner3(G);
   const __m512i zero = _mm512_setzero_si512(), m52 = _mm512_set1_epi64(ll(mask52)),
                 m19 = _mm512_set1_epi64(ll(low19));
   const __m512i p0 = _mm512_set1_epi64(ll(D.p0)), a0l = _mm512_set1_epi64(ll(D.a0 & mask52)),
                 a0h = _mm512_set1_epi64(ll(D.a0 >> 52)), a1 = _mm512_set1_epi64(ll(D.a1));
-  const __m512i inv10 = _mm512_set1_epi64(ll(G.inv[1][0])), inv10q = _mm512_set1_epi64(ll(G.inv_q[1][0])),
-                inv20 = _mm512_set1_epi64(ll(G.inv[2][0])), inv20q = _mm512_set1_epi64(ll(G.inv_q[2][0])),
-                inv21 = _mm512_set1_epi64(ll(G.inv[2][1])), inv21q = _mm512_set1_epi64(ll(G.inv_q[2][1]));
   const div_f_consts K{_mm512_set1_pd(1.0 / static_cast<double>(five19)), _mm512_set1_pd(4503599627370496.0),
                        _mm512_set1_epi64(0x4330000000000000ll), _mm512_set1_epi64(ll(five19)), _mm512_set1_epi64(1)};
   for (std::size_t q = 0; q < count; q += 8) {
-    const __m512i v0 = to_p(load(res[0] + i + q), c[0]);
-    const __m512i v1 = garner_step(to_p(load(res[1] + i + q), c[1]), v0, inv10, inv10q, c[1]);
-    const __m512i v2 =
-        garner_step(garner_step(to_p(load(res[2] + i + q), c[2]), v0, inv20, inv20q, c[2]), v1, inv21, inv21q, c[2]);
+    __m512i v0, v1, v2;
+    garner3_digits(GK, res, i + q, v0, v1, v2);
     // S = v0 + p0 v1 + A0 v2, A0 = a0h 2^52 + a0l.
     __m512i s0 = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(v0, p0, v1), a0l, v2);
     __m512i s1 = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, p0, v1), a0l, v2), a0h, v2);
@@ -171,17 +186,12 @@ BIGMUL_IFMA void decimal_digits_run(const garner52& G, const decimal_constants& 
 // + x2 2^104 (each limb normalized below 2^52 but the top), then regrouped
 // into 64-bit limbs.
 BIGMUL_IFMA void crt3_limbs_run(const garner52& G, const u64* const res[], std::size_t i, std::size_t count, u64* x) {
-  const vconst c[3] = {make_vconst(G.p[0]), make_vconst(G.p[1]), make_vconst(G.p[2])};
+  const garner3_vec GK = make_garner3(G);
   const __m512i zero = _mm512_setzero_si512(), m52 = _mm512_set1_epi64(ll(mask52));
   const __m512i p0 = _mm512_set1_epi64(ll(G.p[0])), p1 = _mm512_set1_epi64(ll(G.p[1]));
-  const __m512i inv10 = _mm512_set1_epi64(ll(G.inv[1][0])), inv10q = _mm512_set1_epi64(ll(G.inv_q[1][0])),
-                inv20 = _mm512_set1_epi64(ll(G.inv[2][0])), inv20q = _mm512_set1_epi64(ll(G.inv_q[2][0])),
-                inv21 = _mm512_set1_epi64(ll(G.inv[2][1])), inv21q = _mm512_set1_epi64(ll(G.inv_q[2][1]));
   for (std::size_t q = 0; q < count; q += 8) {
-    const __m512i v0 = to_p(load(res[0] + i + q), c[0]);
-    const __m512i v1 = garner_step(to_p(load(res[1] + i + q), c[1]), v0, inv10, inv10q, c[1]);
-    const __m512i v2 =
-        garner_step(garner_step(to_p(load(res[2] + i + q), c[2]), v0, inv20, inv20q, c[2]), v1, inv21, inv21q, c[2]);
+    __m512i v0, v1, v2;
+    garner3_digits(GK, res, i + q, v0, v1, v2);
     // y = v1 + p1 v2 < 2^101.
     const __m512i ylo = _mm512_madd52lo_epu64(v1, p1, v2);  // < 2^53
     const __m512i y0 = _mm512_and_si512(ylo, m52);

@@ -19,7 +19,7 @@ namespace {
 // together. Which lane reads which limb, and its shift, repeat every 64
 // coefficients (64 bits is a multiple of the bit offset's period), so eight
 // (permute, shift) patterns serve a whole run. Reads src[i_0 .. i_0 + 16):
-// the caller keeps (e - 1) bits / 64 + 16 <= len.
+// ntt_extract_coefficients keeps (j_end - 8) bits / 64 + 16 <= len.
 struct extract_pattern {
   alignas(64) long long lo[8][8], shift[8][8];
 };
@@ -110,7 +110,7 @@ void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t
   }
 #endif
   scalar(j, fast_end);
-  for (std::size_t j = fast_end; j < e; ++j) dst[j - b] = ntt_coefficient_at(src, len, j, bits);
+  for (std::size_t k = fast_end; k < e; ++k) dst[k - b] = ntt_coefficient_at(src, len, k, bits);
 }
 
 namespace {

@@ -174,8 +174,10 @@ namespace bigmul::detail {
 // reduced to [0, p): the NTT multiply parks its first prime's finished
 // residues in the result's limbs while that prime's array holds the last
 // prime's b transform (one residue array fewer: peak heap primes x n points,
-// not primes + 1). Fields go in units of 64 residues = `width` words, so the
-// units pack in parallel. The packed size: ntt_packed_words(count, width).
+// not primes + 1). The words are one bit stream, residue j at bit j width
+// (64 residues fill `width` words), packed word by word and unpacked as
+// bit-split coefficients, both in parallel chunks. The packed size:
+// ntt_packed_words(count, width).
 inline std::size_t ntt_packed_words(std::size_t count, unsigned width) { return (count * width + 63) / 64; }
 void ntt_pack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,
                        std::uint64_t p, unsigned threads);

@@ -12,6 +12,17 @@
 
 namespace bigmul::fft {
 
+// Three primes: x = v0 + p0 (v1 + p1 v2) from Garner's digits, as three
+// 64-bit limbs (the multiply's carries and the IFMA engine's scalar tail).
+inline void garner3_horner(u64 v0, u64 v1, u64 v2, u64 p0, u64 p1, u64& x0, u64& x1, u64& x2) {
+  const u128 y = static_cast<u128>(v2) * p1 + v1;
+  const u128 lo = static_cast<u128>(static_cast<u64>(y)) * p0 + v0;
+  const u128 hi = static_cast<u128>(static_cast<u64>(y >> 64)) * p0 + static_cast<u64>(lo >> 64);
+  x0 = static_cast<u64>(lo);
+  x1 = static_cast<u64>(hi);
+  x2 = static_cast<u64>(hi >> 64);
+}
+
 template <unsigned K>
 struct garner_constants {
   u64 p[K];

@@ -227,12 +227,7 @@ void ntt52_crt3_limbs(const u64* const res[], std::size_t i, std::size_t count, 
     const u64 r[4] = {res[0][i + q], res[1][i + q], res[2][i + q], 0};
     u64 v[4] = {};
     G.digits(r, v, 3);
-    const u128 y = static_cast<u128>(v[2]) * p1 + v[1];
-    const u128 lo = static_cast<u128>(static_cast<u64>(y)) * p0 + v[0];
-    const u128 hi = static_cast<u128>(static_cast<u64>(y >> 64)) * p0 + static_cast<u64>(lo >> 64);
-    x[q] = static_cast<u64>(lo);
-    x[count + q] = static_cast<u64>(hi);
-    x[2 * count + q] = static_cast<u64>(hi >> 64);
+    garner3_horner(v[0], v[1], v[2], p0, p1, x[q], x[count + q], x[2 * count + q]);
   }
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "bigmul/config.hpp"
+#include "fft/ntt_crt.hpp"
 #include "mul/limb_binary.hpp"
 
 namespace bigmul::detail {
@@ -130,16 +131,10 @@ inline std::size_t ntt_bit_carry3_run(std::size_t len, Coefficient&& coefficient
 inline std::size_t ntt_bit_carry3(const std::uint64_t* d0, const std::uint64_t* d1, const std::uint64_t* d2,
                                   std::size_t len, std::uint64_t p0, std::uint64_t p1, unsigned bits,
                                   ntt_bit_accumulator& sum, std::uint64_t* out) {
-  using u128 = unsigned __int128;
   return ntt_bit_carry3_run(
       len,
       [&](std::size_t q, std::uint64_t& v0, std::uint64_t& v1, std::uint64_t& v2) {
-        const u128 y = static_cast<u128>(d2[q]) * p1 + d1[q];
-        const u128 l = static_cast<u128>(static_cast<std::uint64_t>(y)) * p0 + d0[q];
-        const u128 h = static_cast<u128>(static_cast<std::uint64_t>(y >> 64)) * p0 + static_cast<std::uint64_t>(l >> 64);
-        v0 = static_cast<std::uint64_t>(l);
-        v1 = static_cast<std::uint64_t>(h);
-        v2 = static_cast<std::uint64_t>(h >> 64);
+        fft::garner3_horner(d0[q], d1[q], d2[q], p0, p1, v0, v1, v2);
       },
       bits, sum, out);
 }

@@ -8,6 +8,7 @@
 
 #include "bigmul/config.hpp"
 #include "fft/ntt_arith.hpp"
+#include "fft/ntt_crt.hpp"
 #include "mul/limb_binary.hpp"
 
 namespace bigmul::detail {
@@ -21,12 +22,7 @@ inline bool ntt_horner_limbs(const fft::ntt_prime* primes, unsigned used, const 
   using fft::u128;
   using fft::u64;
   if (used == 3) {  // the common case, straight-line: x = v0 + p0 (v1 + p1 v2), three limbs
-    const u128 y = static_cast<u128>(v[2 * count + c]) * primes[1].p + v[count + c];  // < 2^125
-    const u128 lo = static_cast<u128>(static_cast<u64>(y)) * primes[0].p + v[c];
-    const u128 hi = static_cast<u128>(static_cast<u64>(y >> 64)) * primes[0].p + static_cast<u64>(lo >> 64);
-    x[0] = static_cast<u64>(lo);
-    x[1] = static_cast<u64>(hi);
-    x[2] = static_cast<u64>(hi >> 64);
+    fft::garner3_horner(v[c], v[count + c], v[2 * count + c], primes[0].p, primes[1].p, x[0], x[1], x[2]);
     return true;  // < p0 p1 p2 < 2^187
   }
   u64 acc[4] = {v[(used - 1) * count + c], 0, 0, 0};
@@ -76,17 +72,10 @@ inline void ntt_carry3_run(std::size_t len, Coefficient&& coefficient, limb_t* r
 // coefficient x = v0 + p0 (v1 + p1 v2) < 2^163 from its Garner digits.
 inline void ntt_garner3_carry(const fft::u64* v0, const fft::u64* v1, const fft::u64* v2, std::size_t len,
                               fft::u64 P0, fft::u64 P1, limb_t* r, fft::u64 pend[2]) {
-  using fft::u128;
-  using fft::u64;
   ntt_carry3_run(
       len,
-      [&](std::size_t q, u64& x0, u64& x1, u64& x2) {
-        const u128 y = static_cast<u128>(v2[q]) * P1 + v1[q];
-        const u128 l = static_cast<u128>(static_cast<u64>(y)) * P0 + v0[q];
-        const u128 h = static_cast<u128>(static_cast<u64>(y >> 64)) * P0 + static_cast<u64>(l >> 64);
-        x0 = static_cast<u64>(l);
-        x1 = static_cast<u64>(h);
-        x2 = static_cast<u64>(h >> 64);
+      [&](std::size_t q, fft::u64& x0, fft::u64& x1, fft::u64& x2) {
+        fft::garner3_horner(v0[q], v1[q], v2[q], P0, P1, x0, x1, x2);
       },
       r, pend);
 }

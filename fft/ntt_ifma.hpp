@@ -38,6 +38,14 @@ void ntt52_crt3_limbs(const u64* const res[], std::size_t i, std::size_t count, 
 // in [b, e), any 64-bit values (ntt52_plan::forward_filled reduces them).
 using ntt_fill = void (*)(void* ctx, u64* dst, std::size_t b, std::size_t e);
 
+// Power-of-two blocks of at least this many points take four levels in one
+// pass over memory (radix 16) instead of two; set from measurements
+// (fft/ntt_ifma_transform.cpp). The setter (clamped to 16 leaves, 2^16)
+// returns the old value; tests lower it so that short transforms take the
+// quad passes too. Set it only while no transform runs.
+std::size_t ntt52_quad_min();
+std::size_t ntt52_set_quad_min(std::size_t points);
+
 class ntt52_plan {
  public:
   // Cached, thread safe. The plan can be built anywhere; forward/inverse

@@ -7,6 +7,7 @@
 // compiled with -mavx512*), so nothing AVX-512 can leak into code that runs
 // on processors without it; ntt52_supported() gates every call.
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <utility>
 
@@ -27,6 +28,16 @@ using namespace ifma;
 constexpr std::size_t leaf_size = std::size_t{1} << 12;
 static_assert(leaf_size / 2 <= ntt52_level_table::cap, "a leaf's levels come from the full table");
 constexpr std::size_t vector_grain = std::size_t{1} << 11;  // 8-lane butterflies per parallel task
+// Blocks from quad_min points take four levels a pass (quad_forward_run)
+// instead of two; at least 16 leaves, so that a quad's sixteenths are
+// transforms of their own (ntt52_set_quad_min). 2^23 points (64 MB, twice
+// the last-level cache here), measured (forward / inverse, ms, pairs
+// against quads): 2^23 on one thread 18.7 / 23.3 -> 18.0 / 22.4, on two
+// 10.1 / 10.9 -> 9.0-9.3 / 10.8-11.2; 2^25 on one thread 89.6 / 103.9 ->
+// 77.4 / 93.2; 3 * 2^25 on two 162 / 183 -> 137 / 161. From 2^22 the quads
+// tied the pairs at 3 * 2^22 and lost 5% at 2^22 on two threads (the
+// pairs' second pass runs in cache there).
+std::atomic<std::size_t> quad_min_points{std::size_t{1} << 23};
 
 // Scalar 52-bit Shoup product and butterflies (transforms shorter than 16).
 inline u64 shoup52_lazy(u64 x, u64 w, u64 wq, u64 p) {
@@ -297,6 +308,72 @@ BIGMUL_IFMA inline void pair_inverse(u64* a, std::size_t t, const TT& Lt, const 
   }
 }
 
+// Four levels (t, t/2, t/4, t/8: radix 16) on one block of 2t values in
+// one pass, the 16 vectors x_k = a[j + k t/8] in registers: the same
+// butterflies and twiddles as two pairs, half the passes over memory. For
+// blocks past the last-level cache, where the pairs' passes wait on DRAM
+// (2^25 points, two threads: 0.153 ns a butterfly against 0.082 in cache).
+template <class T1, class T2, class T4, class T8>
+BIGMUL_IFMA inline void quad_forward_run(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const T1& L1,
+                                         const T2& L2, const T4& L4, const T8& L8, const vconst& c) {
+  const std::size_t q = t / 8;
+  for (std::size_t j = j0; j < j1; j += 8) {
+    __m512i x[16];
+#pragma GCC unroll 16
+    for (int k = 0; k < 16; ++k) x[k] = load(a + j + k * q);
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) dif(x[k], x[k + 8], L1, j + k * q, c);
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) dif(x[k / 4 * 8 + k % 4], x[k / 4 * 8 + k % 4 + 4], L2, j + (k % 4) * q, c);
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) dif(x[k / 2 * 4 + k % 2], x[k / 2 * 4 + k % 2 + 2], L4, j + (k % 2) * q, c);
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) dif(x[2 * k], x[2 * k + 1], L8, j, c);
+#pragma GCC unroll 16
+    for (int k = 0; k < 16; ++k) store(a + j + k * q, x[k]);
+  }
+}
+// Its inverse: levels t/8, t/4, t/2, t with the inverse's twiddles.
+template <class T1, class T2, class T4, class T8>
+BIGMUL_IFMA inline void quad_inverse_run(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const T1& L1,
+                                         const T2& L2, const T4& L4, const T8& L8, const vconst& c) {
+  const std::size_t q = t / 8;
+  for (std::size_t j = j0; j < j1; j += 8) {
+    __m512i x[16];
+#pragma GCC unroll 16
+    for (int k = 0; k < 16; ++k) x[k] = load(a + j + k * q);
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) dit_negated(x[2 * k], x[2 * k + 1], L8, j, c);
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) dit_negated(x[k / 2 * 4 + k % 2], x[k / 2 * 4 + k % 2 + 2], L4, j + (k % 2) * q, c);
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) dit_negated(x[k / 4 * 8 + k % 4], x[k / 4 * 8 + k % 4 + 4], L2, j + (k % 4) * q, c);
+#pragma GCC unroll 8
+    for (int k = 0; k < 8; ++k) dit_negated(x[k], x[k + 8], L1, j + k * q, c);
+#pragma GCC unroll 16
+    for (int k = 0; k < 16; ++k) store(a + j + k * q, x[k]);
+  }
+}
+// Butterfly groups j0 .. j1 (< t/8) of the four levels from t down on one
+// block. Quads run on blocks of 16 leaves or more (2t >= 2^16), so levels
+// t, t/2 and t/4 are always past the full table's cap (coarse x fine).
+static_assert(16 * leaf_size / 8 > ntt52_level_table::cap, "a quad's top three levels are big");
+BIGMUL_IFMA void quad_forward_range_p(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const level_tables& L,
+                                      u64 p) {
+  const vconst c = make_vconst(p);
+  if (!L.big(t / 8))
+    return quad_forward_run(a, t, j0, j1, L.split(t), L.split(t / 2), L.split(t / 4), L.table(t / 8), c);
+  quad_forward_run(a, t, j0, j1, L.split(t), L.split(t / 2), L.split(t / 4), L.split(t / 8), c);
+}
+BIGMUL_IFMA void quad_inverse_range_p(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const level_tables& L,
+                                      u64 p) {
+  const vconst c = make_vconst(p);
+  if (!L.big(t / 8))
+    return quad_inverse_run(a, t, j0, j1, L.split_inv(t), L.split_inv(t / 2), L.split_inv(t / 4),
+                            L.table_inv(t / 8), c);
+  quad_inverse_run(a, t, j0, j1, L.split_inv(t), L.split_inv(t / 2), L.split_inv(t / 4), L.split_inv(t / 8), c);
+}
+
 // A pair of levels (t, t/2) with each level's twiddle source.
 BIGMUL_IFMA void level_pair_forward_partial(u64* a, std::size_t t, const level_tables& L, const vconst& c,
                                             std::size_t nonzero = ~std::size_t{0}) {
@@ -417,16 +494,31 @@ level_tables tables(const ntt52_level_table& T) {
 #endif  // BIGMUL_HAVE_IFMA_CODE
 
 }  // namespace
+std::size_t ntt52_quad_min() { return quad_min_points.load(std::memory_order_relaxed); }
+std::size_t ntt52_set_quad_min(std::size_t points) {
+  return quad_min_points.exchange(std::max(points, 16 * leaf_size), std::memory_order_relaxed);
+}
+
 #if defined(BIGMUL_HAVE_IFMA_CODE)
 
 void ntt52_plan::rec_forward(u64* a, std::size_t size) const {
   if (size <= leaf_size) return leaf_forward(a, size, tables(*levels_), p_);
+  if (size >= quad_min_points.load(std::memory_order_relaxed)) {  // four levels, then sixteen sixteenths
+    quad_forward_range_p(a, size / 2, 0, size / 16, tables(*levels_), p_);
+    for (int q = 0; q < 16; ++q) rec_forward(a + q * (size / 16), size / 16);
+    return;
+  }
   level_pair_forward_p(a, size / 2, tables(*levels_), p_);  // two levels, then four quarters
   for (int q = 0; q < 4; ++q) rec_forward(a + q * (size / 4), size / 4);
 }
 
 void ntt52_plan::rec_inverse(u64* a, std::size_t size, const u64* y) const {
   if (size <= leaf_size) return leaf_inverse(a, size, tables(*levels_), p_, y, scale52_, scale52_q_);
+  if (size >= quad_min_points.load(std::memory_order_relaxed)) {
+    for (int q = 0; q < 16; ++q) rec_inverse(a + q * (size / 16), size / 16, y ? y + q * (size / 16) : nullptr);
+    quad_inverse_range_p(a, size / 2, 0, size / 16, tables(*levels_), p_);
+    return;
+  }
   for (int q = 0; q < 4; ++q) rec_inverse(a + q * (size / 4), size / 4, y ? y + q * (size / 4) : nullptr);
   level_pair_inverse_p(a, size / 2, tables(*levels_), p_);
 }
@@ -455,6 +547,24 @@ void parallel_pairs(std::size_t m, std::size_t t, unsigned threads, Pair&& pair)
   });
 }
 
+// Four levels (t .. t/8) over the whole array, its m/16 butterfly groups
+// (blocks of 2t, j < t/8) split over the threads the same way.
+template <class Quad>
+void parallel_quads(std::size_t m, std::size_t t, unsigned threads, Quad&& quad) {
+  const std::size_t e = t / 8;
+  ntt_parallel_level(m / 8, e, 8, vector_grain, threads, [&](std::size_t at, std::size_t j0, std::size_t len) {
+    quad(at / (2 * e) * 2 * t, j0, j0 + len);  // group k of e j-values: block k of 2t
+  });
+}
+
+// The size of the threaded transforms' tasks: ntt_task_size's, or a quad's
+// sixteenths where the whole array takes one (its levels then split over
+// the threads like a pair's).
+std::size_t task_size(std::size_t m, unsigned threads) {
+  const std::size_t size = ntt_task_size(m, leaf_size, threads);
+  return m >= ntt52_quad_min() ? std::min(size, m / 16) : size;
+}
+
 // Transforms shorter than 16: scalar, level by level, same tables.
 template <class LevelW>
 void scalar_forward(u64* a, std::size_t m, u64 p, LevelW&& level) {
@@ -481,13 +591,21 @@ void ntt52_plan::pow2_forward(u64* a, unsigned threads) const {
     return;
   }
   if (threads <= 1 || m_ <= leaf_size) return rec_forward(a, m_);
-  const std::size_t size = ntt_task_size(m_, leaf_size, threads);
-  // Whole-array levels down to the task size, in pairs where two are left
-  // (one pass over memory for two levels, as rec_forward), then the tasks.
+  const std::size_t size = task_size(m_, threads);
+  // Whole-array levels down to the task size, four at a time on blocks from
+  // quad_min, else in pairs where two are left (one pass over memory for
+  // four or two levels, as rec_forward), then the tasks.
   for (std::size_t s = m_; s > size;) {
     const std::size_t t = s / 2;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
     const level_tables L = tables(*levels_);
+    if (s >= ntt52_quad_min() && s / 16 >= size) {
+      parallel_quads(m_, t, threads, [&](std::size_t block, std::size_t j0, std::size_t j1) {
+        quad_forward_range_p(a + block, t, j0, j1, L, p_);
+      });
+      s /= 16;
+      continue;
+    }
     if (s / 4 >= size) {
       parallel_pairs(m_, t, threads, [&](std::size_t block, std::size_t j0, std::size_t j1) {
         pair_forward_range_p(a + block, t, j0, j1, L, p_);
@@ -510,13 +628,20 @@ void ntt52_plan::pow2_inverse(u64* a, unsigned threads, const u64* y) const {
     return;
   }
   if (threads <= 1 || m_ <= leaf_size) return rec_inverse(a, m_, y);
-  std::size_t size = ntt_task_size(m_, leaf_size, threads);
+  std::size_t size = task_size(m_, threads);
   prim::parallel_for(m_ / size, threads,
                      [&](std::size_t b) { rec_inverse(a + b * size, size, y ? y + b * size : nullptr); });
   while (size < m_) {
     const std::size_t t = size;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
     const level_tables L = tables(*levels_);
+    if (16 * t <= m_ && 16 * t >= ntt52_quad_min()) {  // levels t .. 8t in one pass
+      parallel_quads(m_, 8 * t, threads, [&](std::size_t block, std::size_t j0, std::size_t j1) {
+        quad_inverse_range_p(a + block, 8 * t, j0, j1, L, p_);
+      });
+      size *= 16;
+      continue;
+    }
     if (4 * t <= m_) {  // levels t and 2t in one pass
       parallel_pairs(m_, 2 * t, threads, [&](std::size_t block, std::size_t j0, std::size_t j1) {
         pair_inverse_range_p(a + block, 2 * t, j0, j1, L, p_);

@@ -682,6 +682,51 @@ TEST_F(NttIfma, ForwardFilledEqualsLoadThenForward) {
 // pointwise_inverse (the product fused into the inverse's leaves) equals
 // pointwise then inverse, residue for residue: short lengths (the unfused
 // fallback), leaf-only, recursive, radix 3, threaded splits, and squares.
+// The quad passes (four levels a pass, fft/ntt_ifma_transform.cpp) with
+// their threshold lowered to the least block, 2^16 points, so that short
+// transforms take them: the DFT in the engine's order (quads at 2^20 and its
+// 2^16 sixteenths: every level coarse x fine, and the lowest level from the
+// full table), and value for value the pairs-only transforms, forward,
+// inverse and the fused pointwise inverse, on 1-3 threads, at 2^16 .. 2^18
+// and 3 * 2^16 (the radix-3 thirds), 1 and 2 quads deep.
+TEST_F(NttIfma, QuadPassesAreTheDftAndEqualThePairs) {
+  struct quad_threshold {
+    std::size_t old;
+    explicit quad_threshold(std::size_t points) : old(ntt52_set_quad_min(points)) {}
+    ~quad_threshold() { ntt52_set_quad_min(old); }
+  };
+  {
+    const quad_threshold low(1);
+    ASSERT_EQ(ntt52_quad_min(), std::size_t{1} << 16);
+    forward_is_dft<ntt52_plan>(ntt52_primes[1]);
+  }
+  auto g = bigmul::test::rng(7019);
+  for (std::size_t n : {std::size_t{1} << 16, std::size_t{1} << 17, std::size_t{1} << 18, std::size_t{3} << 16}) {
+    if (bigmul::test::sanitized && n > (std::size_t{1} << 17)) continue;
+    const auto plan = ntt52_plan::get(2, n);
+    const u64 p = plan->modulus();
+    const auto a = random_residues(n, p, g, true), y = random_residues(n, p, g, true);
+    for (unsigned threads : {1u, 2u, 3u}) {
+      std::vector<u64> want[3], got[3];
+      for (int quads = 0; quads < 2; ++quads) {
+        const quad_threshold set(quads ? 1 : ~std::size_t{0});
+        auto& v = quads ? got : want;
+        v[0] = a;
+        plan->forward(v[0].data(), threads);
+        v[1] = v[0];
+        plan->inverse(v[1].data(), threads);
+        v[2] = v[0];
+        plan->pointwise_inverse(v[2].data(), y.data(), threads);
+      }
+      for (int k = 0; k < 3; ++k)
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(got[k][i] % p, want[k][i] % p)
+              << (k == 0 ? "forward" : k == 1 ? "inverse" : "pointwise inverse") << ", n " << n << ", threads "
+              << threads << ", i " << i;
+    }
+  }
+}
+
 TEST_F(NttIfma, PointwiseInverseEqualsPointwiseThenInverse) {
   auto g = bigmul::test::rng(7007);
   for (std::size_t n : {std::size_t{8}, std::size_t{24}, std::size_t{16}, std::size_t{48}, std::size_t{2048},

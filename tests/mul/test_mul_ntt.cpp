@@ -213,6 +213,41 @@ TEST(MulNtt, ResultsIdenticalForEveryThreadCount) {
   }
 }
 
+// Products through the IFMA engine's quad passes (four levels a pass; from
+// 2^23 points by default, lowered here to 2^16): 2^17 points (binary,
+// decimal, a square: the inverse's quads, and the forward's on two threads)
+// and 3 * 2^16 (binary: the radix-3 thirds' forward and inverse quads),
+// all-maximum and random operands, on 1 and 2 threads, against GMP.
+TEST(MulNtt, QuadPassesMatchGmp) {
+  if (!detail::ntt_engine_available(detail::ntt_engine::ifma)) GTEST_SKIP() << "no IFMA engine here";
+  const std::size_t old = fft::ntt52_set_quad_min(1);
+  auto g = bigmul::test::rng(7117);
+  struct shape {
+    std::size_t an, bn;
+    radix rx;
+    bool square;
+  };
+  for (const shape s : {shape{65000, 65000, radix::binary, false}, shape{65000, 65000, radix::decimal, false},
+                        shape{65500, 65500, radix::binary, true}, shape{98000, 97000, radix::binary, false}})
+    for (operand_kind k : {operand_kind::all_max, operand_kind::random}) {
+      const auto a = bigmul::test::make_operand(k, s.an, s.rx, g);
+      const auto b = s.square ? a : bigmul::test::make_operand(k, s.bn, s.rx, g);
+      const auto want = bigmul::test::gmp_product(a.data(), s.an, b.data(), s.bn, s.rx);
+      for (unsigned threads : {1u, 2u}) {
+        mul_options opt;
+        opt.threads = threads;
+        mul_stats st;
+        std::vector<limb_t> r(s.an + s.bn, 0xdeadbeef);
+        detail::mul_ntt(r.data(), a.data(), s.an, b.data(), s.bn, s.rx, opt, st, detail::ntt_engine::ifma);
+        EXPECT_EQ(r, want) << s.an << " x " << s.bn << (s.square ? " square " : " ")
+                           << bigmul::test::operand_kind_name(k) << ", threads " << threads << ", length "
+                           << st.transform_length;
+        EXPECT_GE(st.transform_length, std::size_t{1} << 16);
+      }
+    }
+  fft::ntt52_set_quad_min(old);
+}
+
 // The prime count: three IFMA primes while min(an, bn) (B - 1)^2 is below
 // their product, four beyond; forcing four gives the same product.
 TEST(MulNtt, PrimeCountAndFourPrimeReconstruction) {

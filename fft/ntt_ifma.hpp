@@ -39,7 +39,8 @@ void ntt52_crt3_limbs(const u64* const res[], std::size_t i, std::size_t count, 
 using ntt_fill = void (*)(void* ctx, u64* dst, std::size_t b, std::size_t e);
 
 // Power-of-two blocks of at least this many points take four levels in one
-// pass over memory (radix 16) instead of two; set from measurements
+// pass over memory (radix 16) instead of two, and threaded transforms' whole
+// arrays from half as many; set from measurements
 // (fft/ntt_ifma_transform.cpp). The setter (clamped to 16 leaves, 2^16)
 // returns the old value; tests lower it so that short transforms take the
 // quad passes too. Set it only while no transform runs.

@@ -28,7 +28,7 @@ using namespace ifma;
 constexpr std::size_t leaf_size = std::size_t{1} << 12;
 static_assert(leaf_size / 2 <= ntt52_level_table::cap, "a leaf's levels come from the full table");
 constexpr std::size_t vector_grain = std::size_t{1} << 11;  // 8-lane butterflies per parallel task
-// Blocks from quad_min points take four levels a pass (quad_forward_run)
+// Blocks from quad_min points take four levels a pass (quad_run)
 // instead of two; at least 16 leaves, so that a quad's sixteenths are
 // transforms of their own (ntt52_set_quad_min). 2^23 points (64 MB, twice
 // the last-level cache here), measured (forward / inverse, ms, pairs
@@ -313,43 +313,40 @@ BIGMUL_IFMA inline void pair_inverse(u64* a, std::size_t t, const TT& Lt, const 
 // butterflies and twiddles as two pairs, half the passes over memory. For
 // blocks past the last-level cache, where the pairs' passes wait on DRAM
 // (2^25 points, two threads: 0.153 ns a butterfly against 0.082 in cache).
-template <class T1, class T2, class T4, class T8>
-BIGMUL_IFMA inline void quad_forward_run(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const T1& L1,
-                                         const T2& L2, const T4& L4, const T8& L8, const vconst& c) {
-  const std::size_t q = t / 8;
-  for (std::size_t j = j0; j < j1; j += 8) {
-    __m512i x[16];
-#pragma GCC unroll 16
-    for (int k = 0; k < 16; ++k) x[k] = load(a + j + k * q);
+// Level t/S' of the 16 (S = 8, 4, 2, 1 for t, t/2, t/4, t/8): pairs
+// (x_lo, x_lo+S) within groups of 2S, twiddle index j + (k mod S) t/8.
+template <int S, bool Inverse, class TW>
+BIGMUL_IFMA inline void radix16_level(__m512i (&x)[16], const TW& L, std::size_t j, std::size_t q, const vconst& c) {
 #pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) dif(x[k], x[k + 8], L1, j + k * q, c);
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) dif(x[k / 4 * 8 + k % 4], x[k / 4 * 8 + k % 4 + 4], L2, j + (k % 4) * q, c);
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) dif(x[k / 2 * 4 + k % 2], x[k / 2 * 4 + k % 2 + 2], L4, j + (k % 2) * q, c);
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) dif(x[2 * k], x[2 * k + 1], L8, j, c);
-#pragma GCC unroll 16
-    for (int k = 0; k < 16; ++k) store(a + j + k * q, x[k]);
+  for (int k = 0; k < 8; ++k) {
+    const int lo = k / S * 2 * S + k % S;
+    if constexpr (Inverse)
+      dit_negated(x[lo], x[lo + S], L, j + (k % S) * q, c);
+    else
+      dif(x[lo], x[lo + S], L, j + (k % S) * q, c);
   }
 }
-// Its inverse: levels t/8, t/4, t/2, t with the inverse's twiddles.
-template <class T1, class T2, class T4, class T8>
-BIGMUL_IFMA inline void quad_inverse_run(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const T1& L1,
-                                         const T2& L2, const T4& L4, const T8& L8, const vconst& c) {
+// Forward: levels t .. t/8 (decimation in frequency); inverse: t/8 .. t
+// with the inverse's twiddles. L1 .. L8: levels t, t/2, t/4, t/8.
+template <bool Inverse, class T1, class T2, class T4, class T8>
+BIGMUL_IFMA inline void quad_run(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const T1& L1, const T2& L2,
+                                 const T4& L4, const T8& L8, const vconst& c) {
   const std::size_t q = t / 8;
   for (std::size_t j = j0; j < j1; j += 8) {
     __m512i x[16];
 #pragma GCC unroll 16
     for (int k = 0; k < 16; ++k) x[k] = load(a + j + k * q);
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) dit_negated(x[2 * k], x[2 * k + 1], L8, j, c);
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) dit_negated(x[k / 2 * 4 + k % 2], x[k / 2 * 4 + k % 2 + 2], L4, j + (k % 2) * q, c);
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) dit_negated(x[k / 4 * 8 + k % 4], x[k / 4 * 8 + k % 4 + 4], L2, j + (k % 4) * q, c);
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) dit_negated(x[k], x[k + 8], L1, j + k * q, c);
+    if constexpr (Inverse) {
+      radix16_level<1, true>(x, L8, j, q, c);
+      radix16_level<2, true>(x, L4, j, q, c);
+      radix16_level<4, true>(x, L2, j, q, c);
+      radix16_level<8, true>(x, L1, j, q, c);
+    } else {
+      radix16_level<8, false>(x, L1, j, q, c);
+      radix16_level<4, false>(x, L2, j, q, c);
+      radix16_level<2, false>(x, L4, j, q, c);
+      radix16_level<1, false>(x, L8, j, q, c);
+    }
 #pragma GCC unroll 16
     for (int k = 0; k < 16; ++k) store(a + j + k * q, x[k]);
   }
@@ -362,16 +359,16 @@ BIGMUL_IFMA void quad_forward_range_p(u64* a, std::size_t t, std::size_t j0, std
                                       u64 p) {
   const vconst c = make_vconst(p);
   if (!L.big(t / 8))
-    return quad_forward_run(a, t, j0, j1, L.split(t), L.split(t / 2), L.split(t / 4), L.table(t / 8), c);
-  quad_forward_run(a, t, j0, j1, L.split(t), L.split(t / 2), L.split(t / 4), L.split(t / 8), c);
+    return quad_run<false>(a, t, j0, j1, L.split(t), L.split(t / 2), L.split(t / 4), L.table(t / 8), c);
+  quad_run<false>(a, t, j0, j1, L.split(t), L.split(t / 2), L.split(t / 4), L.split(t / 8), c);
 }
 BIGMUL_IFMA void quad_inverse_range_p(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const level_tables& L,
                                       u64 p) {
   const vconst c = make_vconst(p);
   if (!L.big(t / 8))
-    return quad_inverse_run(a, t, j0, j1, L.split_inv(t), L.split_inv(t / 2), L.split_inv(t / 4),
-                            L.table_inv(t / 8), c);
-  quad_inverse_run(a, t, j0, j1, L.split_inv(t), L.split_inv(t / 2), L.split_inv(t / 4), L.split_inv(t / 8), c);
+    return quad_run<true>(a, t, j0, j1, L.split_inv(t), L.split_inv(t / 2), L.split_inv(t / 4), L.table_inv(t / 8),
+                          c);
+  quad_run<true>(a, t, j0, j1, L.split_inv(t), L.split_inv(t / 2), L.split_inv(t / 4), L.split_inv(t / 8), c);
 }
 
 // A pair of levels (t, t/2) with each level's twiddle source.

@@ -1,4 +1,4 @@
-// Decimal digits -> limbs on AVX-512BW + VBMI: see decimal_avx512.hpp.
+// Decimal digits <-> limbs on AVX-512BW + VBMI: see decimal_avx512.hpp.
 #include "src/digits/decimal_avx512.hpp"
 
 #if defined(BIGMUL_DIGITS_DECIMAL_AVX512)
@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #define BIGMUL_DEC_TARGET __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+#define BIGMUL_DEC_PRINT_TARGET __attribute__((target("avx512f,avx512bw,avx512vbmi,avx512dq")))
 
 namespace bigmul::digits::decimal_avx512 {
 
@@ -16,6 +17,11 @@ bool supported() {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512vbmi");
   }();
+  return ok;
+}
+
+bool print_supported() {
+  static const bool ok = supported() && __builtin_cpu_supports("avx512dq");
   return ok;
 }
 
@@ -66,6 +72,89 @@ BIGMUL_DEC_TARGET bool parse2(const char* p, limb_t* out) {
   out[0] = (g[1] * e8 + g[2]) * e8 + g[3];
   out[1] = (g[5] * e8 + g[6]) * e8 + g[7];
   return true;
+}
+
+namespace {
+
+// print8's output: character 19 k + m (limb a[7 - k], lane 7 - k) is the
+// head's character m (byte 5 + m of H's lane: the head < 1000 printed as 8
+// characters) for m < 3, else character m - 3 of the limb's 16 lower digits
+// (bytes of A's lane, then of B's). Per 64-byte chunk c: the indices into
+// (A, B) for permutex2var, into H for the masked permutexvar, the mask.
+struct print_layout {
+  alignas(64) std::uint8_t ab[3][64];
+  alignas(64) std::uint8_t h[3][64];
+  __mmask64 from_h[3];
+};
+
+constexpr print_layout make_print_layout() {
+  print_layout l{};
+  for (unsigned c = 0; c < 3; ++c) {
+    l.from_h[c] = 0;
+    for (unsigned j = 0; j < 64 && 64 * c + j < 152; ++j) {
+      const unsigned pos = 64 * c + j, lane = 7 - pos / 19, m = pos % 19;
+      if (m < 3) {
+        l.h[c][j] = static_cast<std::uint8_t>(8 * lane + 5 + m);
+        l.from_h[c] |= __mmask64{1} << j;
+      } else {
+        l.ab[c][j] = static_cast<std::uint8_t>((m < 11 ? 0 : 64) + 8 * lane + (m < 11 ? m - 3 : m - 11));
+      }
+    }
+  }
+  return l;
+}
+
+constexpr print_layout print_slots = make_print_layout();
+
+// x / d (x < 2^64, d = 10^16 or 10^8, x / d < 2^52) and the remainder r
+// by a double estimate with 1/d rounded up (inv_d >= 1/d, within an ulp):
+// d's multiples below 2^64 / 10^3 are doubles and rounding is monotone, so
+// the estimate is never below the quotient, and its relative error (3 ulp)
+// keeps it below the quotient + 1 while x / d < 2^40; one step down settles it.
+BIGMUL_DEC_PRINT_TARGET inline __m512i split(__m512i x, std::uint64_t d, double inv_d, __m512i& r) {
+  const __m512i dv = _mm512_set1_epi64(static_cast<long long>(d));
+  __m512i q = _mm512_cvttpd_epu64(_mm512_mul_pd(_mm512_cvtepu64_pd(x), _mm512_set1_pd(inv_d)));
+  r = _mm512_sub_epi64(x, _mm512_mullo_epi64(q, dv));
+  const __mmask8 over = _mm512_cmplt_epi64_mask(r, _mm512_setzero_si512());  // q one too big: r in [-d, 0)
+  q = _mm512_mask_sub_epi64(q, over, q, _mm512_set1_epi64(1));
+  r = _mm512_mask_add_epi64(r, over, r, dv);
+  return q;
+}
+// 1/10^16 rounded up (the nearest double, 1e-16, is below it); 1e-8 is above 1/10^8.
+constexpr double inv_1e16_up = 0x1.cd2b297d889bdp-54, inv_1e8_up = 1e-8;
+
+// Each 64-bit lane x < 10^8 as 8 characters, most significant first in
+// memory: the SWAR steps of swar::decimal_chars8 on 32- and 16-bit lanes.
+BIGMUL_DEC_PRINT_TARGET inline __m512i chars8(__m512i x) {
+  // (maskz with all lanes: GCC 12 warns on the plain shifts' and mul_epu32's undefined source)
+  const __m512i hi =
+      _mm512_maskz_srli_epi64(0xFF, _mm512_maskz_mul_epu32(0xFF, x, _mm512_set1_epi64(3518437209)), 45);  // x / 10^4
+  const __m512i lo = _mm512_sub_epi64(x, _mm512_mullo_epi32(hi, _mm512_set1_epi64(10000)));
+  __m512i y = _mm512_or_si512(hi, _mm512_maskz_slli_epi64(0xFF, lo, 32));  // then / 100 below 10^4
+  const __m512i h100 = _mm512_maskz_srli_epi32(0xFFFF, _mm512_mullo_epi32(y, _mm512_set1_epi32(10486)), 20);
+  y = _mm512_or_si512(
+      h100, _mm512_maskz_slli_epi32(0xFFFF, _mm512_sub_epi32(y, _mm512_mullo_epi32(h100, _mm512_set1_epi32(100))), 16));
+  const __m512i h10 = _mm512_srli_epi16(_mm512_mullo_epi16(y, _mm512_set1_epi16(103)), 10);  // / 10 below 100
+  y = _mm512_or_si512(h10, _mm512_slli_epi16(_mm512_sub_epi16(y, _mm512_mullo_epi16(h10, _mm512_set1_epi16(10))), 8));
+  return _mm512_add_epi8(y, _mm512_set1_epi8('0'));
+}
+
+}  // namespace
+
+BIGMUL_DEC_PRINT_TARGET void print8(const limb_t* a, char* out) {
+  const __m512i v = _mm512_loadu_si512(a);
+  __m512i rest, lo;
+  const __m512i head = split(v, 10000000000000000ull, inv_1e16_up, rest);  // < 1000
+  const __m512i hi = split(rest, 100000000ull, inv_1e8_up, lo);             // rest < 10^16
+  const __m512i H = chars8(head), A = chars8(hi), B = chars8(lo);
+  for (unsigned c = 0; c < 3; ++c) {
+    __m512i chunk = _mm512_permutex2var_epi8(A, _mm512_load_si512(print_slots.ab[c]), B);
+    chunk = _mm512_mask_permutexvar_epi8(chunk, print_slots.from_h[c], _mm512_load_si512(print_slots.h[c]), H);
+    if (c < 2)
+      _mm512_storeu_si512(out + 64 * c, chunk);
+    else
+      _mm512_mask_storeu_epi8(out + 128, (__mmask64{1} << 24) - 1, chunk);
+  }
 }
 
 }  // namespace bigmul::digits::decimal_avx512

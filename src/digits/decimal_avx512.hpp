@@ -1,6 +1,7 @@
-// Decimal digits -> decimal (10^19) limbs two limbs (38 characters) at a
-// time on AVX-512BW + VBMI, validation included; the SWAR code (swar.hpp) is
-// the fallback and finds a bad byte's exact offset. Why: at ~1.8 GB/s the
+// Decimal digits <-> decimal (10^19) limbs on AVX-512BW + VBMI: parsing two
+// limbs (38 characters) at a time, validation included, the SWAR code
+// (swar.hpp) the fallback that finds a bad byte's exact offset; printing
+// eight limbs (152 characters) at a time. Why: at ~1.8 GB/s the
 // SWAR parse of two 10^6-digit operands (~1.1 ms) is what the multiplying
 // thread waits for once its product is prepared.
 #pragma once
@@ -19,6 +20,15 @@ bool supported();
 // character first); reads no byte past p[37]. Returns false, out
 // unspecified, when a byte is not a decimal digit. Requires supported().
 bool parse2(const char* p, limb_t* out);
+
+// Whether print8 runs here: supported() and AVX-512 DQ (64-bit products and
+// conversions to and from doubles). Probed once.
+bool print_supported();
+
+// a[7], a[6], .. a[0] (each < 10^19) as 8 x 19 characters, leading zeros
+// included, to out[0 .. 152). Why: the SWAR print (~2.3 GB/s a thread) was
+// ~10% of a whole 10^7-digit decimal `bigmul` run. Requires print_supported().
+void print8(const limb_t* a, char* out);
 
 }  // namespace bigmul::digits::decimal_avx512
 

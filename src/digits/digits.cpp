@@ -150,6 +150,10 @@ void print(const limb_t* a, std::size_t n, unsigned base, char* out, unsigned th
     if (base == 16 && hex_avx512::supported())  // blocks i .. i + 3: limbs n - 2 - i down to n - 5 - i
       for (; b + 4 <= e; b += 4) hex_avx512::print4(a + n - 5 - b, rest + 16 * b);
 #endif
+#if defined(BIGMUL_DIGITS_DECIMAL_AVX512)
+    if (base == 10 && decimal_avx512::print_supported())  // blocks i .. i + 7: limbs n - 2 - i down to n - 9 - i
+      for (; b + 8 <= e; b += 8) decimal_avx512::print8(a + n - 9 - b, rest + 19 * b);
+#endif
     for (std::size_t i = b; i < e; ++i) print_full(a[n - 2 - i], base, rest + k * i);
   });
 }

@@ -239,7 +239,71 @@ TEST(DigitsDecimalAvx512, KernelAgainstScalarCode) {
             mpz_class(good, 10));
   ::munmap(m, page);
 }
+
+// The 8-limb AVX-512 decimal print against snprintf, limb by limb: every
+// power of ten and its neighbours, multiples of 10^16 and 10^8 (where the
+// double quotient estimates round across an integer) and their neighbours,
+// the largest limb, random limbs.
+TEST(DigitsDecimalAvx512, PrintAgainstScalarCode) {
+  if (!digits::decimal_avx512::print_supported()) GTEST_SKIP() << "no AVX-512 VBMI and DQ on this processor";
+  auto g = bigmul::test::rng(1322);
+  constexpr limb_t top = 9999999999999999999ull;
+  std::vector<limb_t> edges = {0, top, top - 1};
+  limb_t p10 = 1;
+  for (int k = 0; k <= 18; ++k, p10 *= 10)
+    for (limb_t d : {p10 - 1, p10, p10 + 1}) edges.push_back(d);
+  for (limb_t j : {1ull, 2ull, 9ull, 10ull, 99ull, 100ull, 500ull, 998ull, 999ull})
+    for (limb_t unit : {10000000000000000ull, 100000000ull})
+      for (limb_t d : {j * unit - 1, j * unit, j * unit + 1}) edges.push_back(d);
+  for (int round = 0; round < 20000; ++round) {
+    limb_t v[8];
+    for (int i = 0; i < 8; ++i)
+      v[i] = round < static_cast<int>(edges.size()) || g() % 2 ? edges[(round + 5 * i) % edges.size()] : g() % (top + 1);
+    char text[152];
+    digits::decimal_avx512::print8(v, text);
+    for (int k = 0; k < 8; ++k) {
+      char want[20];
+      std::snprintf(want, sizeof want, "%019llu", static_cast<unsigned long long>(v[7 - k]));
+      ASSERT_EQ(std::string(text + 19 * k, 19), std::string(want, 19)) << "round " << round << ", limb " << 7 - k;
+    }
+  }
+}
 #endif
+
+// Decimal and hex prints of 1 .. 40 limbs (the 8- and 4-limb vector blocks
+// and the limbs after them) and of 3 * 2^14 + 5 limbs over 1-3 threads
+// (chunks that start anywhere), random limbs with edge limbs among them,
+// against the limbs printed one by one.
+TEST(DigitsPrint, BlocksAndTailsAgainstTheLimbs) {
+  auto g = bigmul::test::rng(1323);
+  for (unsigned base : {10u, 16u}) {
+    const limb_t top = base == 10 ? 9999999999999999999ull : ~limb_t{0};
+    std::vector<std::size_t> sizes;
+    for (std::size_t n = 1; n <= 40; ++n) sizes.push_back(n);
+    sizes.push_back(3 * (std::size_t{1} << 14) + 5);
+    for (std::size_t n : sizes) {
+      std::vector<limb_t> v(n);
+      for (auto& x : v) x = g() % 4 == 0 ? (g() % 2 ? 0 : top) : (base == 10 ? g() % (top + 1) : g());
+      if (v[n - 1] == 0) v[n - 1] = 1;
+      std::string want = base == 10 ? std::to_string(v[n - 1]) : [&] {
+        char t[17];
+        std::snprintf(t, sizeof t, "%llx", static_cast<unsigned long long>(v[n - 1]));
+        return std::string(t);
+      }();
+      for (std::size_t i = n - 1; i-- > 0;) {
+        char t[20];
+        std::snprintf(t, sizeof t, base == 10 ? "%019llu" : "%016llx", static_cast<unsigned long long>(v[i]));
+        want += t;
+      }
+      for (unsigned threads : {1u, 2u, 3u}) {
+        if (threads > 1 && n < 100) continue;
+        std::string out(digits::printed_size(v.data(), n, base), '?');
+        digits::print(v.data(), n, base, out.data(), threads);
+        ASSERT_EQ(out, want) << "base " << base << ", " << n << " limbs, threads " << threads;
+      }
+    }
+  }
+}
 
 // Decimal texts of every length from 0 to 13 limbs plus 0-18 digits (the
 // two-limb groups, the SWAR limbs after them, the partial top limb) against

@@ -313,8 +313,9 @@ BIGMUL_IFMA inline void pair_inverse(u64* a, std::size_t t, const TT& Lt, const 
 // butterflies and twiddles as two pairs, half the passes over memory. For
 // blocks past the last-level cache, where the pairs' passes wait on DRAM
 // (2^25 points, two threads: 0.153 ns a butterfly against 0.082 in cache).
-// Level t/S' of the 16 (S = 8, 4, 2, 1 for t, t/2, t/4, t/8): pairs
-// (x_lo, x_lo+S) within groups of 2S, twiddle index j + (k mod S) t/8.
+// One of the four levels on the 16 vectors (S = 8, 4, 2, 1 for levels t,
+// t/2, t/4, t/8): the pairs (x_lo, x_lo+S) in each group of 2S, butterfly k
+// of a group at twiddle index j + (k mod S) t/8.
 template <int S, bool Inverse, class TW>
 BIGMUL_IFMA inline void radix16_level(__m512i (&x)[16], const TW& L, std::size_t j, std::size_t q, const vconst& c) {
 #pragma GCC unroll 8
@@ -491,6 +492,7 @@ level_tables tables(const ntt52_level_table& T) {
 #endif  // BIGMUL_HAVE_IFMA_CODE
 
 }  // namespace
+
 std::size_t ntt52_quad_min() { return quad_min_points.load(std::memory_order_relaxed); }
 std::size_t ntt52_set_quad_min(std::size_t points) {
   return quad_min_points.exchange(std::max(points, 16 * leaf_size), std::memory_order_relaxed);

@@ -106,11 +106,12 @@ constexpr print_layout make_print_layout() {
 
 constexpr print_layout print_slots = make_print_layout();
 
-// x / d (x < 2^64, d = 10^16 or 10^8, x / d < 2^52) and the remainder r
-// by a double estimate with 1/d rounded up (inv_d >= 1/d, within an ulp):
-// d's multiples below 2^64 / 10^3 are doubles and rounding is monotone, so
-// the estimate is never below the quotient, and its relative error (3 ulp)
-// keeps it below the quotient + 1 while x / d < 2^40; one step down settles it.
+// x / d and the remainder r (d = 10^16 with x < 10^19, or d = 10^8 with
+// x < 10^16) from a double estimate with 1/d rounded up (inv_d >= 1/d,
+// within an ulp). Every multiple j d <= x is a double (j 5^k < 2^53 for
+// d = 10^k) and rounding is monotone, so the estimate is never below the
+// quotient; its relative error (a few ulp) keeps it below the quotient + 1
+// as x / d < 10^8. One step down settles it.
 BIGMUL_DEC_PRINT_TARGET inline __m512i split(__m512i x, std::uint64_t d, double inv_d, __m512i& r) {
   const __m512i dv = _mm512_set1_epi64(static_cast<long long>(d));
   __m512i q = _mm512_cvttpd_epu64(_mm512_mul_pd(_mm512_cvtepu64_pd(x), _mm512_set1_pd(inv_d)));

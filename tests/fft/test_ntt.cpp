@@ -687,8 +687,9 @@ TEST_F(NttIfma, ForwardFilledEqualsLoadThenForward) {
 // transforms take them: the DFT in the engine's order (quads at 2^20 and its
 // 2^16 sixteenths: every level coarse x fine, and the lowest level from the
 // full table), and value for value the pairs-only transforms, forward,
-// inverse and the fused pointwise inverse, on 1-3 threads, at 2^16 .. 2^18
-// and 3 * 2^16 (the radix-3 thirds), 1 and 2 quads deep.
+// inverse and the fused pointwise inverse, on 1-3 and 8 threads (tasks
+// smaller than a quad's sixteenths), at 2^16 .. 2^18 and 3 * 2^16 (the
+// radix-3 thirds), 1 and 2 quads deep.
 TEST_F(NttIfma, QuadPassesAreTheDftAndEqualThePairs) {
   struct quad_threshold {
     std::size_t old;
@@ -706,7 +707,7 @@ TEST_F(NttIfma, QuadPassesAreTheDftAndEqualThePairs) {
     const auto plan = ntt52_plan::get(2, n);
     const u64 p = plan->modulus();
     const auto a = random_residues(n, p, g, true), y = random_residues(n, p, g, true);
-    for (unsigned threads : {1u, 2u, 3u}) {
+    for (unsigned threads : {1u, 2u, 3u, 8u}) {
       std::vector<u64> want[3], got[3];
       for (int quads = 0; quads < 2; ++quads) {
         const quad_threshold set(quads ? 1 : ~std::size_t{0});

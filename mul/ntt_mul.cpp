@@ -202,11 +202,43 @@ inline limb_t decimal_step(const u64 x[3], u64 pend[2]) {
   return low.r;
 }
 
+// Chains a task for decimal_garner3_step: its division's latency is the
+// chain, and two chains keep their state in registers where four spilled
+// (AVX2 engine, 10^6 digits, the carry phase: 1 chain 0.49 ms, 2 0.40, 3
+// and 4 0.43-0.44).
+constexpr unsigned decimal_garner3_chains = 2;
+
+// One decimal position straight from Garner's three digits (v0 < p0, v1 <
+// p1, v2 < p2; p0 < B = 10^19): with p0 p1 = q1 B + q0, a coefficient is
+// c = S + T B, S = v0 + v1 p0 + v2 q0 (< 2^127), T = v2 q1 (< 2^124, 62-bit
+// primes). T goes on to the next position undivided, so a position's value
+// V = S + T_previous + carry (< 2^127) takes one 2-by-1 division (V / B <
+// 2^64) where the Horner limbs of c took two (decimal_step).
+struct decimal_garner3 {
+  u64 p0, q0, q1;
+  explicit decimal_garner3(u64 p0_, u64 p1) : p0(p0_) {
+    const fft::u128 pp = static_cast<fft::u128>(p0_) * p1;
+    q1 = static_cast<u64>(pp / decimal_limb_base);
+    q0 = static_cast<u64>(pp % decimal_limb_base);
+  }
+};
+// pend = {carry, T low, T high} in and out; returns the position's limb.
+inline limb_t decimal_garner3_step(const decimal_garner3& g, u64 v0, u64 v1, u64 v2, u64 pend[3]) {
+  const fft::u128 t_prev = (static_cast<fft::u128>(pend[2]) << 64) | pend[1];
+  const fft::u128 v = static_cast<fft::u128>(v1) * g.p0 + static_cast<fft::u128>(v2) * g.q0 + v0 + pend[0] + t_prev;
+  const fft::u128 t = static_cast<fft::u128>(v2) * g.q1;
+  const qr64 d = div_1e19(v);
+  pend[0] = d.q;
+  pend[1] = static_cast<u64>(t);
+  pend[2] = static_cast<u64>(t >> 64);
+  return d.r;
+}
+
 // Chinese remaindering and carries of `count` coefficients into r[0 .. rn).
 // The coefficients are cut into pieces; each piece writes its own limbs and
 // keeps what carries past its end (a "tail"), and the tails are added in
-// order at the end. Binary pieces run one per task; decimal ones
-// decimal_chains per task, their division chains interleaved. bits < 64
+// order at the end. Binary pieces run one per task; decimal ones several
+// per task, their division chains interleaved. bits < 64
 // (binary only): coefficient c sits at bit c bits, not limb c.
 template <unsigned K, class MixedRadix>
 void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, unsigned used, u64* const* res,
@@ -214,7 +246,12 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
                    mul_stats& st, bool timing) {
   const auto t0 = timing ? clock_type::now() : clock_type::time_point{};
   const std::size_t tasks = prim::chunk_count(count, grain, threads);
-  const std::size_t per_task = rx == radix::decimal ? decimal_chains : 1, pieces = tasks * per_task;
+  const bool ifma_garner = &mixed_radix == &fft::ntt52_mixed_radix_digits;
+  const bool decimal3 = rx == radix::decimal && used == 3 && ifma_garner;  // IFMA: ntt_decimal3_carry
+  const std::size_t per_task = rx == radix::binary                   ? 1
+                               : used == 3 && !ifma_garner ? decimal_garner3_chains
+                                                           : decimal_chains;
+  const std::size_t pieces = tasks * per_task;
   const auto bound = [&](std::size_t piece) { return count * piece / pieces; };
   // The limb where a piece's tail lands (the first limb the next piece writes).
   const auto limb_at = [&](std::size_t coefficient) { return bits == 64 ? coefficient : (coefficient * bits) >> 6; };
@@ -224,8 +261,6 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
   const u64* residues[K] = {};
   for (unsigned j = 0; j < used; ++j) residues[j] = res[j];
   constexpr std::size_t group = 64;
-  const bool ifma_garner = &mixed_radix == &fft::ntt52_mixed_radix_digits;
-  const bool decimal3 = rx == radix::decimal && used == 3 && ifma_garner;
   const bool bmi2 = prim::cpu_has_bmi2_adx();
   // Limbs x[3 q ..] of coefficients i .. i + len (len <= group).
   const auto coefficients = [&](std::size_t i, std::size_t len, u64* digits, u64* x) {
@@ -305,8 +340,47 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
         hi[c] = bound(C * task + c + 1);
       }
       ntt_decimal3_carry<C>(residues, lo, hi, r, tails.data() + tail_limbs * C * task, tail_limbs);
+    } else if (used == 3) {
+      // decimal_garner3_chains pieces a task, their division chains
+      // interleaved, one division a position (decimal_garner3_step).
+      constexpr unsigned C = decimal_garner3_chains;
+      const decimal_garner3 dg(primes[0].p, primes[1].p);
+      std::size_t lo[C], hi[C];
+      u64 pend[C][3] = {}, vs[C][3 * group];
+      for (unsigned c = 0; c < C; ++c) {
+        lo[c] = bound(C * task + c);
+        hi[c] = bound(C * task + c + 1);
+      }
+      for (std::size_t off = 0;; off += group) {
+        std::size_t len[C], all = group, any = 0;
+        for (unsigned c = 0; c < C; ++c) {
+          len[c] = lo[c] + off < hi[c] ? std::min(group, hi[c] - lo[c] - off) : 0;
+          all = std::min(all, len[c]);
+          any |= len[c];
+        }
+        if (any == 0) break;
+        for (unsigned c = 0; c < C; ++c)
+          if (len[c] != 0) mixed_radix(residues, lo[c] + off, len[c], vs[c], used);
+        const auto step = [&](unsigned c, std::size_t q) {
+          const u64* v = vs[c];
+          r[lo[c] + off + q] = decimal_garner3_step(dg, v[q], v[len[c] + q], v[2 * len[c] + q], pend[c]);
+        };
+        for (std::size_t q = 0; q < all; ++q)
+          for (unsigned c = 0; c < C; ++c) step(c, q);
+        for (unsigned c = 0; c < C; ++c)
+          for (std::size_t q = all; q < len[c]; ++q) step(c, q);
+      }
+      // What carries past each piece, carry + T (< 2^125), as base-10^19 digits.
+      for (unsigned c = 0; c < C; ++c) {
+        const std::size_t piece = C * task + c;
+        const fft::u128 rest = ((static_cast<fft::u128>(pend[c][2]) << 64) | pend[c][1]) + pend[c][0];
+        const qr64 d = div_1e19(rest);  // rest / 2^64 < 2^61 < 10^19
+        tails[tail_limbs * piece] = d.r;
+        tails[tail_limbs * piece + 1] = d.q;
+      }
     } else {
-      // decimal_chains pieces a task, their division chains interleaved.
+      // Four primes: Horner's limbs, then decimal_chains pieces a task, their
+      // division chains interleaved.
       constexpr unsigned C = decimal_chains;
       std::size_t lo[C], hi[C];
       u64 pend[C][2] = {}, xs[C][3 * group];

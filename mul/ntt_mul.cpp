@@ -223,6 +223,8 @@ struct decimal_garner3 {
   }
 };
 // pend = {carry, T low, T high} in and out; returns the position's limb.
+// (The sums as bin::addc chains, as the binary carries have them, measured
+// slower here: carry phase 0.48 against 0.40 ms at 10^6 digits.)
 inline limb_t decimal_garner3_step(const decimal_garner3& g, u64 v0, u64 v1, u64 v2, u64 pend[3]) {
   const fft::u128 t_prev = (static_cast<fft::u128>(pend[2]) << 64) | pend[1];
   const fft::u128 v = static_cast<fft::u128>(v1) * g.p0 + static_cast<fft::u128>(v2) * g.q0 + v0 + pend[0] + t_prev;

@@ -12,7 +12,8 @@ using namespace avx2;
 
 #if defined(BIGMUL_HAVE_AVX2_CODE)
 
-// Garner digits of 4 coefficients a step (count a multiple of 4): each step
+// Garner digits of 4 coefficients a step (the first count - count % 4 of a
+// group of count; the caller does the rest): each step
 // t = (t - v_j) p_j^{-1} mod p_k is a Shoup product of |t - v_j| < 3 p_k.
 struct garner_avx2 {
   u64 p[4];
@@ -23,7 +24,7 @@ BIGMUL_AVX2 void mixed_radix_run(const garner_avx2& G, const u64* const res[], s
                                  u64* v, unsigned used) {
   const vconst c[4] = {make_vconst(G.p[0]), make_vconst(G.p[1]), make_vconst(G.p[2]), make_vconst(G.p[3])};
   const __m256d zero = _mm256_setzero_pd(), two52v = _mm256_set1_pd(two52);
-  for (std::size_t q = 0; q < count; q += 4) {
+  for (std::size_t q = 0; q + 4 <= count; q += 4) {
     __m256d d[4];
     for (unsigned k = 0; k < used; ++k) {
       __m256d r = load_u64(res[k] + i + q, c[k]);  // [-p, p)
@@ -54,7 +55,10 @@ void ntt_avx2_mixed_radix_digits(const u64* const res[], std::size_t i, std::siz
       }
     return g;
   }();
-  if (count % 4 == 0 && ntt_avx2_supported()) return mixed_radix_run(G, res, i, count, v, used);
+  if (ntt_avx2_supported()) {
+    mixed_radix_run(G, res, i, count, v, used);
+    return scalar.digits(res, i, count, v, used, count - count % 4);
+  }
 #endif
   scalar.digits(res, i, count, v, used);
 }

@@ -51,8 +51,10 @@ struct garner_constants {
   }
 
   // Digits of coefficients i .. i + count, digit k of coefficient c at v[k count + c].
-  void digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used = K) const {
-    for (std::size_t c = 0; c < count; ++c) {
+  // Coefficients from .. count of a group of count (the vector engines' tails).
+  void digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used = K,
+              std::size_t from = 0) const {
+    for (std::size_t c = from; c < count; ++c) {
       u64 r[K] = {}, d[K] = {};
       for (unsigned k = 0; k < used; ++k) r[k] = res[k][i + c];
       digits(r, d, used);

@@ -14,7 +14,7 @@ using namespace ifma;
 
 #if defined(BIGMUL_HAVE_IFMA_CODE)
 
-// Garner digits of 8 coefficients a step (count a multiple of 8): each
+// Garner digits of 8 coefficients a step (the first count - count % 8): each
 // digit step t = (t - v_j) p_j^{-1} mod p_k is a 52-bit Shoup product.
 struct garner52 {
   u64 p[4];
@@ -39,7 +39,7 @@ const garner52& garner_ifma() {
 BIGMUL_IFMA void mixed_radix_run(const garner52& G, const u64* const res[], std::size_t i, std::size_t count,
                                  u64* v, unsigned used) {
   vconst c[4] = {make_vconst(G.p[0]), make_vconst(G.p[1]), make_vconst(G.p[2]), make_vconst(G.p[3])};
-  for (std::size_t q = 0; q < count; q += 8) {
+  for (std::size_t q = 0; q + 8 <= count; q += 8) {
     __m512i d[4];
     for (unsigned k = 0; k < used; ++k) {
       const __m512i pk = c[k].p;
@@ -139,7 +139,7 @@ BIGMUL_IFMA inline void garner3_digits(const garner3_vec& K, const u64* const re
 }
 
 // Garner (three primes) and the decimal split of 8 coefficients a step
-// (count a multiple of 8); the products in 52-bit limbs:
+// (the first count - count % 8); the products in 52-bit limbs:
 //   S = s0 + s1 2^52 + s2 2^104, T = t0 + t1 2^52.
 BIGMUL_IFMA void decimal_digits_run(const garner52& G, const decimal_constants& D, const u64* const res[],
                                     std::size_t i, std::size_t count, u64* d) {
@@ -150,7 +150,7 @@ BIGMUL_IFMA void decimal_digits_run(const garner52& G, const decimal_constants& 
                 a0h = _mm512_set1_epi64(ll(D.a0 >> 52)), a1 = _mm512_set1_epi64(ll(D.a1));
   const div_f_consts K{_mm512_set1_pd(1.0 / static_cast<double>(five19)), _mm512_set1_pd(4503599627370496.0),
                        _mm512_set1_epi64(0x4330000000000000ll), _mm512_set1_epi64(ll(five19)), _mm512_set1_epi64(1)};
-  for (std::size_t q = 0; q < count; q += 8) {
+  for (std::size_t q = 0; q + 8 <= count; q += 8) {
     __m512i v0, v1, v2;
     garner3_digits(GK, res, i + q, v0, v1, v2);
     // S = v0 + p0 v1 + A0 v2, A0 = a0h 2^52 + a0l.
@@ -181,7 +181,7 @@ BIGMUL_IFMA void decimal_digits_run(const garner52& G, const decimal_constants& 
   }
 }
 
-// Garner and Horner of 8 coefficients a step (count a multiple of 8), in
+// Garner and Horner of 8 coefficients a step (the first count - count % 8), in
 // 52-bit limbs: y = v1 + p1 v2 = y0 + y1 2^52, x = v0 + p0 y = x0 + x1 2^52
 // + x2 2^104 (each limb normalized below 2^52 but the top), then regrouped
 // into 64-bit limbs.
@@ -189,7 +189,7 @@ BIGMUL_IFMA void crt3_limbs_run(const garner52& G, const u64* const res[], std::
   const garner3_vec GK = make_garner3(G);
   const __m512i zero = _mm512_setzero_si512(), m52 = _mm512_set1_epi64(ll(mask52));
   const __m512i p0 = _mm512_set1_epi64(ll(G.p[0])), p1 = _mm512_set1_epi64(ll(G.p[1]));
-  for (std::size_t q = 0; q < count; q += 8) {
+  for (std::size_t q = 0; q + 8 <= count; q += 8) {
     __m512i v0, v1, v2;
     garner3_digits(GK, res, i + q, v0, v1, v2);
     // y = v1 + p1 v2 < 2^101.
@@ -217,13 +217,26 @@ const garner_constants<4>& scalar_garner() {
 
 }  // namespace
 
-void ntt52_crt3_limbs(const u64* const res[], std::size_t i, std::size_t count, u64* x) {
+namespace {
+// The vector runs take the first count - count % 8 coefficients of a group
+// (its stride stays count); the scalar code the rest, or all of it without IFMA.
+std::size_t vector_part(std::size_t count) {
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  if (count % 8 == 0 && ntt52_supported()) return crt3_limbs_run(garner_ifma(), res, i, count, x);
+  if (ntt52_supported()) return count - count % 8;
+#endif
+  (void)count;
+  return 0;
+}
+}  // namespace
+
+void ntt52_crt3_limbs(const u64* const res[], std::size_t i, std::size_t count, u64* x) {
+  const std::size_t from = vector_part(count);
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  if (from != 0) crt3_limbs_run(garner_ifma(), res, i, count, x);
 #endif
   const garner_constants<4>& G = scalar_garner();
   const u64 p0 = ntt52_primes[0].p, p1 = ntt52_primes[1].p;
-  for (std::size_t q = 0; q < count; ++q) {
+  for (std::size_t q = from; q < count; ++q) {
     const u64 r[4] = {res[0][i + q], res[1][i + q], res[2][i + q], 0};
     u64 v[4] = {};
     G.digits(r, v, 3);
@@ -241,11 +254,12 @@ void ntt52_decimal_split(u64 v0, u64 v1, u64 v2, u64 d[3]) {
 }
 
 void ntt52_decimal_digits(const u64* const res[], std::size_t i, std::size_t count, u64* d) {
+  const std::size_t from = vector_part(count);
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  if (count % 8 == 0 && ntt52_supported()) return decimal_digits_run(garner_ifma(), decimal_k(), res, i, count, d);
+  if (from != 0) decimal_digits_run(garner_ifma(), decimal_k(), res, i, count, d);
 #endif
   const garner_constants<4>& G = scalar_garner();
-  for (std::size_t c = 0; c < count; ++c) {
+  for (std::size_t c = from; c < count; ++c) {
     const u64 r[4] = {res[0][i + c], res[1][i + c], res[2][i + c], 0};
     u64 v[4] = {}, x[3];
     G.digits(r, v, 3);
@@ -257,10 +271,11 @@ void ntt52_decimal_digits(const u64* const res[], std::size_t i, std::size_t cou
 }
 
 void ntt52_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used) {
+  const std::size_t from = vector_part(count);
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  if (count % 8 == 0 && ntt52_supported()) return mixed_radix_run(garner_ifma(), res, i, count, v, used);
+  if (from != 0) mixed_radix_run(garner_ifma(), res, i, count, v, used);
 #endif
-  scalar_garner().digits(res, i, count, v, used);
+  scalar_garner().digits(res, i, count, v, used, from);
 }
 
 }  // namespace bigmul::fft

@@ -47,9 +47,11 @@ int main(int argc, char** argv) {
     std::vector<limb_t> r(2 * n * G), want(2 * n * G);
     mul_options opt;
     opt.where = backend::cpu;
+    // Timed without stats, as a user's calls run; one more call fills in the labels.
+    const measurement m = h.time([&] { mul_batched(r.data(), a.data(), b.data(), n, G, radix::binary, opt); });
     mul_stats st;
     opt.stats = &st;
-    const measurement m = h.time([&] { mul_batched(r.data(), a.data(), b.data(), n, G, radix::binary, opt); });
+    mul_batched(r.data(), a.data(), b.data(), n, G, radix::binary, opt);
     const double ours = m.real_s;
     // GMP: the same G products in contiguous runs over the same threads.
     const auto gmp_all = [&] {

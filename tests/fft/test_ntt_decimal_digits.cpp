@@ -11,6 +11,8 @@
 #include <random>
 #include <vector>
 
+#include "fft/ntt_avx2.hpp"
+#include "fft/ntt_crt.hpp"
 #include "fft/ntt_decimal_digits.hpp"
 #include "fft/ntt_ifma.hpp"
 
@@ -176,6 +178,35 @@ TEST(NttDecimalDigits, ScalarSplitEqualsLongDivision) {
     ASSERT_EQ(d[1], d1);
     ASSERT_EQ(d[2], c.l[0]);
   }
+}
+
+// The vector engines' Garner digits for every group length: the vector code
+// takes the first count - count % 8 (IFMA) or count - count % 4 (AVX2)
+// coefficients of a group and the scalar code the rest, at the group's
+// stride; both against the scalar digits, 1 .. 4 primes, lazy residues in
+// [0, 2p), at an offset into the residue arrays.
+TEST(NttDecimalDigits, GarnerDigitsOfEveryGroupLength) {
+  std::mt19937_64 g(41);
+  const garner_constants<4> scalar(ntt52_primes);
+  constexpr std::size_t most = 41, at = 5;
+  std::vector<u64> res[4];
+  for (unsigned k = 0; k < 4; ++k) {
+    res[k].resize(at + most);
+    for (auto& x : res[k]) x = g() % (2 * ntt52_primes[k].p);
+    res[k][at] = 2 * ntt52_primes[k].p - 1;  // the largest lazy residue
+  }
+  const u64* const rp[4] = {res[0].data(), res[1].data(), res[2].data(), res[3].data()};
+  for (unsigned used = 1; used <= 4; ++used)
+    for (std::size_t count = 1; count <= most; ++count) {
+      std::vector<u64> want(4 * count), ifma(4 * count, 7), avx2(4 * count, 7);
+      scalar.digits(rp, at, count, want.data(), used);
+      ntt52_mixed_radix_digits(rp, at, count, ifma.data(), used);
+      ntt_avx2_mixed_radix_digits(rp, at, count, avx2.data(), used);
+      for (std::size_t i = 0; i < used * count; ++i) {
+        ASSERT_EQ(ifma[i], want[i]) << "ntt52, " << used << " primes, count " << count << ", entry " << i;
+        ASSERT_EQ(avx2[i], want[i]) << "avx2, " << used << " primes, count " << count << ", entry " << i;
+      }
+    }
 }
 
 }  // namespace

@@ -62,6 +62,43 @@ TEST(MulMisuse, EnumsOutsideTheirEnumeratorsAreRefusedAndTheResultUntouched) {
   EXPECT_EQ(r, (std::vector<limb_t>{21, 52, 67, 40, 0}));
 }
 
+// A decimal operand's limb >= 10^19 is named by operand and index wherever
+// it sits: the check runs 64 limbs a block (4 a compare with AVX2) and
+// looks up the limb only in a block that has one, so first, inside and
+// last limbs of a block, a full last block and the tail are all tried, at
+// 10^19 (the smallest bad limb, beside 10^19 - 1 everywhere else) and
+// past it; 2^63 - 1 and 2^63 (< 10^19), where the signed compare's sign
+// flip sits, are good limbs.
+TEST(MulMisuse, NonDecimalLimbsAreNamedByOperandAndIndex) {
+  constexpr limb_t top = 9999999999999999999ull;  // 10^19 - 1
+  for (const std::size_t n : {1u, 63u, 64u, 65u, 128u, 200u}) {
+    const std::vector<limb_t> b(n, top);
+    std::vector<limb_t> a(n, top), r(2 * n, poison);
+    // All-maximum, 2^63 - 1 and 2^63 limbs are fine (the products are checked elsewhere).
+    for (const limb_t good : {top, limb_t{0x7FFFFFFFFFFFFFFFull}, limb_t{1} << 63}) {
+      a.assign(n, good);
+      mul(r.data(), a.data(), n, b.data(), n, radix::decimal);
+    }
+    a.assign(n, top);
+    for (const std::size_t at : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{62}, std::size_t{63},
+                                 std::size_t{64}, std::size_t{127}, std::size_t{128}, n - 1})
+      for (const limb_t bad : {top + 1, top + 2, limb_t{0xC000000000000000ull}, ~limb_t{0}}) {
+        if (at >= n) continue;
+        for (const bool in_b : {false, true}) {
+          std::vector<limb_t> x = a, y = b;
+          (in_b ? y : x)[at] = bad;
+          r.assign(2 * n, poison);
+          const std::string m = expect_error(error::kind::invalid_argument, [&] {
+            mul(r.data(), x.data(), n, y.data(), n, radix::decimal);
+          });
+          const std::string want = std::string("operand ") + (in_b ? "b" : "a") + " limb " + std::to_string(at) + " ";
+          EXPECT_NE(m.find(want), std::string::npos) << m << " (n " << n << ", limb " << at << ")";
+          EXPECT_EQ(r, std::vector<limb_t>(2 * n, poison));
+        }
+      }
+  }
+}
+
 TEST(MulMisuse, SizesThatOverflowAreRefusedBeforeAnyAccess) {
   const std::vector<limb_t> a = {1, 2}, b = {3};
   std::vector<limb_t> r(3, poison);

@@ -80,7 +80,7 @@ struct tables {
   double s = 0, sp = 0;
 };
 constexpr std::size_t cap = ntt_avx2_twiddle_table::cap;
-constexpr unsigned cap_bits = 11;
+constexpr unsigned cap_bits = 13;
 static_assert(cap == std::size_t{1} << cap_bits && cap >= leaf_size / 2, "a leaf's widest run is one fine range");
 
 // Entry k (w[k], w[k] / p) of a split table: coarse times fine, reduced

@@ -3,8 +3,9 @@
 // primes: coefficients arrive already split into base-10^19 digits
 // c = d0 + d1 10^19 + d2 10^38 (fft/ntt_decimal_digits.hpp, independent
 // per coefficient and vectorized), so the carry chain is additions and
-// compares only. The general path (mul/ntt_mul.cpp) divides (coefficient +
-// carry) by 10^19 twice per coefficient on the chain.
+// compares only. The other engines' path (mul/ntt_mul.cpp) divides once per
+// position on the chain (three primes) or twice (four).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -12,6 +13,22 @@
 #include "fft/ntt_decimal_digits.hpp"
 
 namespace bigmul::detail {
+
+// Interleaved decimal carry chains (here and mul/ntt_mul.cpp): chain c's
+// next group from offset off, len[c] coefficients (up to group, 0 past its
+// end); returns the fewest of them, the positions every chain takes in turn
+// (~0 when no chain has any left).
+template <unsigned C>
+std::size_t chain_group(const std::size_t (&lo)[C], const std::size_t (&hi)[C], std::size_t off, std::size_t group,
+                        std::size_t (&len)[C]) {
+  std::size_t all = group, any = 0;
+  for (unsigned c = 0; c < C; ++c) {
+    len[c] = lo[c] + off < hi[c] ? std::min(group, hi[c] - lo[c] - off) : 0;
+    all = std::min(all, len[c]);
+    any |= len[c];
+  }
+  return any == 0 ? ~std::size_t{0} : all;
+}
 
 // The running sum of one chain: position i receives d0[i] + d1[i - 1] +
 // d2[i - 2] + carry. State: a = d1[i - 1], b = d2[i - 2], b1 = d2[i - 1],
@@ -58,14 +75,9 @@ void ntt_decimal3_carry(const fft::u64* const res[], const std::size_t (&lo)[C],
   fft::u64 d[C][3 * group];
   ntt_decimal_chain chain[C];
   for (std::size_t off = 0;; off += group) {
-    std::size_t len[C], all = group, any = 0;
-    for (unsigned c = 0; c < C; ++c) {
-      const std::size_t left = lo[c] + off < hi[c] ? hi[c] - lo[c] - off : 0;
-      len[c] = left < group ? left : group;
-      all = len[c] < all ? len[c] : all;
-      any |= len[c];
-    }
-    if (any == 0) break;
+    std::size_t len[C];
+    const std::size_t all = chain_group(lo, hi, off, group, len);
+    if (all == ~std::size_t{0}) break;
     for (unsigned c = 0; c < C; ++c)
       if (len[c]) fft::ntt52_decimal_digits(res, lo[c] + off, len[c], d[c]);
     const auto run = [&](unsigned c, std::size_t q) {

@@ -245,21 +245,6 @@ void chain_bounds(std::size_t task, Bound&& bound, std::size_t (&lo)[C], std::si
     hi[c] = bound(C * task + c + 1);
   }
 }
-// Chain c's next group from offset off: len[c] coefficients (up to group,
-// 0 past its end); returns the fewest of them, the positions every chain
-// takes in turn (~0 when no chain has any left).
-template <unsigned C>
-std::size_t chain_group(const std::size_t (&lo)[C], const std::size_t (&hi)[C], std::size_t off, std::size_t group,
-                        std::size_t (&len)[C]) {
-  std::size_t all = group, any = 0;
-  for (unsigned c = 0; c < C; ++c) {
-    len[c] = lo[c] + off < hi[c] ? std::min(group, hi[c] - lo[c] - off) : 0;
-    all = std::min(all, len[c]);
-    any |= len[c];
-  }
-  return any == 0 ? ~std::size_t{0} : all;
-}
-
 // Chinese remaindering and carries of `count` coefficients into r[0 .. rn).
 // The coefficients are cut into pieces; each piece writes its own limbs and
 // keeps what carries past its end (a "tail"), and the tails are added in

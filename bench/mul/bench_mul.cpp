@@ -10,7 +10,9 @@
 // threads:<t>: random balanced binary operands of <digits> decimal digits,
 // each size and thread count in a fresh child process (this program again,
 // --child), which reports the cold time (the first product in the process:
-// fresh pages, tables), the warm time (median of the later products), the
+// fresh pages, tables; with its user and system CPU time and page faults, so
+// that the library's own first-call work and the kernel's first touch of
+// fresh pages are told apart), the warm time (median of the later products), the
 // peak heap of a product (counted operator new, over the operands and result
 // already allocated) and the peak RSS (ru_maxrss minus its value before the
 // operands), then GMP's time on the same operands up to --gmp-max-digits.
@@ -78,6 +80,20 @@ double max_rss_bytes() {
   return static_cast<double>(u.ru_maxrss) * 1024.0;
 }
 
+// This process's user and system CPU seconds (all threads) and minor page
+// faults so far: a cold product's excess over a warm one splits into bigmul's
+// own first-call work (user time: tables, plans) and the kernel's first
+// touch of fresh pages (system time, one fault per page).
+struct usage {
+  double user = 0, system = 0, faults = 0;
+};
+usage usage_now() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  return {seconds(u.ru_utime), seconds(u.ru_stime), static_cast<double>(u.ru_minflt)};
+}
+
 // One scaling measurement in this (fresh) process; prints one "result" line
 // for the parent. GMP runs last, so the RSS peak is ours alone.
 int child(std::size_t digits, unsigned threads, int warm_runs, bool with_gmp, double min_time) {
@@ -92,16 +108,21 @@ int child(std::size_t digits, unsigned threads, int warm_runs, bool with_gmp, do
   // the clock); one more product afterwards fills in the row's labels.
   mul_stats st;
   const auto product = [&] { mul(r.data(), a.data(), n, b.data(), n, radix::binary, opt); };
+  usage used{};  // of the last product peak_of ran
   const auto peak_of = [&](auto&& f) {
     reset_peak();
     const std::size_t before = heap_in_use();
+    const usage u0 = usage_now();
     const double c0 = cpu_seconds(), t0 = now_seconds();
     f();
     const double t = now_seconds() - t0, c = cpu_seconds() - c0;
+    const usage u1 = usage_now();
+    used = {u1.user - u0.user, u1.system - u0.system, u1.faults - u0.faults};
     return std::make_tuple(t, c, static_cast<double>(heap_peak() - before));
   };
   const auto [cold, cold_cpu, heap_cold] = peak_of(product);
-  std::vector<double> warm, warm_cpu;
+  const usage cold_usage = used;
+  std::vector<double> warm, warm_cpu, warm_user;
   double heap_warm = 0;
   // At least warm_runs products, and at least min_time seconds of them.
   const double warm_start = now_seconds();
@@ -109,10 +130,12 @@ int child(std::size_t digits, unsigned threads, int warm_runs, bool with_gmp, do
     const auto [t, c, h] = peak_of(product);
     warm.push_back(t);
     warm_cpu.push_back(c);
+    warm_user.push_back(used.user);
     heap_warm = std::max(heap_warm, h);
   }
   std::sort(warm.begin(), warm.end());
   std::sort(warm_cpu.begin(), warm_cpu.end());
+  std::sort(warm_user.begin(), warm_user.end());
   const double rss_peak = max_rss_bytes() - rss_base;
   opt.stats = &st;
   product();
@@ -135,10 +158,12 @@ int child(std::size_t digits, unsigned threads, int warm_runs, bool with_gmp, do
     }
     mpz_clears(x, y, z, nullptr);
   }
-  std::printf("result %.9g %.9g %.9g %.9g %d %.17g %.17g %.17g %.9g %d %s %s %zu\n", cold, cold_cpu,
-              warm.empty() ? cold : warm[warm.size() / 2], warm_cpu.empty() ? cold_cpu : warm_cpu[warm_cpu.size() / 2],
-              static_cast<int>(warm.size()), heap_cold, heap_warm, rss_peak, t_gmp, gmp_runs, algorithm_name(st.used),
-              st.ntt_engine ? st.ntt_engine : "-", st.transform_length);
+  std::printf("result %.9g %.9g %.9g %.9g %d %.17g %.17g %.17g %.9g %d %s %s %zu %.9g %.9g %.17g %.9g\n", cold,
+              cold_cpu, warm.empty() ? cold : warm[warm.size() / 2],
+              warm_cpu.empty() ? cold_cpu : warm_cpu[warm_cpu.size() / 2], static_cast<int>(warm.size()), heap_cold,
+              heap_warm, rss_peak, t_gmp, gmp_runs, algorithm_name(st.used), st.ntt_engine ? st.ntt_engine : "-",
+              st.transform_length, cold_usage.user, cold_usage.system, cold_usage.faults,
+              warm_user.empty() ? cold_usage.user : warm_user[warm_user.size() / 2]);
   return 0;
 }
 
@@ -158,13 +183,15 @@ bool scaling_row(harness& h, const std::string& self, std::size_t digits, unsign
   while (std::fgets(line, sizeof line, p))
     if (std::strncmp(line, "result ", 7) == 0) found = line;
   const int status = pclose(p);
-  double cold, cold_cpu, warm, warm_cpu, heap_cold, heap_warm, rss, t_gmp;
+  double cold, cold_cpu, warm, warm_cpu, heap_cold, heap_warm, rss, t_gmp, cold_user, cold_system, cold_faults,
+      warm_user;
   int runs, gmp_runs;
   char used[64], engine[64];
   std::size_t tlen;
-  if (status != 0 || std::sscanf(found.c_str(), "result %lf %lf %lf %lf %d %lf %lf %lf %lf %d %63s %63s %zu", &cold,
-                                 &cold_cpu, &warm, &warm_cpu, &runs, &heap_cold, &heap_warm, &rss, &t_gmp, &gmp_runs,
-                                 used, engine, &tlen) != 13) {
+  if (status != 0 ||
+      std::sscanf(found.c_str(), "result %lf %lf %lf %lf %d %lf %lf %lf %lf %d %63s %63s %zu %lf %lf %lf %lf", &cold,
+                  &cold_cpu, &warm, &warm_cpu, &runs, &heap_cold, &heap_warm, &rss, &t_gmp, &gmp_runs, used, engine,
+                  &tlen, &cold_user, &cold_system, &cold_faults, &warm_user) != 17) {
     std::fprintf(stderr, "bench_mul: the child for %zu digits, %u threads failed (status %d)\n", digits, threads,
                  status);
     return false;
@@ -181,13 +208,19 @@ bool scaling_row(harness& h, const std::string& self, std::size_t digits, unsign
   w.counter("digits", static_cast<double>(digits)).counter("limbs", static_cast<double>(n)).counter("threads", threads);
   w.counter("cold_seconds", cold).counter("cold_cpu_seconds", cold_cpu).counter("warm_seconds", warm);
   w.counter("cold_over_warm", cold / warm);
+  // The cold product's CPU split: user time against a warm product's (the
+  // library's own first-call work) and system time with its page faults.
+  w.counter("cold_user_seconds", cold_user).counter("cold_system_seconds", cold_system);
+  w.counter("cold_page_faults", cold_faults).counter("warm_user_seconds", warm_user);
+  w.counter("cold_over_warm_user", warm_user > 0 ? cold_user / warm_user : 0.0);
   w.counter("peak_heap_bytes", heap).counter("peak_heap_cold_bytes", heap_cold).counter("peak_heap_warm_bytes", heap_warm);
   w.counter("operand_bytes", operand_bytes).counter("result_bytes", result_bytes);
   w.counter("peak_heap_over_operands_result", heap / (operand_bytes + result_bytes));
   w.counter("peak_rss_bytes", rss).counter("transform_length", static_cast<double>(tlen));
   if (with_gmp) w.baseline("gmp", t_gmp).counter("gmp_iterations", gmp_runs);
-  std::printf("%11zu %3u %11.4f %11.4f %6.2f %11.3f %11.3f %6.2f %11s %7s\n", digits, threads, cold, warm, cold / warm,
-              heap / 1e6, rss / 1e6, heap / (operand_bytes + result_bytes),
+  std::printf("%11zu %3u %11.4f %11.4f %6.2f %7.2f %8.3f %11.3f %11.3f %6.2f %11s %7s\n", digits, threads, cold, warm,
+              cold / warm, warm_user > 0 ? cold_user / warm_user : 0.0, cold_system, heap / 1e6, rss / 1e6,
+              heap / (operand_bytes + result_bytes),
               with_gmp ? std::to_string(t_gmp).c_str() : "-", with_gmp ? std::to_string(warm / t_gmp).substr(0, 6).c_str() : "-");
   std::fflush(stdout);
   return true;
@@ -366,9 +399,10 @@ int main(int argc, char** argv) {
     }
     self[len] = 0;
     std::printf("# scaling: binary operands, each row a fresh process; warm = median of >= %d products after the "
-                "first; heap MB = a product's peak heap over operands and result\n", warm_runs);
-    std::printf("%11s %3s %11s %11s %6s %11s %11s %6s %11s %7s\n", "digits", "thr", "cold_s", "warm_s", "c/w",
-                "heap_MB", "rss_MB", "heap/io", "gmp_s", "ratio");
+                "first; c/w usr = the cold product's user CPU time over a warm one's, sys_s = its system CPU time "
+                "(first-touch page faults); heap MB = a product's peak heap over operands and result\n", warm_runs);
+    std::printf("%11s %3s %11s %11s %6s %7s %8s %11s %11s %6s %11s %7s\n", "digits", "thr", "cold_s", "warm_s", "c/w",
+                "c/w usr", "sys_s", "heap_MB", "rss_MB", "heap/io", "gmp_s", "ratio");
     for (std::size_t digits : scaling_digits)
       for (std::size_t threads : scaling_threads)
         ok = scaling_row(h, self, digits, static_cast<unsigned>(threads), warm_runs, gmp_max_digits) && ok;

@@ -24,9 +24,13 @@ import json, sys
 rows = [r for r in json.load(open(sys.argv[1]))["benchmarks"] if r["name"].startswith("scaling/")]
 assert {r["threads"] for r in rows} == {1, 2}, rows
 for r in rows:
-    for k in ("cold_seconds", "warm_seconds", "peak_heap_bytes", "peak_rss_bytes", "ratio_vs_gmp", "digits"):
+    for k in ("cold_seconds", "warm_seconds", "peak_heap_bytes", "peak_rss_bytes", "ratio_vs_gmp", "digits",
+              "cold_user_seconds", "cold_system_seconds", "cold_page_faults", "warm_user_seconds",
+              "cold_over_warm_user"):
         assert k in r, (r["name"], k)
     assert r["peak_rss_bytes"] > 0 and r["cold_seconds"] > 0, r
+    # CPU times count in clock ticks at these sizes: only their sign is known.
+    assert min(r["cold_user_seconds"], r["cold_system_seconds"], r["cold_page_faults"], r["warm_user_seconds"]) >= 0, r
 print("scaling rows ok:", [r["name"] for r in rows])
 PY
 echo '{"benchmark": "bench_mul", "rows": [{"digits": 1000, "seconds": 1e-6}]}' >"$tmp/old.json"

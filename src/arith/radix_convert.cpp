@@ -138,9 +138,14 @@ struct level {
 // decimal conversion and ~11% of a decimal -> binary one; the 512- and
 // 256-digit-limb levels of the tree were 3x their neighbours with the full
 // products and schoolbook windows there. 16 and 64: within 3% of 32.
+// A level of one node (the root's children) takes the same cyclic product:
+// its length covers the window and the wrap (~0.84 len limbs) where the
+// dispatcher's full product covers W * 5^m (~1.18 len). Measured 1 thread,
+// A/B against full products there: 10^6 digits 8.3-8.6 -> 8.0-8.2 ms, 1024
+// limbs 108 -> 76 us, elsewhere (64 .. 625000 limbs) equal or 1-3% faster.
 constexpr std::size_t reuse_five_limbs = 32;
 // Below this many limbs of 5^m, where the level's cached transform does not
-// run (a single node, or a short W), the window is computed by schoolbook
+// run (a short W), the window is computed by schoolbook
 // rows that skip the columns under it (~40% of the full product's); measured
 // at 10^7 digits, 1 thread: 3% faster than the dispatcher's full product from
 // 64 to 128 limbs, slower from 256.
@@ -162,7 +167,7 @@ void split_level(tree& t, const level& cur, std::size_t len, level& next) {
   const std::size_t count = cur.p.size();
   const bool adx = detail::basecase_adx_supported();
   std::unique_ptr<detail::ntt_fixed_factor> factor;
-  if (fn >= reuse_five_limbs && count > 1)
+  if (fn >= reuse_five_limbs)
     factor = std::make_unique<detail::ntt_fixed_factor>(pw.five.data(), fn, w, std::max(w, fn + P_lo + 2));
   // Child slots: node i's low child, then its high child unless it starts at or above L.
   std::vector<std::size_t> first(count);

@@ -215,9 +215,6 @@ const garner_constants<4>& scalar_garner() {
   return g;
 }
 
-}  // namespace
-
-namespace {
 // The vector runs take the first count - count % 8 coefficients of a group
 // (its stride stays count); the scalar code the rest, or all of it without IFMA.
 std::size_t vector_part(std::size_t count) {

@@ -145,7 +145,7 @@ struct level {
 // limbs 108 -> 76 us, elsewhere (64 .. 625000 limbs) equal or 1-3% faster.
 constexpr std::size_t reuse_five_limbs = 32;
 // Below this many limbs of 5^m, where the level's cached transform does not
-// run (a short W), the window is computed by schoolbook
+// run (5^m below reuse_five_limbs, or a short W), the window is computed by schoolbook
 // rows that skip the columns under it (~40% of the full product's); measured
 // at 10^7 digits, 1 thread: 3% faster than the dispatcher's full product from
 // 64 to 128 limbs, slower from 256.

@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(cmake ninja-build g++ pkg-config libgmp-dev googletest libgtest-dev libbenchmark-dev libboost-dev
       python3-dev pybind11-dev python3-pytest python3-gmpy2 xz-utils
-      clang libclang-rt-14-dev libssl-dev python3-matplotlib)
+      clang libclang-rt-14-dev libssl-dev python3-matplotlib
+      ruby pari-gp libopenmpi-dev openmpi-bin doxygen python3-venv python3-pip python3-setuptools python3-wheel)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fails when a file includes a header from a layer above its own.
 # Layers, bottom up: prim < fft, carry (peers: neither includes the other)
-# < mul < src (with src/arith, src/digits) < cli, python. include/bigmul is the
+# < mul < src (with src/arith, src/digits) < dist (MPI; the only includer of
+# mpi.h) < cli, python. include/bigmul is the
 # public API of src: a lower layer may include only the vocabulary headers that
 # themselves include nothing of the project (config, error, hd, device, mul);
 # tests/, bench/ and fuzz/ may include anything. Usage: check-layers.sh [ROOT]
@@ -12,7 +13,7 @@ cd "$root"
 rank() {  # rank of a layer folder; empty when it is not a layer
   case $1 in
     prim) echo 0 ;; fft|carry) echo 1 ;; mul) echo 2 ;; src|include) echo 3 ;;
-    cli|python) echo 4 ;; *) echo "" ;;
+    dist) echo 4 ;; cli|python) echo 5 ;; *) echo "" ;;
   esac
 }
 # Public headers a layer below src may use: they include no project header.
@@ -59,11 +60,16 @@ while IFS= read -r -d '' file; do
       report "$file:$line: layer $layer includes $target (layer $top is not below it)"
     fi
   done < <(grep -nE '^\s*#\s*include\s*[<"][^>"]+[>"]' "$file" | cut -d: -f1,2- || true)
-done < <(find prim fft carry mul src cli python include -type f \
+done < <(find prim fft carry mul src dist cli python include -type f \
            \( -name '*.hpp' -o -name '*.cpp' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.inc' \) -print0)
 
+# MPI stays in dist/ (and its public header): the rest builds without it.
+while IFS= read -r hit; do
+  case $hit in dist/*|include/bigmul/mpi.hpp:*) ;; *) report "$hit: only dist/ includes mpi.h" ;; esac
+done < <(grep -rnE '^\s*#\s*include\s*[<"]mpi\.h[>"]' prim fft carry mul src dist cli python include 2>/dev/null || true)
+
 if (( fail )); then
-  echo "check-layers: FAILED (layers: prim < fft, carry < mul < src < cli, python)" >&2
+  echo "check-layers: FAILED (layers: prim < fft, carry < mul < src < dist < cli, python)" >&2
   exit 1
 fi
 echo "check-layers: ok"

@@ -1,0 +1,58 @@
+// One timed all-to-all (dist/exchange.hpp).
+#include "dist/exchange.hpp"
+
+#include <chrono>
+#include <climits>
+#include <string>
+
+#include "bigmul/error.hpp"
+#include "dist/collective.hpp"
+
+namespace bigmul::dist {
+
+std::size_t displacements(const std::vector<std::size_t>& counts, std::vector<std::size_t>& displs) {
+  displs.resize(counts.size());
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    displs[i] = total;
+    total += counts[i];
+  }
+  return total;
+}
+
+void check_counts(const std::vector<std::size_t>& send_counts, const std::vector<std::size_t>& recv_counts) {
+  std::size_t s = 0, r = 0;
+  for (std::size_t c : send_counts) s += c;
+  for (std::size_t c : recv_counts) r += c;
+  if (s > static_cast<std::size_t>(INT_MAX) || r > static_cast<std::size_t>(INT_MAX))
+    throw error(error::kind::resource,
+                "an all-to-all of " + std::to_string(std::max(s, r)) +
+                    " words exceeds MPI's int counts: use more ranks");
+}
+
+void exchange(const context& ctx, const char* what, const std::uint64_t* send,
+              const std::vector<std::size_t>& send_counts, std::uint64_t* recv,
+              const std::vector<std::size_t>& recv_counts) {
+  std::vector<std::size_t> sd, rd;
+  const std::size_t sent = displacements(send_counts, sd);
+  displacements(recv_counts, rd);
+  std::vector<int> sc(send_counts.size()), sdi(sc.size()), rc(sc.size()), rdi(sc.size());
+  for (std::size_t i = 0; i < sc.size(); ++i) {
+    sc[i] = static_cast<int>(send_counts[i]);
+    sdi[i] = static_cast<int>(sd[i]);
+    rc[i] = static_cast<int>(recv_counts[i]);
+    rdi[i] = static_cast<int>(rd[i]);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  check_mpi(MPI_Alltoallv(send, sc.data(), sdi.data(), MPI_UINT64_T, recv, rc.data(), rdi.data(), MPI_UINT64_T,
+                          ctx.comm),
+            what);
+  if (ctx.st) {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // Bytes that leave this rank (its own block stays).
+    const std::size_t away = (sent - send_counts[static_cast<std::size_t>(ctx.rank)]) * sizeof(std::uint64_t);
+    ctx.st->exchanges.push_back({what, away, s});
+  }
+}
+
+}  // namespace bigmul::dist

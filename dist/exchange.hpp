@@ -1,0 +1,33 @@
+// One all-to-all of 64-bit words (MPI_Alltoallv), timed and counted for -t
+// and the model (docs/distributed.md). Counts are per rank, in words.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "bigmul/mpi.hpp"
+
+namespace bigmul::dist {
+
+struct context {
+  MPI_Comm comm;
+  int rank = 0, size = 1;
+  unsigned threads = 1;
+  mpi::stats* st = nullptr;
+};
+
+// Displacements (prefix sums) of counts; the total.
+std::size_t displacements(const std::vector<std::size_t>& counts, std::vector<std::size_t>& displs);
+
+// recv (sum of recv_counts words) from every rank's send, in rank order.
+// Throws bigmul::error when a count exceeds MPI's int counts; local, so it
+// runs inside a phase (dist/collective.hpp) before the collective call.
+void check_counts(const std::vector<std::size_t>& send_counts, const std::vector<std::size_t>& recv_counts);
+void exchange(const context& ctx, const char* what, const std::uint64_t* send,
+              const std::vector<std::size_t>& send_counts, std::uint64_t* recv,
+              const std::vector<std::size_t>& recv_counts);
+
+}  // namespace bigmul::dist

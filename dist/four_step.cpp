@@ -1,0 +1,150 @@
+// The distributed four-step NTT of one prime (dist/four_step.hpp).
+#include "dist/four_step.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "bigmul/error.hpp"
+#include "fft/ntt_arith.hpp"
+#include "prim/parallel.hpp"
+
+namespace bigmul::dist {
+
+using fft::u128;
+
+namespace {
+u64 r_mod(u64 p) { return static_cast<u64>((static_cast<u128>(1) << 64) % p); }
+}  // namespace
+
+void check_engine_order(const fft::ntt_plan& plan, unsigned prime, const std::vector<std::uint32_t>& pos) {
+  const std::size_t m = plan.length();
+  const u64 p = plan.modulus();
+  std::vector<u64> x(m, 0);
+  if (m > 1) x[1] = 1;
+  plan.forward(x.data(), 1);
+  const u64 w = fft::pow_mod(fft::ntt_primes[prime].generator, (p - 1) / m, p);
+  u64 wk = 1;
+  for (std::size_t k = 0; k < m; ++k, wk = fft::mul_mod(wk, w, p))
+    if (fft::reduce_2p_to_p(x[pos[k]], p) != (m > 1 ? wk : 0))
+      throw error(error::kind::internal, "distributed NTT: the engine's order or root of length " +
+                                             std::to_string(m) + " is not the one the four-step assumes");
+}
+
+four_step::four_step(const context& ctx, shape s, unsigned prime)
+    : ctx_(ctx),
+      s_(s),
+      cols_(mpi::block_of(s.n1, ctx.size, ctx.rank)),
+      rows_(mpi::block_of(s.n2, ctx.size, ctx.rank)),
+      p_(fft::ntt_primes[prime].p),
+      p_neg_inv_(fft::neg_inverse_mod_2_64(fft::ntt_primes[prime].p)) {
+  root_ = fft::pow_mod(fft::ntt_primes[prime].generator, (p_ - 1) / s.n, p_);
+  root_inv_ = fft::inv_mod(root_, p_);
+  const u64 r = r_mod(p_);
+  pointwise_scale_ = fft::mul_mod(fft::mul_mod(r, r, p_), fft::inv_mod(s.n % p_, p_), p_);  // R^2 / n
+  plan1_ = fft::ntt_plan::get(prime, s.n1);
+  plan2_ = fft::ntt_plan::get(prime, s.n2);
+  pos2_ = frequency_positions(s.n2);
+  check_engine_order(*plan1_, prime, frequency_positions(s.n1));
+  check_engine_order(*plan2_, prime, pos2_);
+}
+
+// count transforms of length n2 (columns) or n1 (rows), contiguous: one a
+// task when there are enough, else each over the threads.
+void four_step::local_transforms(u64* data, std::size_t count, bool along_columns, bool inverse) const {
+  const fft::ntt_plan& plan = along_columns ? *plan2_ : *plan1_;
+  const std::size_t len = plan.length();
+  auto run = [&](std::size_t i, unsigned threads) {
+    if (inverse)
+      plan.inverse(data + i * len, threads);
+    else
+      plan.forward(data + i * len, threads);
+  };
+  if (count >= ctx_.threads) {
+    prim::parallel_for(count, ctx_.threads, [&](std::size_t i) { run(i, 1); });
+  } else {
+    for (std::size_t i = 0; i < count; ++i) run(i, ctx_.threads);
+  }
+}
+
+// Column j1's position pos2[k2] times w^(+-j1 k2), the powers stepped in
+// Montgomery form (R = 2^64).
+void four_step::twiddle(u64* col, bool inverse) const {
+  const u64 p = p_, pni = p_neg_inv_, r = r_mod(p), w = inverse ? root_inv_ : root_;
+  const std::size_t n2 = s_.n2;
+  prim::parallel_for(cols_.size(), ctx_.threads, [&](std::size_t t) {
+    const u64 base_m = fft::mul_mod(fft::pow_mod(w, cols_.begin + t, p), r, p);
+    u64* x = col + t * n2;
+    u64 power_m = r;  // w^(j1 k2) R, k2 = 0
+    for (std::size_t k2 = 0; k2 < n2; ++k2) {
+      u64& v = x[pos2_[k2]];
+      v = fft::mont_mul(v, power_m, p, pni);
+      power_m = fft::mont_mul(power_m, base_m, p, pni);
+    }
+  });
+}
+
+void four_step::cols_to_rows(const u64* col, u64* row, u64* send, u64* recv) const {
+  const std::size_t P = static_cast<std::size_t>(ctx_.size), n1 = s_.n1, n2 = s_.n2;
+  std::vector<std::size_t> sc(P), rc(P);
+  std::size_t at = 0;
+  for (std::size_t d = 0; d < P; ++d) {
+    const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(d));
+    for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
+      std::copy(col + t * n2 + q.begin, col + t * n2 + q.end, send + at);
+    sc[d] = cols_.size() * q.size();
+    rc[d] = mpi::block_of(n1, ctx_.size, static_cast<int>(d)).size() * rows_.size();
+  }
+  exchange(ctx_, "columns to rows", send, sc, recv, rc);
+  at = 0;
+  for (std::size_t s = 0; s < P; ++s) {
+    const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(s));
+    for (std::size_t j1 = c.begin; j1 < c.end; ++j1)
+      for (std::size_t u = 0; u < rows_.size(); ++u) row[u * n1 + j1] = recv[at++];
+  }
+}
+
+void four_step::rows_to_cols(const u64* row, u64* col, u64* send, u64* recv) const {
+  const std::size_t P = static_cast<std::size_t>(ctx_.size), n1 = s_.n1, n2 = s_.n2;
+  std::vector<std::size_t> sc(P), rc(P);
+  std::size_t at = 0;
+  for (std::size_t d = 0; d < P; ++d) {
+    const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(d));
+    for (std::size_t j1 = c.begin; j1 < c.end; ++j1)
+      for (std::size_t u = 0; u < rows_.size(); ++u) send[at++] = row[u * n1 + j1];
+    sc[d] = c.size() * rows_.size();
+    rc[d] = cols_.size() * mpi::block_of(n2, ctx_.size, static_cast<int>(d)).size();
+  }
+  exchange(ctx_, "rows to columns", send, sc, recv, rc);
+  at = 0;
+  for (std::size_t s = 0; s < P; ++s) {
+    const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(s));
+    for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
+      std::copy(recv + at, recv + at + q.size(), col + t * n2 + q.begin);
+  }
+}
+
+void four_step::forward(u64* col, u64* row, u64* send, u64* recv) const {
+  local_transforms(col, cols_.size(), true, false);
+  twiddle(col, false);
+  cols_to_rows(col, row, send, recv);
+  local_transforms(row, rows_.size(), false, false);
+}
+
+void four_step::pointwise(u64* x, const u64* y) const {
+  const u64 p = p_, pni = p_neg_inv_, scale = pointwise_scale_;
+  prim::parallel_chunks(row_words(), std::size_t{1} << 14, ctx_.threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      const u64 z = fft::mont_mul(x[i], fft::reduce_2p_to_p(y[i], p), p, pni);  // x y / R
+      x[i] = fft::mont_mul(z, scale, p, pni);                                   // x y / n
+    }
+  });
+}
+
+void four_step::inverse(u64* row, u64* col, u64* send, u64* recv) const {
+  local_transforms(row, rows_.size(), false, true);
+  rows_to_cols(row, col, send, recv);
+  twiddle(col, true);
+  local_transforms(col, cols_.size(), true, true);
+}
+
+}  // namespace bigmul::dist

@@ -1,0 +1,63 @@
+// The distributed three-prime NTT of one prime: the four-step transform
+// [BAILEY90] over the layouts of dist/shape.hpp. Forward: the length-n2
+// transforms of the rank's columns (fft::ntt_plan, the portable engine), the
+// twiddles w^(j1 k2), one all-to-all to rows, the length-n1 transforms. The
+// output stays in the rows layout, each transform's digit-reversed order
+// (as FFTW's MPI transforms' TRANSPOSED_OUT): the pointwise product does not
+// care, and the inverse undoes the steps in reverse order, so a product costs
+// one all-to-all a transform (each way) and no reordering.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "dist/exchange.hpp"
+#include "dist/shape.hpp"
+#include "fft/ntt.hpp"
+
+namespace bigmul::dist {
+
+using u64 = std::uint64_t;
+
+class four_step {
+ public:
+  four_step(const context& ctx, shape s, unsigned prime);
+
+  range cols() const { return cols_; }
+  range rows() const { return rows_; }
+  std::size_t col_words() const { return cols_.size() * s_.n2; }
+  std::size_t row_words() const { return rows_.size() * s_.n1; }
+  u64 modulus() const { return p_; }
+
+  // col (columns layout, residues in [0, 2p)) -> row (rows layout), the
+  // forward transform; col is overwritten. send and recv: scratch of
+  // max(col_words, row_words) words each.
+  void forward(u64* col, u64* row, u64* send, u64* recv) const;
+  // x = x y / n over the rows layout, [0, 2p) in, [0, p) out.
+  void pointwise(u64* x, const u64* y) const;
+  // row (rows layout) -> col (columns layout, natural order, [0, 2p)): the
+  // inverse of forward up to the factor n that pointwise removed.
+  void inverse(u64* row, u64* col, u64* send, u64* recv) const;
+
+ private:
+  void local_transforms(u64* data, std::size_t count, bool along_columns, bool inverse) const;
+  void twiddle(u64* col, bool inverse) const;
+  void cols_to_rows(const u64* col, u64* row, u64* send, u64* recv) const;
+  void rows_to_cols(const u64* row, u64* col, u64* send, u64* recv) const;
+
+  context ctx_;
+  shape s_;
+  range cols_, rows_;
+  u64 p_, p_neg_inv_, root_, root_inv_, pointwise_scale_;
+  std::shared_ptr<const fft::ntt_plan> plan1_, plan2_;  // lengths n1, n2
+  std::vector<std::uint32_t> pos2_;                      // frequency -> position, length n2
+};
+
+// Checks (O(m)) that the engine's forward transform of length m leaves
+// frequency k at frequency_positions(m)[k] with the root g^((p - 1) / m):
+// the four-step's twiddles rest on both. Throws bigmul::error (internal).
+void check_engine_order(const fft::ntt_plan& plan, unsigned prime, const std::vector<std::uint32_t>& pos);
+
+}  // namespace bigmul::dist

@@ -1,0 +1,346 @@
+// The distributed product (include/bigmul/mpi.hpp): limbs to columns, three
+// primes' four-step transforms (dist/four_step.hpp), Garner, the digits to
+// their positions, the carry scan (dist/carry_scan.hpp), the modular check.
+#include "dist/product.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "bigmul/error.hpp"
+#include "bigmul/mpi.hpp"
+#include "dist/carry_scan.hpp"
+#include "dist/collective.hpp"
+#include "dist/exchange.hpp"
+#include "dist/four_step.hpp"
+#include "fft/ntt_crt.hpp"
+#include "mul/limb_ops.hpp"
+#include "mul/modcheck.hpp"
+#include "prim/parallel.hpp"
+
+namespace bigmul::dist {
+
+namespace {
+
+using fft::u128;
+using words = std::unique_ptr<u64[]>;
+words make_words(std::size_t n) { return words(new u64[std::max<std::size_t>(n, 1)]); }
+
+std::size_t product_digits() { return 3; }  // a coefficient < 2^161 is three base-B digits
+
+plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_local) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  const unsigned long long mine[2] = {a_local, b_local};
+  std::vector<unsigned long long> all(2 * static_cast<std::size_t>(size));
+  check_mpi(MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG_LONG, all.data(), 2, MPI_UNSIGNED_LONG_LONG, comm),
+            "operand sizes");
+  plan_layout L;
+  for (int r = 0; r < size; ++r) {
+    L.a_off.push_back(L.an);
+    L.b_off.push_back(L.bn);
+    L.a_len.push_back(all[2 * r]);
+    L.b_len.push_back(all[2 * r + 1]);
+    L.an += all[2 * r];
+    L.bn += all[2 * r + 1];
+  }
+  if (L.an && L.bn) {
+    if (L.an + L.bn - 1 > mpi::max_product_limbs())
+      throw error(error::kind::invalid_argument,
+                  "distributed product of " + std::to_string(L.an) + " and " + std::to_string(L.bn) +
+                      " limbs exceeds the three primes' largest transform (" +
+                      std::to_string(mpi::max_product_limbs()) + " product limbs)");
+    L.s = four_step_shape(L.an + L.bn - 1);
+  }
+  return L;
+}
+
+// An operand's limbs (this rank: x[0 .. len) at global offset off) to the
+// columns layout, zero elsewhere: one all-to-all of one word a limb.
+void limbs_to_cols(const context& ctx, const plan_layout& L, const limb_t* x, const std::vector<std::size_t>& off,
+                   const std::vector<std::size_t>& len, u64* col, u64* send, u64* recv) {
+  const std::size_t P = static_cast<std::size_t>(ctx.size), n1 = L.s.n1, n2 = L.s.n2;
+  const std::size_t me = static_cast<std::size_t>(ctx.rank);
+  const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
+  std::vector<std::size_t> sc(P, 0), rc(P, 0);
+  std::size_t at = 0;
+  for (std::size_t d = 0; d < P; ++d) {
+    const std::size_t start = at;
+    for_each_run(off[me], off[me] + len[me], n1, mpi::block_of(n1, ctx.size, static_cast<int>(d)),
+                 [&](std::size_t j, std::size_t, std::size_t, std::size_t k) {
+                   std::copy(x + (j - off[me]), x + (j - off[me]) + k, send + at);
+                   at += k;
+                 });
+    sc[d] = at - start;
+    for_each_run(off[d], off[d] + len[d], n1, cols,
+                 [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[d] += k; });
+  }
+  exchange(ctx, "limbs to columns", send, sc, recv, rc);
+  std::fill(col, col + cols.size() * n2, u64{0});
+  at = 0;
+  for (std::size_t s = 0; s < P; ++s)
+    for_each_run(off[s], off[s] + len[s], n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
+      for (std::size_t i = 0; i < k; ++i) col[(j1 + i - cols.begin) * n2 + j2] = recv[at++];
+    });
+}
+
+// The coefficients' residues (columns layout, three primes) -> their three
+// base-B digits, in place.
+void garner_digits(const context& ctx, std::size_t words_count, u64* const res[3], radix rx) {
+  static const fft::garner_constants<3> g(fft::ntt_primes);
+  prim::parallel_chunks(words_count, std::size_t{1} << 13, ctx.threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t i = b; i < e; ++i) {
+      const u64 r[3] = {res[0][i], res[1][i], res[2][i]};
+      u64 v[3], x0, x1, x2;
+      g.digits(r, v);
+      fft::garner3_horner(v[0], v[1], v[2], g.p[0], g.p[1], x0, x1, x2);
+      if (rx == radix::decimal) {  // x < 2^161: three base-10^19 digits
+        const detail::qr64 hi = detail::div_1e19((static_cast<u128>(x2) << 64) | x1);
+        const detail::qr64 lo = detail::div_1e19((static_cast<u128>(hi.r) << 64) | x0);
+        const detail::qr64 top = detail::div_1e19((static_cast<u128>(hi.q) << 64) | lo.q);
+        x0 = lo.r;
+        x1 = top.r;
+        x2 = top.q;
+      }
+      res[0][i] = x0;
+      res[1][i] = x1;
+      res[2][i] = x2;
+    }
+  });
+}
+
+// Points j of digit l whose position j + l lies in dest: [dest - l) within [0, n).
+range digit_points(range dest, std::size_t l, std::size_t n) {
+  const std::size_t b = dest.begin >= l ? dest.begin - l : 0;
+  const std::size_t e = dest.end >= l ? std::min(n, dest.end - l) : 0;
+  return {b, std::max(b, e)};
+}
+
+// Every digit to the rank holding its position; the rank sums its three.
+void digits_to_sums(const context& ctx, const plan_layout& L, u64* const dig[3], u128* sums, range mine) {
+  const std::size_t P = static_cast<std::size_t>(ctx.size), n1 = L.s.n1, n2 = L.s.n2, rn = L.an + L.bn;
+  const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
+  std::vector<std::size_t> sc(P, 0), rc(P, 0);
+  std::size_t total = 0;
+  for (std::size_t d = 0; d < P; ++d) {
+    const range dest = mpi::product_block(rn, ctx.size, static_cast<int>(d));
+    for (std::size_t l = 0; l < product_digits(); ++l) {
+      const range pts = digit_points(dest, l, L.s.n), here = digit_points(mine, l, L.s.n);
+      for_each_run(pts.begin, pts.end, n1, cols, [&](std::size_t, std::size_t, std::size_t, std::size_t k) {
+        sc[d] += k;
+      });
+      for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(d)),
+                   [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[d] += k; });
+    }
+    total += sc[d];
+  }
+  std::size_t rtotal = 0;
+  for (std::size_t c : rc) rtotal += c;
+  words send = make_words(total), recv = make_words(rtotal);
+  std::size_t at = 0;
+  for (std::size_t d = 0; d < P; ++d) {
+    const range dest = mpi::product_block(rn, ctx.size, static_cast<int>(d));
+    for (std::size_t l = 0; l < product_digits(); ++l) {
+      const range pts = digit_points(dest, l, L.s.n);
+      for_each_run(pts.begin, pts.end, n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
+        for (std::size_t i = 0; i < k; ++i) send[at++] = dig[l][(j1 + i - cols.begin) * n2 + j2];
+      });
+    }
+  }
+  exchange(ctx, "digits to positions", send.get(), sc, recv.get(), rc);
+  std::fill(sums, sums + mine.size(), u128{0});
+  at = 0;
+  for (std::size_t s = 0; s < P; ++s)
+    for (std::size_t l = 0; l < product_digits(); ++l) {
+      const range pts = digit_points(mine, l, L.s.n);
+      for_each_run(pts.begin, pts.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(s)),
+                   [&](std::size_t j, std::size_t, std::size_t, std::size_t k) {
+                     for (std::size_t i = 0; i < k; ++i) sums[j + i + l - mine.begin] += recv[at++];
+                   });
+    }
+}
+
+// x[0 .. len) at global limb offset off, modulo 2^61 - 1.
+u64 residue_at(const limb_t* x, std::size_t len, std::size_t off, radix rx, unsigned threads) {
+  const u64 r = detail::residue_mod_p(x, len, rx, threads);
+  return detail::mod_p_mul(r, detail::mod_p_pow(detail::limb_base_mod_p(rx), off));
+}
+void sum_mod_op(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* a = static_cast<const u64*>(in);
+  auto* b = static_cast<u64*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] = detail::mod_p_add(a[i], b[i]);
+}
+
+struct phase_clock {
+  mpi::stats* st;
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+  void lap(const char* name) {
+    const auto t1 = std::chrono::steady_clock::now();
+    if (st) st->phases.emplace_back(name, std::chrono::duration<double>(t1 - t0).count());
+    t0 = t1;
+  }
+};
+
+
+// The product after the preflight: every step between two collectives is a
+// phase, so a failure anywhere reaches every rank.
+std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const limb_t* a, const limb_t* b,
+                                const mpi::options& opt, mpi::range out_block, phase_clock& clock) {
+  const MPI_Comm comm = ctx.comm;
+  const std::size_t me = static_cast<std::size_t>(ctx.rank);
+  const buffer_words w = plan_buffers(L, ctx.size, ctx.rank);
+  words a_cols, b_cols, row_a, row_b, send, recv, res[3];
+  std::vector<std::unique_ptr<four_step>> fs(3);
+  phase(comm, "allocation", [&] {
+    a_cols = make_words(w.cols);
+    b_cols = make_words(w.cols);
+    row_a = make_words(w.rows);
+    row_b = make_words(w.rows);
+    send = make_words(w.send);
+    recv = make_words(w.recv);
+    for (unsigned k = 0; k < 3; ++k) {
+      res[k] = make_words(w.cols);
+      fs[k] = std::make_unique<four_step>(ctx, L.s, k);
+    }
+  });
+  limbs_to_cols(ctx, L, a, L.a_off, L.a_len, a_cols.get(), send.get(), recv.get());
+  limbs_to_cols(ctx, L, b, L.b_off, L.b_len, b_cols.get(), send.get(), recv.get());
+  clock.lap("input exchange");
+  for (unsigned k = 0; k < 3; ++k) {
+    const four_step& f = *fs[k];
+    const u64 p = f.modulus();
+    auto load = [&](const u64* cols) {
+      u64* x = res[k].get();
+      prim::parallel_chunks(w.cols, std::size_t{1} << 14, ctx.threads, [&](std::size_t lo, std::size_t hi) {
+        for (std::size_t i = lo; i < hi; ++i) x[i] = fft::reduce_u64_to_2p(cols[i], p);
+      });
+    };
+    load(a_cols.get());
+    f.forward(res[k].get(), row_a.get(), send.get(), recv.get());
+    load(b_cols.get());
+    f.forward(res[k].get(), row_b.get(), send.get(), recv.get());
+    f.pointwise(row_a.get(), row_b.get());
+    f.inverse(row_a.get(), res[k].get(), send.get(), recv.get());
+  }
+  clock.lap("transforms");
+  a_cols.reset();
+  b_cols.reset();
+  row_a.reset();
+  row_b.reset();
+  send.reset();
+  recv.reset();
+  u64* const dig[3] = {res[0].get(), res[1].get(), res[2].get()};
+  garner_digits(ctx, w.cols, dig, opt.rx);
+  clock.lap("garner");
+  std::unique_ptr<u128[]> sums;
+  std::vector<limb_t> out;
+  phase(comm, "allocation", [&] {
+    sums.reset(new u128[std::max<std::size_t>(out_block.size(), 1)]);
+    out.resize(out_block.size());
+  });
+  digits_to_sums(ctx, L, dig, sums.get(), out_block);
+  for (auto& r : res) r.reset();
+  const carry_table f = normalize_sums(sums.get(), out_block.size(), out.data(), opt.rx, ctx.threads);
+  sums.reset();
+  const unsigned c = carry_in(comm, f);
+  add_carry(out.data(), out.size(), c, opt.rx);  // its carry out, f[c], is the next rank's business
+  phase(comm, "carry", [&] {
+    if (ctx.rank == ctx.size - 1 && f[c] != 0)
+      throw error(error::kind::internal, "distributed product: a carry out of the top limb");
+  });
+  clock.lap("carry");
+  if (opt.modular_check) {
+    u64 r[3] = {residue_at(a, L.a_len[me], L.a_off[me], opt.rx, ctx.threads),
+                residue_at(b, L.b_len[me], L.b_off[me], opt.rx, ctx.threads),
+                residue_at(out.data(), out.size(), out_block.begin, opt.rx, ctx.threads)};
+    MPI_Op op;
+    MPI_Op_create(&sum_mod_op, 1, &op);
+    u64 total[3] = {0, 0, 0};
+    check_mpi(MPI_Allreduce(r, total, 3, MPI_UINT64_T, op, comm), "modular check");
+    MPI_Op_free(&op);
+    if (detail::mod_p_mul(total[0], total[1]) != total[2])
+      throw error(error::kind::internal, "distributed product: the modular check (mod 2^61 - 1) failed");
+    clock.lap("modular check");
+  }
+  return out;
+}
+
+}  // namespace
+
+std::size_t buffer_words::peak_bytes() const {
+  const std::size_t transform = 2 * cols + 3 * cols + 2 * rows + send + recv;
+  const std::size_t digits = 3 * cols + 3 * cols + piece_recv + 3 * out;  // digits, send, recv, sums (2) + limbs
+  return 8 * std::max(transform, digits);
+}
+
+buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
+  buffer_words w;
+  if (!L.an || !L.bn) return w;
+  const std::size_t me = static_cast<std::size_t>(rank);
+  w.cols = mpi::block_of(L.s.n1, size, rank).size() * L.s.n2;
+  w.rows = mpi::block_of(L.s.n2, size, rank).size() * L.s.n1;
+  w.send = std::max({w.cols, w.rows, L.a_len[me], L.b_len[me]});
+  w.recv = std::max(w.cols, w.rows);
+  w.out = mpi::product_block(L.an + L.bn, size, rank).size();
+  w.piece_recv = 3 * w.out;
+  return w;
+}
+
+}  // namespace bigmul::dist
+
+namespace bigmul::mpi {
+
+using dist::u64;
+
+std::size_t max_product_limbs() { return static_cast<std::size_t>(fft::ntt_max_length); }
+
+std::size_t preflight_bytes(MPI_Comm comm, std::size_t a_local, std::size_t b_local) {
+  int size = 1, rank = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  dist::plan_layout L;
+  dist::phase(comm, "preflight", [&] { L = dist::gather_layout(comm, a_local, b_local); });
+  return dist::plan_buffers(L, size, rank).peak_bytes();
+}
+
+std::vector<limb_t> mul(MPI_Comm comm, const limb_t* a, std::size_t a_local, const limb_t* b, std::size_t b_local,
+                        const options& opt, stats* st) {
+  dist::context ctx{comm, 0, 1, prim::resolve_threads(opt.threads), st};
+  MPI_Comm_size(comm, &ctx.size);
+  MPI_Comm_rank(comm, &ctx.rank);
+  const std::size_t me = static_cast<std::size_t>(ctx.rank);
+  dist::phase_clock clock{st};
+  dist::plan_layout L;
+  std::size_t need = 0;
+  dist::phase(comm, "preflight", [&] {
+    L = dist::gather_layout(comm, a_local, b_local);
+    need = dist::plan_buffers(L, ctx.size, ctx.rank).peak_bytes();
+    if (st) st->planned_bytes = need;
+    if (opt.memory_cap && need > opt.memory_cap)
+      throw error(error::kind::resource, "the product needs " + std::to_string(need) +
+                                             " bytes on this rank, over its memory cap of " +
+                                             std::to_string(opt.memory_cap) + " bytes");
+    if (opt.rx == radix::decimal) {
+      for (int op = 0; op < 2; ++op) {
+        const limb_t* x = op ? b : a;
+        const std::size_t n = op ? b_local : a_local, off = op ? L.b_off[me] : L.a_off[me];
+        for (std::size_t i = 0; i < n; ++i)
+          if (x[i] >= decimal_limb_base)
+            throw error(error::kind::invalid_argument, std::string("operand ") + (op ? "B" : "A") + " limb " +
+                                                           std::to_string(off + i) +
+                                                           " is not a decimal limb (>= 10^19)");
+      }
+    }
+  });
+  const mpi::range out_block = product_block(L.an + L.bn, ctx.size, ctx.rank);
+  std::vector<limb_t> out;
+  if (!L.an || !L.bn) {
+    out.assign(out_block.size(), 0);
+    return out;
+  }
+  clock.lap("plan");
+  return dist::run_product(ctx, L, a, b, opt, out_block, clock);
+}
+
+}  // namespace bigmul::mpi

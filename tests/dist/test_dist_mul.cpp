@@ -1,0 +1,272 @@
+// The distributed product (bigmul::mpi::mul) against GMP, run by ctest under
+// mpiexec with 1 .. 5 ranks (tests/dist/CMakeLists.txt). Every rank runs
+// every test; a test compares this rank's block of the product with the
+// same block of GMP's, and the job fails when any rank fails.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bigmul/error.hpp"
+#include "bigmul/mpi.hpp"
+#include "dist/carry_scan.hpp"
+#include "dist/shape.hpp"
+#include "prim/ops.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using bigmul::limb_t;
+using bigmul::radix;
+namespace mpi = bigmul::mpi;
+using bigmul::test::operand_kind;
+
+int rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int ranks() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+// How the operands' limbs are spread over the ranks.
+enum class spread { even, all_on_last, all_on_first, first_empty, cubic };
+
+std::vector<std::size_t> cuts(std::size_t n, spread how) {
+  const int P = ranks();
+  std::vector<std::size_t> c(static_cast<std::size_t>(P) + 1, 0);
+  for (int r = 0; r <= P; ++r) {
+    std::size_t at = 0;
+    switch (how) {
+      case spread::even: at = mpi::block_of(n, P, r).begin; break;
+      case spread::all_on_last: at = r == P ? n : 0; break;
+      case spread::all_on_first: at = r == 0 ? 0 : n; break;
+      case spread::first_empty: at = r == 0 ? 0 : (P == 1 ? n : mpi::block_of(n, P - 1, r - 1).begin); break;
+      case spread::cubic: {  // rank r holds ~ (r + 1)^3: very unequal blocks
+        const double f = static_cast<double>(r) * r * r / (static_cast<double>(P) * P * P);
+        at = static_cast<std::size_t>(f * static_cast<double>(n));
+        break;
+      }
+    }
+    c[static_cast<std::size_t>(r)] = r == P ? n : at;
+  }
+  return c;
+}
+
+// The product through mpi::mul with the given spreads, compared on every rank.
+void check_product(const std::vector<limb_t>& a, const std::vector<limb_t>& b, radix rx, spread sa, spread sb,
+                   const std::string& what) {
+  const auto ca = cuts(a.size(), sa), cb = cuts(b.size(), sb);
+  const std::size_t r = static_cast<std::size_t>(rank());
+  mpi::options opt;
+  opt.rx = rx;
+  opt.threads = 1;
+  const auto mine = mpi::mul(MPI_COMM_WORLD, a.data() + ca[r], ca[r + 1] - ca[r], b.data() + cb[r], cb[r + 1] - cb[r],
+                             opt);
+  const std::size_t rn = a.size() + b.size();
+  const mpi::range blk = mpi::product_block(rn, ranks(), rank());
+  ASSERT_EQ(mine.size(), blk.size()) << what;
+  if (a.empty() || b.empty()) {
+    for (limb_t x : mine) ASSERT_EQ(x, 0u) << what;
+    return;
+  }
+  const auto want = bigmul::test::gmp_product(a.data(), a.size(), b.data(), b.size(), rx);
+  for (std::size_t i = 0; i < blk.size(); ++i)
+    ASSERT_EQ(mine[i], want[blk.begin + i]) << what << ": rank " << r << ", product limb " << blk.begin + i
+                                            << " of " << rn;
+}
+
+// The run's seed, the same on every rank (mpi_environment below).
+std::uint64_t shared_seed = 0;
+std::mt19937_64 rng(std::uint64_t salt) { return std::mt19937_64(shared_seed * 0x9e3779b97f4a7c15ull + salt); }
+
+std::vector<limb_t> operand(operand_kind kind, std::size_t n, radix rx, std::uint64_t salt) {
+  auto g = rng(salt);
+  return bigmul::test::make_operand(kind, n, rx, g);
+}
+
+const char* name(radix rx) { return rx == radix::binary ? "binary" : "decimal"; }
+
+TEST(DistMul, RandomOperandsMatchGmpAtManySizes) {
+  for (radix rx : {radix::binary, radix::decimal})
+    for (std::size_t an : {1, 2, 5, 17, 64, 333, 1000, 4099})
+      for (std::size_t bn : {std::size_t{1}, std::size_t{3}, an / 2 + 1, an}) {
+        const auto a = operand(operand_kind::random, an, rx, 11 * an + bn);
+        const auto b = operand(operand_kind::random, bn, rx, 13 * an + 7 * bn + 1);
+        check_product(a, b, rx, spread::even, spread::even,
+                      std::string(name(rx)) + " " + std::to_string(an) + " x " + std::to_string(bn));
+      }
+}
+
+TEST(DistMul, CarryChainsAcrossRankBoundaries) {
+  // (B^n - 1)(B^m - 1) = B^(n+m) - B^n - B^m + 1: runs of B - 1 through
+  // every rank boundary; all nines in decimal.
+  for (radix rx : {radix::binary, radix::decimal})
+    for (std::size_t n : {1, 4, 7, 100, 1031})
+      for (std::size_t m : {std::size_t{1}, std::size_t{9}, n}) {
+        const auto a = operand(operand_kind::all_max, n, rx, 1), b = operand(operand_kind::all_max, m, rx, 2);
+        check_product(a, b, rx, spread::even, spread::cubic,
+                      std::string("all max ") + name(rx) + " " + std::to_string(n) + " x " + std::to_string(m));
+      }
+}
+
+TEST(DistMul, AdversarialKindsAndUnevenSpreads) {
+  const operand_kind kinds[] = {operand_kind::runs, operand_kind::sparse, operand_kind::power, operand_kind::half_max,
+                                operand_kind::one};
+  const spread spreads[] = {spread::even, spread::all_on_last, spread::all_on_first, spread::first_empty,
+                            spread::cubic};
+  std::uint64_t salt = 100;
+  for (radix rx : {radix::binary, radix::decimal})
+    for (operand_kind k : kinds)
+      for (spread s : spreads) {
+        const std::size_t an = k == operand_kind::one ? 1 : 777, bn = 250;
+        const auto a = operand(k, an, rx, ++salt), b = operand(operand_kind::runs, bn, rx, ++salt);
+        check_product(a, b, rx, s, spread::cubic,
+                      std::string(bigmul::test::operand_kind_name(k)) + " " + name(rx) + " spread " +
+                          std::to_string(static_cast<int>(s)));
+      }
+}
+
+TEST(DistMul, VeryUnbalancedAndEmptyOperands) {
+  for (radix rx : {radix::binary, radix::decimal}) {
+    const auto big = operand(operand_kind::random, 20000, rx, 5), one = operand(operand_kind::random, 1, rx, 6);
+    check_product(big, one, rx, spread::even, spread::all_on_last, "20000 x 1");
+    check_product(one, big, rx, spread::first_empty, spread::even, "1 x 20000");
+    check_product(big, {}, rx, spread::even, spread::even, "20000 x empty");
+    std::vector<limb_t> zeros(50, 0);
+    check_product(zeros, big, rx, spread::even, spread::even, "zero limbs x 20000");
+  }
+}
+
+TEST(DistMul, LargerProductMatchesGmp) {
+  const std::size_t n = bigmul::test::sanitized ? 30000 : 150000;
+  for (radix rx : {radix::binary, radix::decimal}) {
+    const auto a = operand(operand_kind::random, n, rx, 21), b = operand(operand_kind::runs, n - 3, rx, 22);
+    check_product(a, b, rx, spread::even, spread::even, std::string("large ") + name(rx));
+  }
+}
+
+// The same bigmul::error on every rank, naming the failing rank.
+std::string collective_error(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const bigmul::error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(DistMul, MemoryCapOnOneRankIsRefusedOnEveryRank) {
+  const int victim = ranks() > 1 ? 1 : 0;
+  const auto a = operand(operand_kind::random, 5000, radix::binary, 31);
+  const auto ca = cuts(a.size(), spread::even);
+  const std::size_t r = static_cast<std::size_t>(rank());
+  const std::size_t need = mpi::preflight_bytes(MPI_COMM_WORLD, ca[r + 1] - ca[r], ca[r + 1] - ca[r]);
+  EXPECT_GT(need, 0u);
+  mpi::options opt;
+  opt.memory_cap = rank() == victim ? need - 1 : 0;
+  const std::string msg = collective_error([&] {
+    mpi::mul(MPI_COMM_WORLD, a.data() + ca[r], ca[r + 1] - ca[r], a.data() + ca[r], ca[r + 1] - ca[r], opt);
+  });
+  EXPECT_NE(msg.find("rank " + std::to_string(victim) + ": the product needs "),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("memory cap"), std::string::npos) << msg;
+  // Exactly the cap it needs is enough.
+  opt.memory_cap = rank() == victim ? need : 0;
+  check_product(a, a, radix::binary, spread::even, spread::even, "at the cap");
+}
+
+TEST(DistMul, BadDecimalLimbOnARankBoundaryNamesItsGlobalIndex) {
+  auto a = operand(operand_kind::random, 1000, radix::decimal, 41);
+  const auto ca = cuts(a.size(), spread::even);
+  const std::size_t bad = ca[static_cast<std::size_t>(ranks()) - 1];  // first limb of the last rank
+  a[bad] = bigmul::decimal_limb_base;
+  const std::size_t r = static_cast<std::size_t>(rank());
+  mpi::options opt;
+  opt.rx = radix::decimal;
+  const std::string msg = collective_error([&] {
+    mpi::mul(MPI_COMM_WORLD, a.data() + ca[r], ca[r + 1] - ca[r], a.data() + ca[r], ca[r + 1] - ca[r], opt);
+  });
+  EXPECT_NE(msg.find("rank " + std::to_string(ranks() - 1) + ": operand A limb " + std::to_string(bad) +
+                     " is not a decimal limb"),
+            std::string::npos)
+      << msg;
+}
+
+TEST(DistMul, ProductsPastThePrimesCapAreRefused) {
+  // Refused before any limb is read or any buffer allocated.
+  const std::size_t half = mpi::max_product_limbs() / 2 + 1;
+  const limb_t dummy = 1;
+  const std::size_t mine = rank() == 0 ? half : 0;
+  const std::string msg =
+      collective_error([&] { mpi::mul(MPI_COMM_WORLD, &dummy, mine, &dummy, mine, mpi::options{}); });
+  EXPECT_NE(msg.find("exceeds the three primes' largest transform"), std::string::npos) << msg;
+}
+
+// The carry scan's operator: tables on {0..3}, composed; on {0, 1} it is
+// prim's (generate, propagate) operator.
+TEST(DistCarry, TableCompositionIsPrimsCarryOperatorOnBits) {
+  using bigmul::dist::carry_table;
+  for (unsigned g = 0; g < 2; ++g)
+    for (unsigned p = 0; p < 2; ++p)
+      for (unsigned g2 = 0; g2 < 2; ++g2)
+        for (unsigned p2 = 0; p2 < 2; ++p2) {
+          if ((g && p) || (g2 && p2)) continue;  // a pair is kill, propagate or generate
+          const carry_table lo{static_cast<std::uint8_t>(g), static_cast<std::uint8_t>(g | p), 2, 3};
+          const carry_table hi{static_cast<std::uint8_t>(g2), static_cast<std::uint8_t>(g2 | p2), 2, 3};
+          const auto both = bigmul::dist::compose(lo, hi);
+          const auto gp = bigmul::prim::carry_op{}(bigmul::prim::carry_gp{g, p}, bigmul::prim::carry_gp{g2, p2});
+          EXPECT_EQ(both[0], gp.g);
+          EXPECT_EQ(both[1], gp.g | gp.p);
+        }
+}
+
+TEST(DistCarry, CompositionIsAssociativeNotCommutative) {
+  auto g = rng(51);
+  bool differs = false;
+  for (int i = 0; i < 2000; ++i) {
+    bigmul::dist::carry_table t[3];
+    for (auto& x : t)
+      for (auto& v : x) v = static_cast<std::uint8_t>(g() % 4);
+    using bigmul::dist::compose;
+    EXPECT_EQ(compose(compose(t[0], t[1]), t[2]), compose(t[0], compose(t[1], t[2])));
+    differs |= compose(t[0], t[1]) != compose(t[1], t[0]);
+  }
+  EXPECT_TRUE(differs);
+}
+
+TEST(DistShape, RunsCoverExactlyTheirColumns) {
+  const std::size_t n1 = 8;
+  const mpi::range cols{3, 6};
+  std::vector<int> seen(100, 0);
+  bigmul::dist::for_each_run(5, 95, n1, cols, [&](std::size_t j, std::size_t j1, std::size_t j2, std::size_t k) {
+    EXPECT_EQ(j, j1 + n1 * j2);
+    for (std::size_t i = 0; i < k; ++i) ++seen[j + i];
+  });
+  for (std::size_t j = 0; j < 100; ++j)
+    EXPECT_EQ(seen[j], (j >= 5 && j < 95 && j % n1 >= 3 && j % n1 < 6) ? 1 : 0) << j;
+}
+
+// MPI for the whole run (tests/support's main runs the tests), and one
+// seed for every rank: rank 0's, broadcast.
+class mpi_environment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    MPI_Init(nullptr, nullptr);
+    unsigned long long seed = rank() == 0 ? bigmul::test::seed() : 0;
+    MPI_Bcast(&seed, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    shared_seed = seed;
+  }
+  void TearDown() override { MPI_Finalize(); }
+};
+const auto* const registered = ::testing::AddGlobalTestEnvironment(new mpi_environment);
+
+}  // namespace

@@ -34,6 +34,7 @@
 #include "cli/progress.hpp"
 #include "cli/random_operand.hpp"
 #include "cli/verify.hpp"
+#include "mul/cuda/params_gpu.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
 #include "src/arith/radix_convert.hpp"
@@ -187,6 +188,8 @@ int run_checked(const options& o, progress& prog) {
     else if (o.backend_choice == backend::cuda) say("bigmul: backend cuda" + th);
     else if (gpu) say("bigmul: backend auto: the GPU for large products, else the CPU" + th);
     else say("bigmul: backend cpu (auto, falling back: " + gpu_why + ")" + th);
+    // The device and its crossover table: its own, or the nearest tuned one.
+    if (gpu) say("bigmul: " + detail::params_gpu::describe_active());
   }
 
   // The product's options, known before the operands: prepare_mul takes them.

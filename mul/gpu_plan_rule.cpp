@@ -10,7 +10,8 @@ namespace bigmul::detail {
 algorithm gpu_algorithm_for(algorithm requested, std::size_t an, std::size_t bn, radix rx, bool batched) {
   (void)an;
   if (requested != algorithm::automatic) return requested;
-  const auto& x = rx == radix::binary ? params_gpu::binary_radix : params_gpu::decimal_radix;
+  const params_gpu::device_table& t = params_gpu::active();
+  const auto& x = rx == radix::binary ? t.binary_radix : t.decimal_radix;
   return bn < (batched ? x.batched_fft : x.fft) ? algorithm::tiled : algorithm::fft_real;
 }
 
@@ -40,12 +41,19 @@ bool gpu_plannable(algorithm requested, fft_engine engine, unsigned forced_digit
 }
 
 std::size_t gpu_host_crossover(radix rx) {
-  return rx == radix::binary ? params_gpu::binary_radix.host : params_gpu::decimal_radix.host;
+  const params_gpu::device_table& t = params_gpu::active();
+  return rx == radix::binary ? t.binary_radix.host : t.decimal_radix.host;
 }
 
 bool automatic_prefers_gpu(const mul_options& o, std::size_t an, std::size_t bn, std::size_t G, radix rx,
                            bool batched) {
-  return has_cuda_version(o.algo) && G * (an + bn) >= gpu_host_crossover(rx) &&
+  // Below every table's host crossover the answer is no on any device, and
+  // the device (its table) need not be asked for: the CUDA probe stays for
+  // products that may go to the GPU.
+  constexpr std::size_t least[2] = {params_gpu::least_host_crossover(false), params_gpu::least_host_crossover(true)};
+  const std::size_t size = G * (an + bn);
+  return has_cuda_version(o.algo) && size >= least[rx == radix::decimal] &&
+         size >= gpu_host_crossover(rx) &&
          gpu_plannable(o.algo, o.engine, o.coefficient_digits, an, bn, rx, batched);
 }
 

@@ -15,7 +15,7 @@
 namespace bigmul::detail {
 
 // The algorithm the device dispatcher runs when asked for `requested`:
-// automatic picks tiled below the tuned crossover (mul/cuda/params_sm90.inc)
+// automatic picks tiled below the tuned crossover (the device's mul/cuda/params_<device>.inc)
 // and fft_real above; single products (batched = false) compare bn, batched
 // products of n limbs compare n.
 algorithm gpu_algorithm_for(algorithm requested, std::size_t an, std::size_t bn, radix rx, bool batched);

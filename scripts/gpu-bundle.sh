@@ -8,7 +8,7 @@
 # (the gpu preset); cuFFT comes from the GPU machine's own toolkit. BUNDLE_INFO
 # in it names the commit it was built from. The device tool carries at most
 # 64 MiB with the working tree, so a bundle past 48 MiB is refused. Then, there:
-#   scripts/gpu-check.sh OUTDIR build/gpu-bundle.tar.xz   (README.md, "GPU")
+#   scripts/gpu-check.sh OUTDIR build/gpu-bundle.tar.xz   (docs/gpu-check.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/gpu}
@@ -51,3 +51,5 @@ if [ "$size" -gt $((48 << 20)) ]; then
 fi
 mv "$tmp" "$out"
 echo "gpu-bundle: $out ($(du -h "$out" | cut -f1)): ${progs[*]}"
+echo "gpu-bundle: on the GPU machine (device tool run, carry [\"$out\"], timeout_s 570; docs/gpu-check.md):"
+echo "  bash scripts/gpu-check.sh \"\$OUT\" $out"

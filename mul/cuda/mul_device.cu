@@ -116,7 +116,7 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
   if (!detail::is_gpu_algorithm(algo))
     return fail(cudaErrorInvalidValue, std::string("bigmul::cuda: algorithm ") + algorithm_name(algo) +
                                            " has no CUDA version (use tiled or an FFT algorithm)");
-  const unsigned tile = o.tile ? o.tile : pg::tiled_tile;
+  const unsigned tile = o.tile ? o.tile : pg::active().tiled_tile;
 
   // Sizes: the main part, then the modular check's part after it.
   std::size_t main_bytes = 0;

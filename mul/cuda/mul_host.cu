@@ -33,6 +33,13 @@ std::string probe_once() {
            std::to_string(p.minor) + "; this build targets sm_90 (Hopper) and newer";
   e = cudaFree(nullptr);  // creates the context now, so a broken driver shows here
   if (e != cudaSuccess) return std::string("cannot start the CUDA device (") + cudaGetErrorString(e) + ")";
+  // The crossover table for this device (its own, else the nearest tuned one).
+  int clock_khz = 0, bus_bits = 0;
+  double dram_gbs = 0;
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess &&
+      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess)
+    dram_gbs = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+  params_gpu::select_for_device(p.name, p.major * 10 + p.minor, p.multiProcessorCount, dram_gbs);
   return {};
 }
 

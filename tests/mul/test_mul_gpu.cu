@@ -241,7 +241,8 @@ INSTANTIATE_TEST_SUITE_P(Gpu, GpuTransformTest,
 TEST_F(GpuTest, DeviceCrossoversPlusMinusOne) {
   auto g = bigmul::test::rng(9500);
   for (radix rx : {radix::binary, radix::decimal}) {
-    const auto& x = rx == radix::binary ? detail::params_gpu::binary_radix : detail::params_gpu::decimal_radix;
+    const auto& t = detail::params_gpu::active();  // this device's table (or the nearest)
+    const auto& x = rx == radix::binary ? t.binary_radix : t.decimal_radix;
     for (std::size_t bn : {x.fft - 1, x.fft, x.fft + 1}) {
       const auto a = bigmul::test::make_operand(operand_kind::random, bn + 7, rx, g);
       const auto b = bigmul::test::make_operand(operand_kind::all_max, bn, rx, g);
@@ -459,7 +460,8 @@ TEST_F(GpuTest, TilePairAtomicVariant) {
 TEST_F(GpuTest, AutomaticBackendAndRefusals) {
   auto g = bigmul::test::rng(9900);
   for (radix rx : {radix::binary, radix::decimal}) {
-    const std::size_t big = detail::params_gpu::binary_radix.host;  // an + bn at the crossover
+    const auto& t = detail::params_gpu::active();
+    const std::size_t big = t.binary_radix.host;  // an + bn at the crossover
     const auto a = bigmul::test::make_operand(operand_kind::random, big / 2, rx, g);
     const auto b = bigmul::test::make_operand(operand_kind::random, big / 2, rx, g);
     std::vector<limb_t> r(big);
@@ -468,8 +470,7 @@ TEST_F(GpuTest, AutomaticBackendAndRefusals) {
     o.stats = &st;
     mul(r.data(), a.data(), a.size(), b.data(), b.size(), rx, o);
     EXPECT_EQ(r, bigmul::test::gmp_product(a.data(), a.size(), b.data(), b.size(), rx));
-    const std::size_t crossover = rx == radix::binary ? detail::params_gpu::binary_radix.host
-                                                      : detail::params_gpu::decimal_radix.host;
+    const std::size_t crossover = rx == radix::binary ? t.binary_radix.host : t.decimal_radix.host;
     EXPECT_EQ(st.backend_used, big >= crossover ? backend::cuda : backend::cpu);
     std::vector<limb_t> r2(2);
     const std::vector<limb_t> one{1};

@@ -1,10 +1,13 @@
 # Finds GMP (C library and gmpxx) and defines GMP::gmp and GMP::gmpxx.
-# GMP ships no CMake package; Debian installs gmp.pc for hints.
+# GMP ships no CMake package but installs gmp.pc and gmpxx.pc: where
+# pkg-config finds them, their directories and version come first; the
+# search below still finds a GMP without them (built from source, no .pc).
 find_package(PkgConfig QUIET)
 if(PKG_CONFIG_FOUND)
-  pkg_search_module(PC_GMP QUIET gmp)
+  pkg_check_modules(PC_GMP QUIET gmp)
+  pkg_check_modules(PC_GMPXX QUIET gmpxx)
 endif()
-find_path(GMP_INCLUDE_DIR gmp.h HINTS ${PC_GMP_INCLUDE_DIRS})
+find_path(GMP_INCLUDE_DIR gmp.h HINTS ${PC_GMP_INCLUDEDIR} ${PC_GMP_INCLUDE_DIRS})
 # BIGMUL_STATIC_GMP: prefer the static archives, so that a build folder runs on
 # a machine without libgmp (the GPU machine: scripts/gpu-bundle.sh).
 if(BIGMUL_STATIC_GMP)
@@ -14,9 +17,11 @@ else()
   set(_gmp_names gmp)
   set(_gmpxx_names gmpxx)
 endif()
-find_library(GMP_LIBRARY NAMES ${_gmp_names} HINTS ${PC_GMP_LIBRARY_DIRS})
-find_library(GMPXX_LIBRARY NAMES ${_gmpxx_names} HINTS ${PC_GMP_LIBRARY_DIRS})
-if(GMP_INCLUDE_DIR)
+find_library(GMP_LIBRARY NAMES ${_gmp_names} HINTS ${PC_GMP_LIBDIR} ${PC_GMP_LIBRARY_DIRS})
+find_library(GMPXX_LIBRARY NAMES ${_gmpxx_names} HINTS ${PC_GMPXX_LIBDIR} ${PC_GMPXX_LIBRARY_DIRS} ${PC_GMP_LIBDIR})
+if(PC_GMP_VERSION)
+  set(GMP_VERSION "${PC_GMP_VERSION}")
+elseif(GMP_INCLUDE_DIR)
   file(GLOB _gmp_headers "${GMP_INCLUDE_DIR}/gmp.h" "${GMP_INCLUDE_DIR}/*/gmp.h")
   foreach(_h ${_gmp_headers})
     file(STRINGS "${_h}" _maj REGEX "^#define __GNU_MP_VERSION +[0-9]+")

@@ -103,3 +103,5 @@ if(BIGMUL_HAVE_CUDA AND CUDAToolkit_LIBRARY_DIR)
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/bigmul.pc.in ${PROJECT_BINARY_DIR}/bigmul.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/bigmul.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+# The licence: LGPL-3.0-or-later, whose text is the GPL-3.0 plus the LGPL's additions.
+install(FILES ${PROJECT_SOURCE_DIR}/COPYING ${PROJECT_SOURCE_DIR}/COPYING.LESSER DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     check(!o.output || !o.output->empty(), "empty -o accepted");
     check(o.threads <= (1u << 16), "--threads beyond its limit accepted");
-    check(static_cast<unsigned>(o.algo) <= static_cast<unsigned>(algorithm::ntt), "unknown algorithm accepted");
+    check(static_cast<unsigned>(o.algo) <= static_cast<unsigned>(algorithm::toom3), "unknown algorithm accepted");
     check(std::string(algorithm_name(o.algo)) != "?", "algorithm without a name accepted");
   } catch (const cli::failure& f) {
     const std::string m = f.what();

@@ -45,6 +45,7 @@ inline constexpr algorithm_desc algorithm_table[] = {
     {algorithm::fft_complex_f32, "fft_complex_f32", true, fft_layout::complex, true, 2},
     {algorithm::fft_real_f32, "fft_real_f32", true, fft_layout::real, true, 4},
     {algorithm::ntt, "ntt", false, fft_layout::none, false, 0},
+    {algorithm::toom3, "toom3", false, fft_layout::none, false, 0},
 };
 
 // The descriptor of a; nullptr for a value outside the enum.

@@ -81,7 +81,7 @@ algorithm choose(std::size_t an, std::size_t bn, radix rx) {
   if (bn >= std::min({x.ntt, x.ntt_avx2, x.ntt_portable}) &&
       bn >= detail::params_cpu::ntt_crossover(x, detail::ntt_default_engine()))
     return algorithm::ntt;
-  if (bn < x.fft) return algorithm::karatsuba;
+  if (bn < x.fft) return rx == radix::binary && x.toom3 && bn >= x.toom3 ? algorithm::toom3 : algorithm::karatsuba;
   return algorithm::fft_real;
 }
 
@@ -243,10 +243,13 @@ bool parse_algorithm(const std::string& name, algorithm& out) {
 #endif
 
   algorithm algo = options.algo == algorithm::automatic ? choose(an, bn, rx) : options.algo;
-  // Binary squares below the engine's sqr_ntt: Karatsuba's or Toom-3's squares beat the NTT's (mul/params_cpu.hpp).
-  if (options.algo == algorithm::automatic && algo == algorithm::ntt && rx == radix::binary && a == b && an == bn &&
-      bn < detail::params_cpu::sqr_ntt_crossover(detail::ntt_default_engine()))
-    algo = algorithm::karatsuba;
+  const bool binary_square = rx == radix::binary && a == b && an == bn;
+  // Binary squares have their own crossovers (mul/params_cpu.hpp): below the
+  // engine's sqr_ntt, Karatsuba's or Toom-3's squares beat the NTT's.
+  if (options.algo == algorithm::automatic && binary_square &&
+      ((algo == algorithm::ntt && bn < detail::params_cpu::sqr_ntt_crossover(detail::ntt_default_engine())) ||
+       algo == algorithm::karatsuba || algo == algorithm::toom3))
+    algo = detail::params_cpu::sqr_toom3 && bn >= detail::params_cpu::sqr_toom3 ? algorithm::toom3 : algorithm::karatsuba;
   st.used = algo;
   switch (algo) {
     case algorithm::basecase:
@@ -254,14 +257,20 @@ bool parse_algorithm(const std::string& name, algorithm& out) {
       break;
     case algorithm::karatsuba: {
       const auto& x = rx == radix::binary ? detail::params_cpu::binary_radix : detail::params_cpu::decimal_radix;
-      // Chosen automatically, binary pieces from the tuned size split three
-      // ways (mul/toom3.hpp; squares from their own crossover); asked for by
-      // name, Karatsuba throughout.
-      const std::size_t toom3 = a == b && an == bn ? detail::params_cpu::sqr_toom3 : x.toom3;
-      if (rx == radix::binary && options.algo == algorithm::automatic && toom3 && bn >= toom3)
-        detail::mul_toom3(r, a, an, b, bn, toom3, x.karatsuba_basecase);
-      else
-        detail::mul_karatsuba(r, a, an, b, bn, rx, x.karatsuba_basecase);
+      detail::mul_karatsuba(r, a, an, b, bn, rx, x.karatsuba_basecase);
+      break;
+    }
+    case algorithm::toom3: {
+      if (rx != radix::binary)
+        throw error(error::kind::domain, "bigmul::mul: algorithm toom3 multiplies binary limbs only (decimal radix: "
+                                         "karatsuba, ntt or an FFT algorithm)");
+      const auto& x = detail::params_cpu::binary_radix;
+      // Chosen automatically, pieces split three ways down to the tuned size
+      // (a square's own); asked for by name, Toom-3 throughout.
+      const std::size_t below = options.algo != algorithm::automatic ? detail::toom3_min_limbs
+                                : binary_square                     ? detail::params_cpu::sqr_toom3
+                                                                    : x.toom3;
+      detail::mul_toom3(r, a, an, b, bn, below, x.karatsuba_basecase);
       break;
     }
     case algorithm::tiled:

@@ -25,7 +25,7 @@ inline void check_enums(const mul_options& o, radix rx, const char* who) {
                 std::string(who) + ": " + what + " " + std::to_string(v) + " is not one of its enumerators");
   };
   if (static_cast<unsigned>(rx) > static_cast<unsigned>(radix::decimal)) bad("radix", static_cast<unsigned>(rx));
-  if (static_cast<unsigned>(o.algo) > static_cast<unsigned>(algorithm::ntt))
+  if (static_cast<unsigned>(o.algo) > static_cast<unsigned>(algorithm::toom3))  // the last enumerator
     bad("mul_options::algo", static_cast<unsigned>(o.algo));
   if (static_cast<unsigned>(o.where) > static_cast<unsigned>(backend::cuda))
     bad("mul_options::where", static_cast<unsigned>(o.where));

@@ -19,6 +19,7 @@ _Algorithm = Literal[
     "fft_complex_f32",
     "fft_real_f32",
     "ntt",
+    "toom3",
 ]
 _Backend = Literal["auto", "cpu", "cuda"]
 _Radix = Literal["binary", "decimal"]

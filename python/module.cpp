@@ -29,7 +29,7 @@ mul_options make_options(const py::object& algorithm, const py::object& threads,
     const std::string name = algorithm.cast<std::string>();
     if (name != "auto" && !parse_algorithm(name, o.algo)) {
       std::string known = "auto";
-      for (unsigned a = 1; a <= static_cast<unsigned>(bigmul::algorithm::ntt); ++a)
+      for (unsigned a = 1; a <= static_cast<unsigned>(bigmul::algorithm::toom3); ++a)
         known += std::string(", ") + algorithm_name(static_cast<bigmul::algorithm>(a));
       throw py::value_error(std::string(fn) + ": unknown algorithm '" + name + "' (known: " + known + ")");
     }

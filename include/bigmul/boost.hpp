@@ -1,7 +1,8 @@
-// Boost.Multiprecision backend over bigmul::integer (integer category):
-// every operator, string construction and str(), conversions to and from
-// built-in types; multiplication goes through bigmul's dispatcher.
-//   bigmul::boost_int x("123456789"), y = x * x;
+/// @file
+/// @brief Boost.Multiprecision backend over bigmul::integer (integer category):
+/// every operator, string construction and str(), conversions to and from
+/// built-in types; multiplication goes through bigmul's dispatcher.
+///   bigmul::boost_int x("123456789"), y = x * x;
 #pragma once
 
 #include <boost/multiprecision/number.hpp>
@@ -25,8 +26,12 @@
 
 namespace bigmul {
 
+/// A Boost.Multiprecision integer backend over bigmul::integer (always in
+/// binary radix); use it as bigmul::boost_int.
 class boost_backend {
  public:
+  /// Built-in types Boost converts from, smallest first (Boost's backend requirements).
+  ///@{
 #if BOOST_VERSION >= 107600
   using signed_types = std::tuple<long, long long>;
   using unsigned_types = std::tuple<unsigned long, unsigned long long>;
@@ -36,20 +41,27 @@ class boost_backend {
   using unsigned_types = boost::mpl::list<unsigned long, unsigned long long>;
   using float_types = boost::mpl::list<double, long double>;
 #endif
+  ///@}
 
+  /// Zero.
   boost_backend() = default;
+  /// Copies allocate (out of memory: bigmul::error kind resource); moves never do.
+  ///@{
   boost_backend(const boost_backend&) = default;
   boost_backend(boost_backend&&) noexcept = default;
   boost_backend& operator=(const boost_backend&) = default;
   boost_backend& operator=(boost_backend&&) noexcept = default;
-  // A backend holding v (no constructor from integer: one would make Boost
-  // treat built-in types as only explicitly convertible).
+  ///@}
+  /// A backend holding v (no constructor from integer: one would make Boost
+  /// treat built-in types as only explicitly convertible).
   static boost_backend from_integer(integer v) {
     boost_backend b;
     b.value_ = binary(std::move(v));
     return b;
   }
 
+  /// Assignment from a built-in integer, exact.
+  ///@{
   boost_backend& operator=(long long v) {
     value_ = integer(v);
     return *this;
@@ -60,8 +72,10 @@ class boost_backend {
   }
   boost_backend& operator=(long v) { return *this = static_cast<long long>(v); }
   boost_backend& operator=(unsigned long v) { return *this = static_cast<unsigned long long>(v); }
+  ///@}
+  /// Assignment from a floating-point value: truncates toward zero, like mpz_set_d; NaN and infinities throw std::runtime_error.
+  ///@{
   boost_backend& operator=(double v) { return *this = static_cast<long double>(v); }
-  // Truncates toward zero, like mpz_set_d.
   boost_backend& operator=(long double v) {
     if (!std::isfinite(v)) throw std::runtime_error("bigmul::boost_backend: cannot assign a NaN or an infinity");
     const bool negative = v < 0;
@@ -78,8 +92,9 @@ class boost_backend {
     value_ = negative ? -m : m;
     return *this;
   }
-  // Like Boost's gmp_int: "0x..." hex, a leading "0" octal, else decimal; an
-  // optional sign first. Throws std::runtime_error (bigmul::parse_error) on bad input.
+  ///@}
+  /// Like Boost's gmp_int: "0x..." hex, a leading "0" octal, else decimal; an
+  /// optional sign first. Throws std::runtime_error (bigmul::parse_error) on bad input.
   boost_backend& operator=(const char* s) try {
     value_ = parse(s ? std::string_view(s) : std::string_view());
     return *this;
@@ -87,8 +102,12 @@ class boost_backend {
     detail::rethrow_allocation_failure("bigmul::boost_backend (from a string)");
   }
 
+  /// Exchanges the values.
   void swap(boost_backend& o) noexcept { std::swap(value_, o.value_); }
 
+  /// The value as text: decimal, or hex / octal (non-negative values only,
+  /// else std::runtime_error) as the flags ask; showbase, showpos and
+  /// uppercase are honoured. The digit count is ignored (integers print whole).
   std::string str(std::streamsize /*digits*/, std::ios_base::fmtflags f) const try {
     const bool hex = (f & std::ios_base::hex) == std::ios_base::hex;
     const bool oct = (f & std::ios_base::oct) == std::ios_base::oct;
@@ -112,7 +131,10 @@ class boost_backend {
     detail::rethrow_allocation_failure("bigmul::boost_backend::str");
   }
 
+  /// value = -value.
   void negate() { value_ = -value_; }
+  /// Comparison: -1, 0 or 1 as this value is below, equal to or above the other.
+  ///@{
   int compare(const boost_backend& o) const {
     const auto c = value_ <=> o.value_;
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
@@ -123,9 +145,13 @@ class boost_backend {
     t = static_cast<std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>>(v);
     return compare(t);
   }
+  ///@}
 
+  /// The bigmul::integer inside (binary radix; keep it so when writing through it).
+  ///@{
   const integer& value() const noexcept { return value_; }
   integer& value() noexcept { return value_; }
+  ///@}
 
  private:
   static integer binary(integer v) {
@@ -181,12 +207,16 @@ class boost_backend {
     return s;
   }
 
-  integer value_;  // always binary radix
+  integer value_;  ///< always binary radix
 };
 
-// Arithmetic (found by argument-dependent lookup). Running out of memory
-// throws bigmul::error kind resource: the integer operators, integer's copy
-// (the defaulted copies here) and the string functions above translate it.
+/// Boost.Multiprecision backend operations.
+/// Arithmetic (found by argument-dependent lookup): r = r op a, or r = a op b.
+/// Division by zero throws std::overflow_error, bit queries on negative
+/// values std::range_error, as Boost's gmp_int does. Running out of memory
+/// throws bigmul::error kind resource: the integer operators, integer's copy
+/// (the defaulted copies here) and the string functions above translate it.
+///@{
 inline void eval_add(boost_backend& r, const boost_backend& a) { r.value() = r.value() + a.value(); }
 inline void eval_add(boost_backend& r, const boost_backend& a, const boost_backend& b) { r.value() = a.value() + b.value(); }
 inline void eval_subtract(boost_backend& r, const boost_backend& a) { r.value() = r.value() - a.value(); }
@@ -261,8 +291,8 @@ inline unsigned eval_lsb(const boost_backend& a) {
 }
 inline bool eval_bit_test(const boost_backend& a, unsigned index) { return test_bit(a.value(), index); }
 
-// Conversions to built-in types: signed ones saturate, negative values to
-// unsigned types throw std::range_error (like Boost's gmp_int).
+/// Conversions to built-in types (eval_convert_to): signed ones saturate, negative values to
+/// unsigned types throw std::range_error (like Boost's gmp_int).
 inline void eval_convert_to(unsigned long long* out, const boost_backend& a) {
   if (a.value().is_negative())
     throw std::range_error("Conversion from negative integer to an unsigned type results in undefined behaviour");
@@ -314,6 +344,9 @@ inline void eval_convert_to(float* out, const boost_backend& a) {
   *out = static_cast<float>(v);
 }
 
+///@}
+
+/// Hash of the value (std::hash and Boost's hashing use it).
 inline std::size_t hash_value(const boost_backend& a) {
   std::size_t h = std::hash<bool>()(a.value().is_negative());
   for (limb_t v : a.value().magnitude()) h = h * 1099511628211ull ^ std::hash<limb_t>()(v);
@@ -328,5 +361,6 @@ struct number_category<bigmul::boost_backend> : public std::integral_constant<in
 }  // namespace boost::multiprecision
 
 namespace bigmul {
+/// The Boost.Multiprecision integer backed by bigmul (expression templates off).
 using boost_int = boost::multiprecision::number<boost_backend, boost::multiprecision::et_off>;
 }  // namespace bigmul

@@ -1,9 +1,10 @@
-// Bridge to GMP: bigmul::integer <-> mpz_t, a zero-copy read-only mpz view
-// of an integer, and a drop-in mpz_mul that multiplies through bigmul::mul.
-// Header-only; the including program links GMP. GMP runs under a gmp_guard
-// here (bigmul/gmp_guard.hpp): running out of memory throws bigmul::error
-// kind resource instead of aborting, and an output mpz stays valid (its
-// value unspecified) after any error.
+/// @file
+/// @brief Bridge to GMP: bigmul::integer <-> mpz_t, a zero-copy read-only mpz view
+/// of an integer, and a drop-in mpz_mul that multiplies through bigmul::mul.
+/// Header-only; the including program links GMP. GMP runs under a gmp_guard
+/// here (bigmul/gmp_guard.hpp): running out of memory throws bigmul::error
+/// kind resource instead of aborting, and an output mpz stays valid (its
+/// value unspecified) after any error.
 #pragma once
 
 #include <gmp.h>
@@ -26,9 +27,9 @@ static_assert(sizeof(mp_limb_t) == sizeof(bigmul::limb_t), "bigmul's GMP bridge 
 namespace bigmul {
 namespace detail {
 
-// Room for n limbs in z before anything is written: mpz_realloc2 assigns
-// z's pointer and size only after a successful reallocation, so a failure
-// leaves z as it was, and the GMP calls that follow need no allocation for z.
+/// Room for n limbs in z before anything is written: mpz_realloc2 assigns
+/// z's pointer and size only after a successful reallocation, so a failure
+/// leaves z as it was, and the GMP calls that follow need no allocation for z.
 inline void mpz_reserve(mpz_ptr z, std::size_t n) {
   if (n > static_cast<std::size_t>(INT_MAX))  // GMP aborts past this ("overflow in mpz type")
     throw error(error::kind::resource, "bigmul: " + std::to_string(n) + " limbs do not fit an mpz_t");
@@ -37,7 +38,7 @@ inline void mpz_reserve(mpz_ptr z, std::size_t n) {
 
 }  // namespace detail
 
-// out = x (a decimal-radix x is converted first).
+/// out = x (a decimal-radix x is converted first).
 inline void to_mpz(mpz_ptr out, const integer& x) try {
   const gmp_guard guard;
   if (x.is_zero()) {
@@ -56,7 +57,7 @@ inline void to_mpz(mpz_ptr out, const integer& x) try {
   detail::rethrow_allocation_failure("bigmul::to_mpz");
 }
 
-// The value of z as a binary-radix integer (one copy of the limbs).
+/// The value of z as a binary-radix integer (one copy of the limbs).
 inline integer from_mpz(mpz_srcptr z) try {
   const std::size_t n = mpz_size(z);
   const mp_limb_t* p = mpz_limbs_read(z);
@@ -65,12 +66,13 @@ inline integer from_mpz(mpz_srcptr z) try {
   detail::rethrow_allocation_failure("bigmul::from_mpz");
 }
 
-// A read-only mpz over an integer's limbs, without copying them (mpz_roinit_n).
-// A decimal-radix integer is converted once and the view owns the copy. The
-// integer must outlive the view and stay unchanged; never pass the view as
-// a GMP output.
+/// A read-only mpz over an integer's limbs, without copying them (mpz_roinit_n).
+/// A decimal-radix integer is converted once and the view owns the copy. The
+/// integer must outlive the view and stay unchanged; never pass the view as
+/// a GMP output.
 class mpz_view {
  public:
+  /// A view of x (converted to binary radix first when it is decimal).
   explicit mpz_view(const integer& x) {
     const integer* src = &x;
     if (x.get_radix() != radix::binary) {
@@ -83,21 +85,24 @@ class mpz_view {
   }
   mpz_view(const mpz_view&) = delete;
   mpz_view& operator=(const mpz_view&) = delete;
+  /// The mpz, for GMP functions' inputs.
+  ///@{
   mpz_srcptr get() const noexcept { return view_; }
   operator mpz_srcptr() const noexcept { return view_; }  // NOLINT: used where GMP takes mpz_srcptr
+  ///@}
 
  private:
   integer converted_;
   mpz_t view_;
 };
 
-// Below this many limbs in the smaller operand, GMP's own mpz_mul is used:
-// the measured crossover of this processor (bigmul::gmp_crossover_limbs()).
+/// Below this many limbs in the smaller operand, GMP's own mpz_mul is used:
+/// the measured crossover of this processor (bigmul::gmp_crossover_limbs()).
 inline std::size_t mpz_mul_crossover_limbs() { return gmp_crossover_limbs(); }
 
-// r = a * b, like ::mpz_mul (r may be a and/or b). Large products go through
-// bigmul::mul on the limbs in place (zero-copy operands); so does every
-// product when options.algo names an algorithm.
+/// r = a * b, like GMP's own mpz_mul (r may be a and/or b). Large products go through
+/// bigmul::mul on the limbs in place (zero-copy operands); so does every
+/// product when options.algo names an algorithm.
 inline void mpz_mul(mpz_ptr r, mpz_srcptr a, mpz_srcptr b, const mul_options& options = {}) try {
   const gmp_guard guard;
   std::size_t an = mpz_size(a), bn = mpz_size(b);

@@ -1,29 +1,30 @@
-// GMP with allocation functions that throw bigmul::error (kind resource)
-// instead of aborting. GMP's default allocator prints "GNU MP: Cannot allocate
-// memory" and calls abort(); bigmul's GMP bridge and the CLI's --verify run
-// GMP inside a gmp_guard instead, so running out of memory is an error the
-// caller can report. Header-only: the including program links GMP.
-//
-// Why throwing is safe here, and what it costs:
-//  * Unwinding crosses GMP's C frames. Debian's libgmp (and libgmp.a) carries
-//    .eh_frame unwind tables for its C functions (x86-64 builds them by
-//    default), and GMP's assembly routines never call the allocator, so no
-//    frame without unwind information is between the allocator and the caller.
-//    C frames have no destructors: unwinding only skips their remaining code.
-//  * What that skipped code would have done is lost: GMP's temporary blocks
-//    (TMP_ALLOC) of the failed call leak, and an mpz the failed call was
-//    writing may be left inconsistent (mpz_mul records the new size before the
-//    allocation that failed; clearing it then would free a freed block).
-//    So after a failure nothing the guarded code wrote may be cleared:
-//    guarded_mpz leaks instead, and the bridge grows its outputs with
-//    mpz_realloc2 first (GMP assigns pointer and size only after a successful
-//    reallocation), leaving them valid with an unspecified value.
-//  * mp_set_memory_functions is process-wide. The guard installs its
-//    functions only while GMP's defaults are in place (which are malloc,
-//    realloc and free, so blocks move freely between the two), counts nested
-//    and concurrent guards, and puts the previous functions back when the last
-//    one ends. Threads without a guard keep GMP's behaviour (message, abort).
-//    Functions a program installed itself are left alone: theirs decide.
+/// @file
+/// @brief GMP with allocation functions that throw bigmul::error (kind resource)
+/// instead of aborting. GMP's default allocator prints "GNU MP: Cannot allocate
+/// memory" and calls abort(); bigmul's GMP bridge and the CLI's --verify run
+/// GMP inside a gmp_guard instead, so running out of memory is an error the
+/// caller can report. Header-only: the including program links GMP.
+///
+/// Why throwing is safe here, and what it costs:
+///  * Unwinding crosses GMP's C frames. Debian's libgmp (and libgmp.a) carries
+///    .eh_frame unwind tables for its C functions (x86-64 builds them by
+///    default), and GMP's assembly routines never call the allocator, so no
+///    frame without unwind information is between the allocator and the caller.
+///    C frames have no destructors: unwinding only skips their remaining code.
+///  * What that skipped code would have done is lost: GMP's temporary blocks
+///    (TMP_ALLOC) of the failed call leak, and an mpz the failed call was
+///    writing may be left inconsistent (mpz_mul records the new size before the
+///    allocation that failed; clearing it then would free a freed block).
+///    So after a failure nothing the guarded code wrote may be cleared:
+///    guarded_mpz leaks instead, and the bridge grows its outputs with
+///    mpz_realloc2 first (GMP assigns pointer and size only after a successful
+///    reallocation), leaving them valid with an unspecified value.
+///  * mp_set_memory_functions is process-wide. The guard installs its
+///    functions only while GMP's defaults are in place (which are malloc,
+///    realloc and free, so blocks move freely between the two), counts nested
+///    and concurrent guards, and puts the previous functions back when the last
+///    one ends. Threads without a guard keep GMP's behaviour (message, abort).
+///    Functions a program installed itself are left alone: theirs decide.
 #pragma once
 
 #include <gmp.h>
@@ -37,19 +38,21 @@
 #include "bigmul/error.hpp"
 
 // GMP's default allocation functions (exported by libgmp, not declared in gmp.h).
+/// @cond internal
 extern "C" {
 void* __gmp_default_allocate(std::size_t);
 void* __gmp_default_reallocate(void*, std::size_t, std::size_t);
 void __gmp_default_free(void*, std::size_t);
 }
+/// @endcond
 
 namespace bigmul {
 namespace detail {
 
 struct gmp_guard_state {
   std::mutex mutex;
-  unsigned users = 0;     // guards alive in the process
-  bool installed = false;  // our functions are in place
+  unsigned users = 0;     ///< guards alive in the process
+  bool installed = false;  ///< our functions are in place
 };
 inline gmp_guard_state& gmp_guard_global() {
   static gmp_guard_state s;
@@ -84,9 +87,9 @@ inline void gmp_guard_free(void* p, std::size_t) { std::free(p); }
 
 }  // namespace detail
 
-// While alive (on this thread), GMP's allocation failures throw
-// bigmul::error{kind::resource, "out of memory (...)"}. Nests; restores GMP's
-// functions when the last guard in the process ends.
+/// While alive (on this thread), GMP's allocation failures throw
+/// bigmul::error{kind::resource, "out of memory (...)"}. Nests; restores GMP's
+/// functions when the last guard in the process ends.
 class gmp_guard {
  public:
   gmp_guard() {
@@ -117,13 +120,13 @@ class gmp_guard {
   gmp_guard(const gmp_guard&) = delete;
   gmp_guard& operator=(const gmp_guard&) = delete;
 
-  // Whether an allocation failed under this thread's outermost guard.
+  /// Whether an allocation failed under this thread's outermost guard.
   static bool failed() noexcept { return detail::gmp_guard_failed; }
 };
 
-// An mpz_t for use under a gmp_guard: cleared on destruction unless an
-// allocation failed under the guard (then it may be inconsistent and is
-// leaked instead; see above).
+/// An mpz_t for use under a gmp_guard: cleared on destruction unless an
+/// allocation failed under the guard (then it may be inconsistent and is
+/// leaked instead; see above).
 class guarded_mpz {
  public:
   guarded_mpz() { mpz_init(v_); }
@@ -132,9 +135,12 @@ class guarded_mpz {
   }
   guarded_mpz(const guarded_mpz&) = delete;
   guarded_mpz& operator=(const guarded_mpz&) = delete;
+  /// The mpz_t, for GMP's functions.
+  ///@{
   mpz_ptr get() noexcept { return v_; }
   operator mpz_ptr() noexcept { return v_; }               // NOLINT: passed where GMP takes mpz_ptr
   operator mpz_srcptr() const noexcept { return v_; }      // NOLINT
+  ///@}
 
  private:
   mpz_t v_;

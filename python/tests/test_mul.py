@@ -64,7 +64,7 @@ def test_million_digits_against_python(rng):
     assert bigmul.mul(a, b) == a * b
 
 
-@pytest.mark.parametrize("algorithm", ["auto", "basecase", "karatsuba", "tiled", "fft_complex", "fft_real", "ntt"])
+@pytest.mark.parametrize("algorithm", ["auto", "basecase", "karatsuba", "tiled", "fft_complex", "fft_real", "ntt", "toom3"])
 @pytest.mark.parametrize("digits", [30, 3000])
 def test_named_algorithms(rng, algorithm, digits):
     a, b = random_int(rng, digits), random_int(rng, digits // 2 + 1)

@@ -455,6 +455,15 @@ TEST_F(CliTest, EveryAlgorithmGivesTheSameProduct) {
   }
 }
 
+// toom3 multiplies binary limbs: hex operands printed in hex run it; decimal
+// ones are refused with exit 2 and a line naming the algorithm.
+TEST_F(CliTest, Toom3ByNameOnBinaryOperands) {
+  auto g = rng(107);
+  const std::string a = random_hex(g, 2000), b = random_hex(g, 1500);
+  expect_product({"--algorithm", "toom3", "--hex", a, "-" + b}, gmp_product_text(a, "-" + b, 16));
+  expect_failure({"--algorithm", "toom3", "123456789", "987654321"}, 2, {"toom3", "binary"});
+}
+
 TEST_F(CliTest, RandomWithVerifyAndSeeds) {
   const cli_result r = run_cli({"--random", "20000", "--verify", "--seed", "42"});
   EXPECT_EQ(r.status, 0) << r.err;

@@ -20,7 +20,8 @@ namespace {
 
 const algorithm all_algorithms[] = {algorithm::automatic,       algorithm::basecase,    algorithm::karatsuba,
                                     algorithm::tiled,           algorithm::fft_complex, algorithm::fft_real,
-                                    algorithm::fft_complex_f32, algorithm::fft_real_f32, algorithm::ntt};
+                                    algorithm::fft_complex_f32, algorithm::fft_real_f32, algorithm::ntt,
+                                    algorithm::toom3};
 
 }  // namespace
 

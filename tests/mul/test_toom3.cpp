@@ -8,7 +8,9 @@
 
 #include <vector>
 
+#include "bigmul/error.hpp"
 #include "bigmul/mul.hpp"
+#include "mul/ntt_mul.hpp"
 #include "mul/params_cpu.hpp"
 #include "mul/toom3.hpp"
 #include "test_support.hpp"
@@ -99,6 +101,72 @@ TEST(Toom3, DispatcherAroundItsCrossover) {
             << "an=" << an << " bn=" << bn;
       }
     }
+}
+
+// toom3 by name: Toom-3 throughout (pieces down to toom3_min_limbs), in
+// mul_stats, on every shape; decimal radix refused as a domain error, nothing
+// written. Suite name starts with Mul: scripts/test.sh reruns it with the AVX2
+// engine, whose NTT crossover leaves the automatic Toom-3 range non-empty.
+TEST(MulToom3Named, ByNameMatchesGmpAndIsReported) {
+  auto g = bigmul::test::rng(2207);
+  algorithm parsed{};
+  ASSERT_TRUE(parse_algorithm("toom3", parsed));
+  EXPECT_EQ(parsed, algorithm::toom3);
+  EXPECT_STREQ(algorithm_name(algorithm::toom3), "toom3");
+  for (std::size_t bn : {1u, 8u, 9u, 10u, 26u, 27u, 28u, 100u, 301u})
+    for (std::size_t an : {bn, bn + 1, 2 * bn + 5})
+      for (operand_kind k : {operand_kind::random, operand_kind::all_max, operand_kind::runs}) {
+        const auto a = bigmul::test::make_operand(k, an, radix::binary, g);
+        const auto b = bigmul::test::make_operand(operand_kind::all_max, bn, radix::binary, g);
+        for (bool square : {false, true}) {
+          if (square && an != bn) continue;
+          const limb_t* bp = square ? a.data() : b.data();
+          std::vector<limb_t> r(an + bn, 0x4444);
+          mul_stats st;
+          mul_options o;
+          o.algo = algorithm::toom3;
+          o.stats = &st;
+          o.modular_check = true;
+          mul(r.data(), a.data(), an, bp, bn, radix::binary, o);
+          ASSERT_EQ(r, bigmul::test::gmp_product(a.data(), an, bp, bn, radix::binary))
+              << "an=" << an << " bn=" << bn << (square ? " square" : "");
+          EXPECT_EQ(st.used, algorithm::toom3) << "an=" << an << " bn=" << bn;
+        }
+      }
+}
+
+TEST(MulToom3Named, DecimalRadixIsRefused) {
+  std::vector<limb_t> a(40, 9), r(80, 0x5555);
+  mul_options o;
+  o.algo = algorithm::toom3;
+  try {
+    mul(r.data(), a.data(), a.size(), a.data(), a.size(), radix::decimal, o);
+    FAIL() << "toom3 accepted decimal limbs";
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), error::kind::domain);
+    EXPECT_NE(std::string(e.what()).find("toom3"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(r, std::vector<limb_t>(80, 0x5555));
+}
+
+// automatic reports toom3 exactly where it runs it: from the tuned crossover
+// up to the NTT's for this processor's engine (squares: their own).
+TEST(MulToom3Named, AutomaticReportsToom3InItsRange) {
+  auto g = bigmul::test::rng(2208);
+  const auto& x = detail::params_cpu::binary_radix;
+  const std::size_t t = x.toom3, ntt = detail::params_cpu::ntt_crossover(x, detail::ntt_default_engine());
+  for (std::size_t bn : {t - 1, t, t + 1, ntt - 1, ntt}) {
+    const auto a = bigmul::test::make_operand(operand_kind::random, bn + 2, radix::binary, g);
+    const auto b = bigmul::test::make_operand(operand_kind::all_max, bn, radix::binary, g);
+    std::vector<limb_t> r(2 * bn + 2);
+    mul_stats st;
+    mul_options o;
+    o.stats = &st;
+    mul(r.data(), a.data(), bn + 2, b.data(), bn, radix::binary, o);
+    ASSERT_EQ(r, bigmul::test::gmp_product(a.data(), bn + 2, b.data(), bn, radix::binary)) << "bn=" << bn;
+    const bool toom = bn >= t && bn < ntt && bn < x.fft;
+    EXPECT_EQ(st.used == algorithm::toom3, toom) << "bn=" << bn << " used " << algorithm_name(st.used);
+  }
 }
 
 }  // namespace

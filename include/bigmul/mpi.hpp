@@ -23,8 +23,9 @@ namespace bigmul::mpi {
 
 /// A half-open range [begin, end) of limb (or point) indices.
 struct range {
-  std::size_t begin = 0, end = 0;
-  std::size_t size() const { return end - begin; }
+  std::size_t begin = 0;  ///< the first index
+  std::size_t end = 0;    ///< one past the last index
+  std::size_t size() const { return end - begin; }  ///< end - begin
 };
 
 /// The block rule for `count` items over `parts` ranks: rank r holds
@@ -38,18 +39,21 @@ inline range block_of(std::size_t count, int parts, int rank) {
 /// order, so every rank that holds limbs holds at least 4 (except the last
 /// such, which holds the rest) and ranks past the end hold none. 4 limbs make
 /// every carry between ranks at most 3 (docs/distributed.md).
+///@{
 inline constexpr std::size_t product_min_block = 4;
 inline range product_block(std::size_t limbs, int parts, int rank) {
   const std::size_t chunk = std::max(product_min_block, (limbs + parts - 1) / static_cast<std::size_t>(parts));
   const std::size_t r = static_cast<std::size_t>(rank);
   return {std::min(limbs, chunk * r), std::min(limbs, chunk * (r + 1))};
 }
+///@}
 
 /// The largest product (an + bn limbs) the three primes' transforms reach:
 /// a cyclic transform of at most 3 2^32 points, one limb a point. Larger
 /// products are refused (bigmul::error, kind invalid_argument).
 std::size_t max_product_limbs();
 
+/// How the distributed product runs.
 struct options {
   radix rx = radix::binary;  ///< of both operands and the product
   unsigned threads = 0;      ///< per rank; 0: the library's default
@@ -60,13 +64,14 @@ struct options {
 /// What -t prints: seconds per phase (this rank) and each all-to-all's bytes
 /// sent by this rank and its seconds.
 struct exchange_record {
-  std::string what;
-  std::size_t bytes_sent = 0;
-  double seconds = 0;
+  std::string what;           ///< which exchange
+  std::size_t bytes_sent = 0;  ///< bytes this rank sent
+  double seconds = 0;          ///< its wall time on this rank
 };
+/// What one distributed product did on this rank.
 struct stats {
-  std::vector<std::pair<std::string, double>> phases;
-  std::vector<exchange_record> exchanges;
+  std::vector<std::pair<std::string, double>> phases;  ///< (phase, seconds) in order
+  std::vector<exchange_record> exchanges;              ///< every all-to-all
   std::size_t planned_bytes = 0;  ///< preflight_bytes for this rank
 };
 

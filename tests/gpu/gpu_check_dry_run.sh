@@ -200,6 +200,14 @@ grep -q 'bash scripts/gpu-check.sh "$OUT" build/gpu-bundle.tar.xz$' <<<"$rerun" 
 grep -q "^re-run what failed (after a fix): TIER=fast STEPS='tests' PROGRAMS='test_carry_gpu' " "$tmp/cut.out" ||
   bad "cut: no re-run line naming what failed"
 
+# Only cut, nothing failed: still no pass.
+run_check nothing BUDGET=12 RESERVE=2 MIN_STEP=11
+[ $rc != 0 ] || bad "nothing: exit status 0 with every step NOT RUN"
+grep -q '^overall: FAIL$' "$tmp/nothing.out" || bad "nothing: no 'overall: FAIL'"
+[ "$(grep -c ' NOT RUN ' <<<"$lines")" = ${#expected[@]} ] || bad "nothing: not every step NOT RUN"
+grep -q '^re-run what was cut: ' "$tmp/nothing.out" || bad "nothing: no re-run line"
+grep -q '^re-run what failed' "$tmp/nothing.out" && bad "nothing: a failed line though nothing ran"
+
 # --- C. the full tier; bad settings ------------------------------------------------------
 run_check full TIER=full STEPS=tests PROGRAMS="test_fft_gpu test_mul_gpu"
 [ $rc = 0 ] || bad "full: exit status $rc"

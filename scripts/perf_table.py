@@ -2,9 +2,11 @@
 """The performance summary of README.md and docs/performance.md, generated
 from one committed benchmark results file (bench/mul/bench_mul's JSON, the
 harness schema): bigmul's dispatcher (`auto` rows) against GMP's mpz_mul
-timed in the same run, on one and two threads, in both radices; FLINT 3
-columns appear when the file has `flint` rows (the same names with `flint`
-for `auto`, e.g. flint/binary/1000000/threads:1).
+timed in the same run, on one and two threads, in both radices. FLINT 3
+columns appear when the file has FLINT times: bench_mul rows named like the
+`auto` ones with `flint` (flint/binary/1000000/threads:1), or a file written by
+bench/mul/bench_flint (rows flint/<digits>/threads:<t>/<engine> with GMP's and
+FLINT's seconds beside bigmul's, binary operands).
 
     scripts/perf_table.py [RESULTS.json]                 # print the table
     scripts/perf_table.py [RESULTS.json] --write FILE... # replace the table between its markers
@@ -38,37 +40,57 @@ def fmt_digits(n):
     return "10^%d" % e if n == 10**e else str(n)
 
 
-def rows_of(data, who):
-    """{(radix, digits, threads): row} for rows named who/<radix>/<digits>/threads:<t>."""
-    out = {}
+def rows_of(data):
+    """{(radix, digits, threads): {"bigmul": s, "gmp": s or None, "flint": s or None}} from either
+    bench_mul's rows (auto/<radix>/<digits>/threads:<t>, GMP as gmp_seconds; FLINT 3 as rows
+    flint/<radix>/<digits>/threads:<t>) or bench_flint's (flint/<digits>/threads:<t>/<engine>,
+    binary, gmp_seconds and flint_seconds beside bigmul's time; the processor's own engine)."""
+    ours, flint_rows, per_engine = {}, {}, {}
     for r in data["benchmarks"]:
         parts = r["name"].split("/")
-        if len(parts) == 4 and parts[0] == who and parts[3].startswith("threads:"):
-            out[(parts[1], int(parts[2]), int(parts[3].split(":")[1]))] = r
-    return out
+        if len(parts) == 4 and parts[0] in ("auto", "flint") and parts[3].startswith("threads:"):
+            key = (parts[1], int(parts[2]), int(parts[3].split(":")[1]))
+            if parts[0] == "auto":
+                ours[key] = {"bigmul": seconds(r), "gmp": r.get("gmp_seconds"), "flint": None}
+            else:
+                flint_rows[key] = seconds(r)
+        elif len(parts) == 4 and parts[0] == "flint" and parts[2].startswith("threads:"):
+            key = ("binary", int(parts[1]), int(parts[2].split(":")[1]))
+            per_engine.setdefault(key, {})[parts[3]] = {"bigmul": seconds(r), "gmp": r.get("gmp_seconds"),
+                                                       "flint": r.get("flint_seconds")}
+    for key, engines in per_engine.items():
+        pick = data["context"].get("ntt_engine")
+        pick = pick if pick in engines else next(e for e in ("ifma", "avx2", "portable", *engines) if e in engines)
+        ours[key] = engines[pick]
+    for key, s in flint_rows.items():
+        if key in ours:
+            ours[key]["flint"] = s
+    return ours
 
 
 def table(data, source):
     ctx = data["context"]
-    ours, flint = rows_of(data, "auto"), rows_of(data, "flint")
+    ours = rows_of(data)
     if not ours:
-        raise SystemExit("perf_table: %s has no `auto` rows (bench/mul/bench_mul's dispatcher rows)" % source)
+        raise SystemExit("perf_table: %s has no bigmul rows (bench_mul's `auto` rows or bench_flint's rows)" % source)
     threads = sorted({t for (_, _, t) in ours})
+    has_flint = any(v["flint"] for v in ours.values())
+    ratio = lambda theirs, mine: "%.1f× faster" % (theirs / mine) if theirs else "—"
     head = ["digits", "radix", "GMP `mpz_mul`"]
     for t in threads:
         head += ["bigmul, %d thread%s" % (t, "" if t == 1 else "s"), "vs GMP"]
-    for t in threads if flint else []:
-        head += ["FLINT 3, %d thread%s" % (t, "" if t == 1 else "s"), "vs GMP"]
+    for t in threads if has_flint else []:
+        head += ["FLINT 3, %d thread%s" % (t, "" if t == 1 else "s"), "bigmul vs FLINT 3"]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---:", "---"] + ["---:"] * (len(head) - 2)) + "|"]
     for radix, digits in sorted({(r, d) for (r, d, _) in ours}, key=lambda k: (k[1], k[0] != "binary")):
-        gmp = ours[(radix, digits, threads[0])]["gmp_seconds"]
-        cells = [fmt_digits(digits), radix, fmt_time(gmp)]
+        gmp = next((ours[(radix, digits, t)]["gmp"] for t in threads if (radix, digits, t) in ours), None)
+        cells = [fmt_digits(digits), radix, fmt_time(gmp) if gmp else "—"]
         for t in threads:
             r = ours.get((radix, digits, t))
-            cells += [fmt_time(seconds(r)), "%.1f× faster" % (gmp / seconds(r))] if r else ["—", "—"]
-        for t in threads if flint else []:
-            r = flint.get((radix, digits, t))
-            cells += [fmt_time(seconds(r)), "%.1f× faster" % (gmp / seconds(r))] if r else ["—", "—"]
+            cells += [fmt_time(r["bigmul"]), ratio(gmp, r["bigmul"])] if r else ["—", "—"]
+        for t in threads if has_flint else []:
+            r = ours.get((radix, digits, t))
+            cells += [fmt_time(r["flint"]), ratio(r["flint"], r["bigmul"])] if r and r["flint"] else ["—", "—"]
         lines.append("| " + " | ".join(cells) + " |")
     engine = ctx.get("ntt_engine", "?")
     note = ("Measured %s on %s (%s hardware threads), GMP %s, bigmul %s at commit %s, NTT engine `%s`; "
@@ -77,7 +99,7 @@ def table(data, source):
                                           ctx.get("gmp_version", "?"), ctx.get("bigmul_version", "?"),
                                           ctx.get("commit", "?"), engine, source.replace(os.sep, "/"),
                                           ctx.get("program", "bench_mul")))
-    if not flint:
+    if not has_flint:
         note += " No FLINT 3 rows in this file (see docs/performance.md)."
     return BEGIN + "\n" + "\n".join(lines) + "\n\n" + note + "\n" + END
 

@@ -76,6 +76,8 @@ std::string usage_text() {
          "      --fft-engine E  GPU FFT: in_house (bigmul's) or cufft (NVIDIA's, the baseline)\n"
          "      --algorithm A   one of: " + algorithm_names() + "\n"
          "      --threads N     worker threads (0 or absent: all cores)\n"
+         "      --distributed   run on MPI ranks: mpirun -np P bigmul --distributed ...\n"
+         "                      (bigmul-mpi; its options: bigmul --distributed --help)\n"
          "  -v, --verbose       describe the operands, backend, algorithm and seed on stderr\n"
          "  -h, --help          show this help and exit\n"
          "      --version       show the version and exit\n"

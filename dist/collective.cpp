@@ -33,21 +33,24 @@ void check_mpi(int code, const char* what) {
   throw error(error::kind::internal, std::string(what) + ": " + std::string(text, static_cast<std::size_t>(len)));
 }
 
-void agree(MPI_Comm comm, const failure& mine) {
+void agree(MPI_Comm comm, const failure& mine, bool last_rank, bool plain) {
   int size = 1, rank = 0;
   MPI_Comm_size(comm, &size);
   MPI_Comm_rank(comm, &rank);
   // The lowest failing rank, or size when none failed: one collective.
-  int first = mine.failed ? rank : size;
-  int lowest = size;
-  MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, comm);
-  if (lowest == size) return;
+  // Ranks counted from the top with last_rank, so MIN finds the wanted one.
+  const int key = last_rank ? size - 1 - rank : rank;
+  int first = mine.failed ? key : size;
+  int best = size;
+  MPI_Allreduce(&first, &best, 1, MPI_INT, MPI_MIN, comm);
+  if (best == size) return;
+  const int lowest = last_rank ? size - 1 - best : best;
   // Its kind and message, to every rank (fixed size: one broadcast).
   constexpr int text_bytes = 1024;
   std::vector<char> text(text_bytes + 1, '\0');
   int kind = 0;
   if (rank == lowest) {
-    const std::string m = "rank " + std::to_string(rank) + ": " + mine.message;
+    const std::string m = (plain ? std::string() : "rank " + std::to_string(rank) + ": ") + mine.message;
     std::memcpy(text.data() + 1, m.data(), std::min<std::size_t>(m.size(), text_bytes - 1));
     kind = static_cast<int>(mine.kind);
     text[0] = static_cast<char>(kind);

@@ -25,9 +25,11 @@ struct failure {
 // The failure the current exception means (call inside a catch block).
 failure current_failure(const char* phase);
 
-// Every rank passes its own outcome; throws on every rank when any failed
-// (the lowest failing rank's error, its message prefixed "rank R: ").
-void agree(MPI_Comm comm, const failure& mine);
+// Every rank passes its own outcome; throws on every rank when any failed:
+// the lowest failing rank's error (the highest's with last_rank: a text's
+// first bad byte lies in the highest rank's block), its message prefixed
+// "rank R: " unless plain.
+void agree(MPI_Comm comm, const failure& mine, bool last_rank = false, bool plain = false);
 
 // Runs body() as a phase: its exception (if any) is caught and agreed on.
 template <class Body>
@@ -39,6 +41,19 @@ void phase(MPI_Comm comm, const char* name, Body&& body) {
     mine = current_failure(name);
   }
   agree(comm, mine);
+}
+
+// The same for the command's user-facing steps: the message as written
+// (no rank), from the highest failing rank when last_rank.
+template <class Body>
+void phase_plain(MPI_Comm comm, const char* name, bool last_rank, Body&& body) {
+  failure mine;
+  try {
+    std::forward<Body>(body)();
+  } catch (...) {
+    mine = current_failure(name);
+  }
+  agree(comm, mine, last_rank, true);
 }
 
 // An MPI call's return code as bigmul::error (the communicator's handler is

@@ -1,0 +1,164 @@
+// bigmul-mpi's product output (dist/app/product_io.hpp).
+#include "dist/app/product_io.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+
+#include "bigmul/error.hpp"
+#include "bigmul/mpi.hpp"
+#include "dist/app/operand_io.hpp"
+#include "dist/collective.hpp"
+#include "src/digits/digits.hpp"
+
+namespace bigmul::dist::app {
+namespace {
+
+// This rank's text: its significant limbs, zero-padded to whole limbs unless
+// it holds the top one; the sign and 0x before the top, "\n" after limb 0.
+std::string rank_text(const std::vector<limb_t>& limbs, mpi::range blk, std::size_t top, radix rx, bool negative,
+                      unsigned threads) {
+  const unsigned base = rx == radix::binary ? 16 : 10, per = digits::per_limb(base);
+  std::string out;
+  if (top == 0) return blk.begin == 0 && blk.size() ? "0\n" : "";
+  const std::size_t count = blk.begin < top ? std::min(blk.end, top) - blk.begin : 0;
+  if (count) {
+    const bool holds_top = blk.begin + count == top;
+    const std::size_t body = holds_top ? digits::printed_size(limbs.data(), count, base) : per * count;
+    const std::string head = holds_top ? std::string(negative ? "-" : "") + (base == 16 ? "0x" : "") : "";
+    out.assign(head.size() + body, '0');
+    std::memcpy(out.data(), head.data(), head.size());
+    const std::size_t digits_here = digits::printed_size(limbs.data(), count, base);
+    digits::print(limbs.data(), count, base, out.data() + head.size() + (body - digits_here), threads);
+  }
+  if (blk.begin == 0) out += '\n';
+  return out;
+}
+
+std::string raw_text(const std::vector<limb_t>& limbs, mpi::range blk, std::size_t top, radix rx, bool negative) {
+  std::string out;
+  if (blk.begin == 0) {
+    const unsigned long long head[2] = {(rx == radix::decimal ? 1ull : 0ull) | (negative && top ? 2ull : 0ull), top};
+    out.assign(raw_magic, 8);
+    out.append(reinterpret_cast<const char*>(head), 16);
+  }
+  const std::size_t count = blk.begin < top ? std::min(blk.end, top) - blk.begin : 0;
+  out.append(reinterpret_cast<const char*>(limbs.data()), 8 * count);
+  return out;
+}
+
+// Byte offset of this rank's text: the ranks above it come first in text
+// (most significant first), after it in the raw format.
+std::size_t text_offset(MPI_Comm comm, std::size_t bytes, bool raw, std::size_t& total) {
+  int size = 1, rank = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  std::vector<unsigned long long> all(static_cast<std::size_t>(size));
+  const unsigned long long mine = bytes;
+  MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, all.data(), 1, MPI_UNSIGNED_LONG_LONG, comm);
+  std::size_t off = 0;
+  total = 0;
+  for (int r = 0; r < size; ++r) {
+    total += all[static_cast<std::size_t>(r)];
+    if (raw ? r < rank : r > rank) off += all[static_cast<std::size_t>(r)];
+  }
+  return off;
+}
+
+void to_stdout(MPI_Comm comm, const std::string& text, std::size_t total) {
+  int size = 1, rank = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  if (total > static_cast<std::size_t>(INT_MAX))  // every rank knows total: all throw
+    throw error(error::kind::resource, "bigmul: a product over 2 GB of text goes to a file: use -o PATH");
+  int len = static_cast<int>(text.size());
+  std::vector<int> lens(static_cast<std::size_t>(size)), displs(lens.size());
+  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, comm);
+  // Rank order is least significant first: gather top rank first.
+  std::string all;
+  if (rank == 0) {
+    long long at = 0;
+    for (int r = size - 1; r >= 0; --r) {
+      displs[static_cast<std::size_t>(r)] = static_cast<int>(at);
+      at += lens[static_cast<std::size_t>(r)];
+    }
+    all.resize(static_cast<std::size_t>(at));
+  }
+  MPI_Gatherv(text.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, comm);
+  phase_plain(comm, "output", false, [&] {
+    if (rank == 0 && (std::fwrite(all.data(), 1, all.size(), stdout) != all.size() || std::fflush(stdout) != 0))
+      throw error(error::kind::resource, std::string("bigmul: cannot write standard output: ") + std::strerror(errno));
+  });
+}
+
+void to_file(MPI_Comm comm, const std::string& text, std::size_t offset, const std::string& path) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  unsigned long long pid = static_cast<unsigned long long>(getpid());
+  MPI_Bcast(&pid, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  const std::string tmp = path + ".bigmul-mpi-" + std::to_string(pid);
+  MPI_File f = MPI_FILE_NULL;
+  phase_plain(comm, "output", false, [&] {
+    const int rc = MPI_File_open(comm, tmp.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY | MPI_MODE_EXCL, MPI_INFO_NULL, &f);
+    if (rc != MPI_SUCCESS) throw error(error::kind::resource, "bigmul: cannot create a temporary file beside '" + path + "'");
+  });
+  failure mine;
+  try {
+    if (text.size() > static_cast<std::size_t>(INT_MAX))
+      throw error(error::kind::resource, "bigmul: a rank's output exceeds 2 GB: use more ranks");
+  } catch (...) {
+    mine = current_failure("output");
+  }
+  MPI_Status st;
+  const int rc = MPI_File_write_at_all(f, static_cast<MPI_Offset>(offset), text.data(),
+                                       mine.failed ? 0 : static_cast<int>(text.size()), MPI_CHAR, &st);
+  if (!mine.failed && rc != MPI_SUCCESS) mine = {true, error::kind::resource, "bigmul: cannot write '" + tmp + "'"};
+  if (MPI_File_close(&f) != MPI_SUCCESS && !mine.failed)
+    mine = {true, error::kind::resource, "bigmul: cannot write '" + tmp + "'"};
+  try {
+    agree(comm, mine, false, true);
+  } catch (...) {
+    if (rank == 0) std::remove(tmp.c_str());
+    throw;
+  }
+  phase_plain(comm, "output", false, [&] {
+    if (rank == 0 && std::rename(tmp.c_str(), path.c_str()) != 0) {
+      const int err = errno;
+      std::remove(tmp.c_str());
+      throw error(error::kind::resource, "bigmul: cannot write '" + path + "': " + std::strerror(err));
+    }
+  });
+}
+
+}  // namespace
+
+void write_product(MPI_Comm comm, const std::vector<limb_t>& limbs, std::size_t rn, radix rx, bool negative,
+                   const std::optional<std::string>& path, bool raw, unsigned threads) {
+  int size = 1, rank = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  const mpi::range blk = mpi::product_block(rn, size, rank);
+  unsigned long long mine = 0, top = 0;
+  for (std::size_t i = limbs.size(); i-- > 0;)
+    if (limbs[i]) {
+      mine = blk.begin + i + 1;
+      break;
+    }
+  MPI_Allreduce(&mine, &top, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+  std::string text;
+  phase_plain(comm, "output", false, [&] {
+    text = raw ? raw_text(limbs, blk, top, rx, negative) : rank_text(limbs, blk, top, rx, negative, threads);
+  });
+  std::size_t total = 0;
+  const std::size_t offset = text_offset(comm, text.size(), raw, total);
+  if (path)
+    to_file(comm, text, offset, *path);
+  else
+    to_stdout(comm, text, total);
+}
+
+}  // namespace bigmul::dist::app

@@ -180,7 +180,7 @@ int run_checked(const options& o, progress& prog) {
   if (o.threads) prim::set_default_threads(o.threads);
   // -o's target is checked before any work (a directory or a dangling link
   // fails now, not after a long product); atomic_file checks it again.
-  if (o.output) static_cast<void>(resolve_output(*o.output));
+  if (o.output) static_cast<void>(resolve_output(*o.output, o.force));
   const unsigned threads = prim::resolve_threads(o.threads);
   if (o.verbose) {
     const std::string th = ", " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
@@ -247,13 +247,16 @@ int run_checked(const options& o, progress& prog) {
           " (repeat with --seed " + std::to_string(seed) + ")");
     prog.set_long_run(2 * *o.random_digits >= progress_min_digits);
     {
-      // Too large for this machine: say so before generating anything.
-      const std::size_t limbs = (*o.random_digits + 18) / 19;
-      mul_options pre;
-      pre.algo = o.algo;
-      pre.threads = o.threads;
-      check_product_memory(limbs, limbs, o.hex ? radix::binary : radix::decimal, pre, 2 * limbs * sizeof(limb_t),
-                           "the product of two " + std::to_string(*o.random_digits) + "-digit numbers");
+      // Too large for this machine: say so before generating anything. The
+      // numbers are generated in decimal; --hex converts them first.
+      const std::uint64_t generated = saturating_mul((*o.random_digits + 18) / 19, 2 * sizeof(limb_t));
+      run_buffers need;
+      need.an = need.bn = estimated_limbs_of_decimal(*o.random_digits, product_radix);
+      need.rx = product_radix;
+      need.convert = product_radix != radix::decimal;
+      need.inputs = need.convert ? generated : 0;
+      need.verify = o.verify;
+      check_run_memory(need, mo, "the product of two " + std::to_string(*o.random_digits) + "-digit numbers");
     }
     use_huge_page_heap(heap_bytes_per_char * 2 * *o.random_digits);
     prog.phase("generating two random " + std::to_string(*o.random_digits) + "-digit numbers");
@@ -284,7 +287,15 @@ int run_checked(const options& o, progress& prog) {
     prog.phase("reading");
     auto t0 = clock_type::now();
     operand_text ta, tb;
-    read_operands(o.operands[0], o.operands[1], ta, tb);
+    // Each source at most a third of the memory left: its text, the limbs
+    // parsed from it and its share of the product take more than that.
+    input_limit limit;
+    if (const auto available = memory_available()) {
+      limit.bytes = *available / 3;
+      limit.why = "a third of the " + std::to_string(*available / 1000000) + " MB of memory available" +
+                  (address_space_limited() ? " under ulimit -v" : "");
+    }
+    read_operands(o.operands[0], o.operands[1], ta, tb, limit);
     t.read = seconds_since(t0);
     prog.set_long_run(ta.literal.size() + tb.literal.size() >= progress_min_digits);
     use_huge_page_heap(heap_bytes_per_char * (ta.literal.size() + tb.literal.size()));
@@ -301,6 +312,20 @@ int run_checked(const options& o, progress& prog) {
         (static_cast<std::uint64_t>(ta.literal.size()) + tb.literal.size()) / 2;  // >= their limbs' bytes
     const bool prepare = worth_preparing(ea, eb, product_radix, mo, operand_bytes);
     const std::size_t na = digits::limbs_for(sa.digits.size(), sa.base), nb = digits::limbs_for(sb.digits.size(), sb.base);
+    {
+      // Everything the run will hold, before the parse: the text (mapped),
+      // the parsed limbs when they are converted, and what run_memory counts.
+      run_buffers need;
+      need.an = ea;
+      need.bn = eb;
+      need.rx = product_radix;
+      need.convert = sa.base != base || sb.base != base;
+      need.inputs = saturating_add(ta.literal.size() + tb.literal.size(),
+                                   need.convert ? saturating_mul(saturating_add(na, nb), sizeof(limb_t)) : 0);
+      need.verify = o.verify;
+      check_run_memory(need, mo, "the product of operands of " + std::to_string(ta.literal.size()) + " and " +
+                                     std::to_string(tb.literal.size()) + " characters");
+    }
     make_room(na + nb, ea + eb);
     limb_t* pa = mem.take<limb_t>(na);
     limb_t* pb = mem.take<limb_t>(nb);
@@ -381,7 +406,8 @@ int run_checked(const options& o, progress& prog) {
   if (multiplied && mo.where != backend::cuda)
     check_product_memory(a.size, b.size, a.rx, mo, 0,
                          "the product of " + std::to_string(digit_count(a)) + " x " + std::to_string(digit_count(b)) +
-                             " digits");
+                             " digits",
+                         product_at && a.size + b.size + 1 <= product_room);
   auto t0 = clock_type::now();
   prim::buffer<limb_t> product_spill;  // the product when the arena's room missed
   limb_t* r = product_at;
@@ -478,12 +504,12 @@ int run_checked(const options& o, progress& prog) {
   prog.phase(o.output ? "writing " + quoted(*o.output) : std::string("writing"));
   t0 = clock_type::now();
   if (o.output) {
-    atomic_file file(*o.output);
+    atomic_file file(*o.output, o.force);
     file.write(text);
     file.commit();
   } else if (!write_fd(STDOUT_FILENO, text)) {
     const int err = errno;
-    throw_io("bigmul: cannot write the product to standard output", err);
+    throw_write_error("bigmul: cannot write the product to standard output", err);
   }
   t.write = seconds_since(t0);
   prog.clear();
@@ -511,6 +537,9 @@ int run(int argc, const char* const* argv) {
   park_closed_standard_fds();
   // A closed pipe must be a write error (exit 1 with a message), not a silent death.
   std::signal(SIGPIPE, SIG_IGN);
+  // A file-size limit (ulimit -f) likewise: write() then fails with EFBIG,
+  // reported in one line, and -o's temporary file is removed.
+  std::signal(SIGXFSZ, SIG_IGN);
   progress prog;
   try {
     const options o = parse_command_line(argc, argv);

@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstring>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string_view>
 
@@ -19,8 +20,6 @@
 
 namespace bigmul::cli {
 namespace {
-
-constexpr std::size_t read_block = std::size_t{1} << 22;
 
 // The whitespace around a literal that @PATH and '-' ignore.
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
@@ -38,6 +37,33 @@ std::string where_suffix(const operand_text& t) {
   return t.source == "standard input" ? " of standard input" : " of the file";
 }
 
+// Streams (stdin, pipes, devices, /proc files) are read in chunks of this
+// size, each checked as it arrives: /proc/sys files refuse one 4 MiB read
+// (ENOMEM), and /dev/zero must fail at its first byte, not when memory ends.
+constexpr std::size_t stream_chunk = std::size_t{1} << 16;
+
+// Bytes that can appear in a source at all: digits, hex digits, x/X, signs
+// and whitespace (anything else is invalid wherever it stands).
+bool literal_byte(unsigned char c) {
+  return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') || (c | 0x20) == 'x' || c == '+' ||
+         c == '-' || c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+std::size_t first_foreign_byte(std::string_view s, std::size_t from) {
+  for (std::size_t i = from; i < s.size(); ++i)
+    if (!literal_byte(static_cast<unsigned char>(s[i]))) return i;
+  return std::string_view::npos;
+}
+
+std::string limit_text(const input_limit& limit) {
+  return std::to_string(limit.bytes) + "-byte input limit" + (limit.why.empty() ? "" : " (" + limit.why + ")");
+}
+
+[[noreturn]] void too_large(const std::string& what, std::uint64_t bytes, bool at_least, const input_limit& limit) {
+  throw failure(exit_io, "bigmul: " + what + " is too large: " + (at_least ? "more than " : "") +
+                             std::to_string(bytes) + " bytes, over the " + limit_text(limit));
+}
+
 // Sets t.literal to `text` without its surrounding whitespace, t.source_offset
 // to where it starts in the source.
 void set_trimmed(operand_text& t, std::string_view text, std::size_t text_offset) {
@@ -46,6 +72,14 @@ void set_trimmed(operand_text& t, std::string_view text, std::size_t text_offset
   while (e > b && is_space(text[e - 1])) --e;
   t.literal = text.substr(b, e - b);
   t.source_offset = text_offset + b;
+}
+
+// A byte no literal may hold at `bad` of a one-literal source: the parser,
+// given the text up to it, words the error at that offset (exit 2).
+[[noreturn]] void bad_byte(operand_text& t, std::string_view text, std::size_t bad) {
+  set_trimmed(t, text.substr(0, bad + 1), 0);
+  static_cast<void>(parse_operand(t));
+  bad_operand(t, "invalid byte at byte offset " + std::to_string(bad) + where_suffix(t));  // not reached
 }
 
 // A source's bytes and what keeps them alive.
@@ -130,40 +164,91 @@ struct file_mapping {
   }
 };
 
-source_bytes read_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw_io("bigmul: cannot open " + quoted(path), errno);
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) >= map_min_bytes) {
-    const auto bytes = static_cast<std::size_t>(st.st_size);
-    void* p = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    if (p != MAP_FAILED) {
-      ::close(fd);
-      auto mapping = std::make_shared<const file_mapping>(p, bytes, path);
-      return {mapping, std::string_view(static_cast<const char*>(p), bytes)};
+// Reads fd to its end in stream_chunk reads into `out`, each chunk checked
+// for foreign bytes as it arrives: stops after the chunk holding the first
+// one and returns its offset (npos: none). Past limit.bytes it throws
+// too_large naming `what`.
+std::size_t read_checked(int fd, std::string& out, const input_limit& limit, const std::string& what) {
+  out.clear();
+  std::size_t used = 0;
+  for (;;) {
+    if (out.size() - used < stream_chunk) out.resize(std::max(out.size() + out.size() / 2, used + stream_chunk));
+    const ssize_t got = ::read(fd, out.data() + used, stream_chunk);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw_io("bigmul: cannot read " + what, errno);
     }
-    // Not mappable (some file systems): read it.
+    if (got == 0) break;
+    const std::size_t from = used;
+    used += static_cast<std::size_t>(got);
+    out.resize(std::max(out.size(), used));
+    const std::size_t bad = first_foreign_byte(std::string_view(out.data(), used), from);
+    if (bad != std::string_view::npos) {
+      out.resize(used);
+      return bad;
+    }
+    if (used > limit.bytes) too_large(what, limit.bytes, true, limit);
   }
-  auto text = std::make_shared<std::string>();
-  const bool ok = read_fd(fd, *text);
-  const int err = errno;
-  ::close(fd);
-  if (!ok) throw_io("bigmul: cannot read " + quoted(path), err);
-  return {text, *text};
+  out.resize(used);
+  out.shrink_to_fit();
+  return std::string_view::npos;
 }
 
-std::shared_ptr<const std::string> read_stdin() {
+struct fd_closer {
+  int fd;
+  ~fd_closer() { ::close(fd); }
+};
+
+void read_file(operand_text& t, const std::string& path, const input_limit& limit) {
+  t.source = "file " + quoted(path);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw_io("bigmul: cannot open " + quoted(path), errno);
+  const fd_closer closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    // The first bytes before the size or the rest: a binary or sparse file
+    // fails at its first foreign byte without being read or mapped whole.
+    std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(st.st_size, stream_chunk)), '\0');
+    ssize_t got;
+    do got = ::pread(fd, head.data(), head.size(), 0);
+    while (got < 0 && errno == EINTR);
+    if (got < 0) throw_io("bigmul: cannot read " + quoted(path), errno);
+    head.resize(static_cast<std::size_t>(got));
+    if (const std::size_t bad = first_foreign_byte(head, 0); bad != std::string_view::npos) bad_byte(t, head, bad);
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size > limit.bytes) too_large(origin(t), size, false, limit);
+    if (size >= map_min_bytes) {
+      const auto bytes = static_cast<std::size_t>(size);
+      void* p = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      if (p != MAP_FAILED) {
+        auto mapping = std::make_shared<const file_mapping>(p, bytes, path);
+        t.buffer = mapping;
+        set_trimmed(t, std::string_view(static_cast<const char*>(p), bytes), 0);
+        return;
+      }
+      // Not mappable (some file systems): read it.
+    }
+  }
   auto text = std::make_shared<std::string>();
-  if (!read_fd(STDIN_FILENO, *text)) throw_io("bigmul: cannot read standard input", errno);
+  const std::size_t bad = read_checked(fd, *text, limit, quoted(path));
+  t.buffer = text;
+  if (bad != std::string_view::npos) bad_byte(t, *text, bad);
+  set_trimmed(t, *text, 0);
+}
+
+std::shared_ptr<const std::string> read_stdin(const input_limit& limit, std::size_t& bad) {
+  auto text = std::make_shared<std::string>();
+  bad = read_checked(STDIN_FILENO, *text, limit, "standard input");
   return text;
 }
 
-void from_argument(const std::string& arg, operand_text& t,
-                   std::shared_ptr<const std::string>& stdin_text) {
+void from_argument(const std::string& arg, operand_text& t, const input_limit& limit) {
   if (arg == "-") {
-    if (!stdin_text) stdin_text = read_stdin();
+    std::size_t bad = 0;
+    const auto stdin_text = read_stdin(limit, bad);
     t.buffer = stdin_text;
     t.source = "standard input";
+    if (bad != std::string_view::npos) bad_byte(t, *stdin_text, bad);
     set_trimmed(t, *stdin_text, 0);
   } else if (!arg.empty() && arg[0] == '@') {
     const std::string path = arg.substr(1);
@@ -171,10 +256,7 @@ void from_argument(const std::string& arg, operand_text& t,
       t.literal = {};
       bad_operand(t, "'@' needs a file name (@PATH)");
     }
-    const source_bytes file = read_file(path);
-    t.buffer = file.owner;
-    t.source = "file " + quoted(path);
-    set_trimmed(t, file.text, 0);
+    read_file(t, path, limit);
   } else {
     auto text = std::make_shared<const std::string>(arg);
     t.buffer = text;
@@ -187,15 +269,10 @@ void from_argument(const std::string& arg, operand_text& t,
 
 bool read_fd(int fd, std::string& out) {
   out.clear();
-  struct stat st {};
-  std::size_t capacity = read_block;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-    capacity = static_cast<std::size_t>(st.st_size) + 1;  // +1: see end of file without growing
-  out.resize(capacity);
   std::size_t used = 0;
   for (;;) {
-    if (used == out.size()) out.resize(out.size() + std::max(read_block, out.size() / 2));
-    const ssize_t got = ::read(fd, out.data() + used, out.size() - used);
+    if (out.size() - used < stream_chunk) out.resize(std::max(out.size() + out.size() / 2, used + stream_chunk));
+    const ssize_t got = ::read(fd, out.data() + used, stream_chunk);
     if (got < 0) {
       if (errno == EINTR) continue;
       out.clear();
@@ -208,17 +285,40 @@ bool read_fd(int fd, std::string& out) {
   return true;
 }
 
-void read_operands(const std::string& a, const std::string& b, operand_text& out_a, operand_text& out_b) {
+void read_operands(const std::string& a, const std::string& b, operand_text& out_a, operand_text& out_b,
+                   const input_limit& limit) {
   out_a = operand_text{};
   out_b = operand_text{};
   out_a.name = 'A';
   out_b.name = 'B';
-  std::shared_ptr<const std::string> stdin_text;
   if (a == "-" && b == "-") {
     // Two whitespace-separated literals on stdin; offsets count in stdin.
-    stdin_text = read_stdin();
-    const std::string_view all = *stdin_text;
+    std::size_t bad = 0;
+    const auto stdin_text = read_stdin(limit, bad);
+    std::string_view all = *stdin_text;
     operand_text* targets[2] = {&out_a, &out_b};
+    if (bad != std::string_view::npos) {
+      // The literal the foreign byte stands in (or starts): its prefix, to the
+      // parser for the wording; past the second, the text is unexpected.
+      std::size_t pos = 0, start = 0;
+      int index = -1;
+      while (pos <= bad) {
+        while (pos < bad && is_space(all[pos])) ++pos;
+        start = pos;
+        ++index;
+        while (pos < bad && !is_space(all[pos])) ++pos;
+        if (pos == bad) break;
+      }
+      if (index >= 2)
+        bad_operand(out_b, "unexpected text after the second literal at byte offset " + std::to_string(start) +
+                               " of standard input (both operands are '-': expected exactly two literals)");
+      operand_text& t = *targets[index];
+      t.buffer = stdin_text;
+      t.source = "standard input";
+      t.literal = all.substr(start, bad + 1 - start);
+      t.source_offset = start;
+      static_cast<void>(parse_operand(t));
+    }
     std::size_t pos = 0;
     for (operand_text* t : targets) {
       t->buffer = stdin_text;
@@ -240,8 +340,8 @@ void read_operands(const std::string& a, const std::string& b, operand_text& out
                              " of standard input (both operands are '-': expected exactly two literals)");
     return;
   }
-  from_argument(a, out_a, stdin_text);
-  from_argument(b, out_b, stdin_text);
+  from_argument(a, out_a, limit);
+  from_argument(b, out_b, limit);
 }
 
 integer parse_operand(const operand_text& t) {

@@ -3,6 +3,7 @@
 // the byte offset inside that source.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -24,7 +25,19 @@ struct operand_text {
 // Throws failure(exit_io) when a file or stdin cannot be read and
 // failure(exit_usage) for a malformed operand (e.g. "@" alone, or two '-' and
 // stdin not holding exactly two literals).
-void read_operands(const std::string& a, const std::string& b, operand_text& out_a, operand_text& out_b);
+//
+// Every source is checked as it streams: a stream (stdin, pipe, device,
+// /proc file) in 64 KiB reads, a regular file's first 64 KiB before it is
+// mapped; the first byte no literal can hold (not a digit, hex digit, x,
+// sign or whitespace) fails there, exit 2 at its offset, before the rest is
+// read. A source longer than limit.bytes fails with exit 1 naming the limit
+// (a regular file by its size, before it is read; a stream once past it).
+struct input_limit {
+  std::uint64_t bytes = UINT64_MAX;
+  std::string why;  // where the limit comes from, for the message
+};
+void read_operands(const std::string& a, const std::string& b, operand_text& out_a, operand_text& out_b,
+                   const input_limit& limit = {});
 
 // Parses an operand. Throws failure(exit_usage) with one line such as
 //   bigmul: operand B (file 'x.txt'): invalid 'z' at byte offset 12 of the file (expected a decimal digit)
@@ -47,7 +60,7 @@ literal_shape shape_of(std::string_view literal);
 // throws what parse_operand throws.
 std::size_t parse_operand_into(const operand_text& t, const literal_shape& shape, limb_t* out, unsigned threads);
 
-// Reads all of fd into a string (one read loop; sized from fstat when it can).
+// Reads all of fd into a string, 64 KiB a read (no check, no limit).
 // Returns false with errno set on a read error.
 bool read_fd(int fd, std::string& out);
 

@@ -64,7 +64,15 @@ std::string usage_text() {
          "\n"
          "Options:\n"
          "  -o, --output PATH   write the product to PATH atomically (temporary file in the same\n"
-         "                      directory, fsync, rename); a failed run leaves PATH untouched\n"
+         "                      directory, fsync, rename); a failed run leaves PATH untouched.\n"
+         "                      A replaced file keeps its owner, group, permission bits (setuid/\n"
+         "                      setgid only with their owner/group), extended attributes and ACLs.\n"
+         "                      Refused unless --force: a file with hard links, one you could not\n"
+         "                      write with a shell's >, one whose owner or group (or an attribute)\n"
+         "                      the new file could not keep. Temporaries .NAME.bigmul-PID-*.tmp\n"
+         "                      of killed runs (PID gone) are removed; a device, FIFO or /dev/fd/N\n"
+         "                      is written directly\n"
+         "      --force         replace an -o file that the rules above refuse\n"
          "      --hex           print the product in hex: 0x..., -0x... when negative, 0x0 for zero\n"
          "      --random N      multiply two random N-digit decimal numbers (no operands)\n"
          "      --seed S        seed for --random (default: from the clock; shown with -v)\n"
@@ -137,6 +145,7 @@ options parse_command_line(int argc, const char* const* argv) {
       else if (name == "--no-check") flag(o.modular_check, false);
       else if (name == "--timing") flag(o.timing, true);
       else if (name == "--verbose") flag(o.verbose, true);
+      else if (name == "--force") flag(o.force, true);
       else if (name == "--output") o.output = value();
       else if (name == "--random") o.random_digits = parse_count(name, value(), std::numeric_limits<std::uint64_t>::max() / 2);
       else if (name == "--seed") o.seed = parse_count(name, value(), std::numeric_limits<std::uint64_t>::max());
@@ -177,6 +186,7 @@ options parse_command_line(int argc, const char* const* argv) {
   if (o.help || o.version) return o;
 
   if (o.output && o.output->empty()) usage_error("option -o needs a file name, got an empty string");
+  if (o.force && !o.output) usage_error("--force only applies to -o");
   if (o.random_digits) {
     if (*o.random_digits == 0) usage_error("--random needs at least 1 digit");
     if (!o.operands.empty()) usage_error("--random takes no operands, got " + std::to_string(o.operands.size()));

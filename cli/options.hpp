@@ -13,6 +13,7 @@ namespace bigmul::cli {
 struct options {
   std::vector<std::string> operands;   // A and B as written: literal, @PATH or -
   std::optional<std::string> output;   // -o PATH
+  bool force = false;                  // --force: -o replaces what cli/replace.hpp's rules refuse
   bool hex = false;                    // --hex
   std::optional<std::uint64_t> random_digits;  // --random N
   std::optional<std::uint64_t> seed;           // --seed S

@@ -4,15 +4,20 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
+#include <ctime>
 
 #include "cli/failure.hpp"
+#include "cli/replace.hpp"
 
 namespace bigmul::cli {
 namespace {
@@ -67,7 +72,28 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// The random part of a temporary name (O_EXCL settles a clash).
+std::uint32_t random_tag() {
+  std::uint32_t v = 0;
+  if (::getrandom(&v, sizeof v, GRND_NONBLOCK) == static_cast<ssize_t>(sizeof v)) return v;
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint32_t>(ts.tv_nsec) ^ static_cast<std::uint32_t>(ts.tv_sec * 2654435761u);
+}
+
+// A write error as one line; a file-size limit (ulimit -f: EFBIG, SIGXFSZ
+// being ignored) says what the limit is.
+[[noreturn]] void throw_write(const std::string& what, int err) {
+  rlimit lim{};
+  if (err == EFBIG && ::getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
+    throw failure(exit_io, what + ": " + std::strerror(err) + " (the file size limit, ulimit -f, is " +
+                               std::to_string(lim.rlim_cur) + " bytes)");
+  throw_io(what, err);
+}
+
 }  // namespace
+
+void throw_write_error(const std::string& what, int err) { throw_write(what, err); }
 
 bool write_fd(int fd, std::string_view data) {
   while (!data.empty()) {
@@ -81,7 +107,7 @@ bool write_fd(int fd, std::string_view data) {
   return true;
 }
 
-output_target resolve_output(const std::string& path) {
+output_target resolve_output(const std::string& path, bool force) {
   const auto refuse = [&](const std::string& why) -> output_target {
     throw failure(exit_io, "bigmul: cannot write " + quoted(path) + ": " + why);
   };
@@ -110,17 +136,21 @@ output_target resolve_output(const std::string& path) {
   // Devices, FIFOs and sockets are written directly: renaming a regular file
   // over them would destroy them (bigmul -o /dev/null run as root).
   if (!S_ISREG(st.st_mode) || descriptor_name) return {path, true, S_ISREG(st.st_mode)};
-  if (!S_ISLNK(lst.st_mode)) return {path, false};
+  if (!S_ISLNK(lst.st_mode)) {
+    check_replaceable(path, path, st, force);
+    return {path, false};
+  }
   // A symlink to a regular file: replace the target, keep the link.
   char* real = ::realpath(path.c_str(), nullptr);
   if (!real) throw_io("bigmul: cannot resolve the symbolic link " + quoted(path), errno);
   std::string resolved = real;
   ::free(real);
+  check_replaceable(path, resolved, st, force);
   return {resolved, false};
 }
 
-atomic_file::atomic_file(const std::string& path) : path_(path) {
-  const output_target t = resolve_output(path);
+atomic_file::atomic_file(const std::string& path, bool force) : path_(path) {
+  const output_target t = resolve_output(path, force);
   target_ = t.path;
   if (t.direct) {
     direct_ = true;
@@ -140,32 +170,38 @@ atomic_file::atomic_file(const std::string& path) : path_(path) {
   std::string name = base_name(target_);
   if (name.empty() || name == "." || name == "..")
     throw failure(exit_io, "bigmul: cannot write " + quoted(path_) + ": not a file name");
-  std::string templ = (directory_ == "/" ? "/" : directory_ + "/") + "." + name + ".bigmul-XXXXXX";
+  // What a killed run left here goes first (bigmul's own names only).
+  remove_stale_temporaries(directory_);
+  struct stat old {};
+  const bool replacing = ::stat(target_.c_str(), &old) == 0 && S_ISREG(old.st_mode);
+  const std::string prefix = directory_ == "/" ? "/" : directory_ + "/";
   // Block the cleanup signals while the name is created and published.
-  sigset_t block, old;
+  sigset_t block, saved;
   sigemptyset(&block);
   for (const int sig : cleanup_signals) sigaddset(&block, sig);
-  ::sigprocmask(SIG_BLOCK, &block, &old);
-  fd_ = ::mkostemp(templ.data(), O_CLOEXEC);
-  const int err = errno;
-  if (fd_ >= 0) {
-    temp_ = templ;
-    install_cleanup(temp_);
+  ::sigprocmask(SIG_BLOCK, &block, &saved);
+  int err = 0;
+  for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
+    std::string temp = prefix + temporary_name(name, static_cast<long>(::getpid()), random_tag());
+    fd_ = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0600);
+    err = errno;
+    if (fd_ >= 0) {
+      temp_ = std::move(temp);
+      install_cleanup(temp_);
+    } else if (err != EEXIST) {
+      break;
+    }
   }
-  ::sigprocmask(SIG_SETMASK, &old, nullptr);
+  ::sigprocmask(SIG_SETMASK, &saved, nullptr);
   if (fd_ < 0) throw_io("bigmul: cannot create a temporary file in " + quoted(directory_) + " for -o " + quoted(path_), err);
-  // mkstemp makes the file 0600; give it what a plain create would: 0666 minus the umask,
-  // or the mode of the file being replaced.
-  struct stat st {};
-  mode_t mode;
-  if (::stat(target_.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-    mode = st.st_mode & 07777;
-  } else {
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode = 0666 & ~mask;
-  }
-  ::fchmod(fd_, mode);
+  force_ = force;
+  // The replaced file's owner, group, mode and attributes go on at commit():
+  // a write by a caller without CAP_FSETID would clear setuid/setgid again.
+  if (replacing) return;
+  // Created 0600: give it what a plain create would, 0666 minus the umask.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd_, 0666 & ~mask);
 }
 
 atomic_file::~atomic_file() { discard(); }
@@ -184,14 +220,14 @@ void atomic_file::write(std::string_view data) {
   if (!write_fd(fd_, data)) {
     const int err = errno;
     discard();
-    throw_io("bigmul: cannot write " + quoted(path_), err);
+    throw_write("bigmul: cannot write " + quoted(path_), err);
   }
 }
 
 void atomic_file::commit() {
   const auto fail = [&](const char* what, int err) {
     discard();
-    throw_io(std::string("bigmul: cannot ") + what + " " + quoted(path_), err);
+    throw_write(std::string("bigmul: cannot ") + what + " " + quoted(path_), err);
   };
   if (direct_) {
     // Devices and FIFOs: nothing to sync or rename; close() still reports a
@@ -200,6 +236,15 @@ void atomic_file::commit() {
     fd_ = -1;
     if (::close(fd) != 0) fail("write", errno);
     return;
+  }
+  struct stat old {};
+  if (::stat(target_.c_str(), &old) == 0 && S_ISREG(old.st_mode)) {
+    try {
+      keep_file_identity(fd_, path_, target_, old, force_);
+    } catch (...) {
+      discard();
+      throw;
+    }
   }
   if (::fsync(fd_) != 0) fail("sync", errno);
   const int fd = fd_;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -796,10 +797,20 @@ ntt_layout ntt_choose_layout(ntt_engine e, std::size_t an, std::size_t bn, radix
   return choose_layout(fft::ntt52_primes, e, an, bn, rx, force_primes, force_bits, fold);
 }
 
+namespace {
+// A product whose limbs alone pass the longest transform (coefficients are at
+// least as many as limbs): no layout fits, and the sizes stay clear of the
+// overflow in an + bn and in limbs * 64 / bits.
+bool beyond_ntt_reach(std::size_t an, std::size_t bn) {
+  return an > fft::ntt_max_length || bn > fft::ntt_max_length || an + bn - 1 > fft::ntt_max_length;
+}
+}  // namespace
+
 std::size_t ntt_heap_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned threads) {
   if (e == ntt_engine::best) e = ntt_default_engine();
+  if (beyond_ntt_reach(an, bn)) return SIZE_MAX;
   const ntt_layout l = ntt_choose_layout(e, an, bn, rx);
-  if (l.shape.n == 0) return 0;
+  if (l.shape.n == 0) return SIZE_MAX;
   const unsigned th = l.shape.n < (std::size_t{1} << 13) ? 1u : prim::resolve_threads(threads);
   const u64 p0 = e == ntt_engine::portable ? fft::ntt_primes[0].p : fft::ntt52_primes[0].p;
   const ntt_arrays A = plan_arrays(l, p0, an, bn, th, false);
@@ -808,9 +819,10 @@ std::size_t ntt_heap_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix r
 
 std::size_t ntt_table_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix rx) {
   if (e == ntt_engine::best) e = ntt_default_engine();
+  if (beyond_ntt_reach(an, bn)) return SIZE_MAX;
   const ntt_layout l = ntt_choose_layout(e, an, bn, rx);
   const std::size_t n = l.shape.n;
-  if (n == 0) return 0;
+  if (n == 0) return SIZE_MAX;
   // Every plan of length n = m or 3m (m a power of two) takes its prime's
   // table up to m / 2 (fft/ntt_ifma.cpp, fft/ntt.cpp, fft/ntt_avx2.cpp).
   const std::size_t m = n & (~n + 1);

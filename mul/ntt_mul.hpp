@@ -96,7 +96,9 @@ ntt_layout ntt_choose_layout(ntt_engine e, std::size_t an, std::size_t bn, radix
 
 // The heap bytes mul_ntt allocates for this product (its residue arrays;
 // the thread's cached scratch counts as already there only if it is as
-// large), threads as in mul_options (0: the default).
+// large), threads as in mul_options (0: the default). Both estimates are
+// SIZE_MAX for a product beyond the longest transform (it cannot be run),
+// never 0 or a wrapped count.
 std::size_t ntt_heap_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned threads);
 // The bytes of the shared per-prime twiddle tables (fft/ntt_level_table)
 // this product's transforms read: built by the first product of a process

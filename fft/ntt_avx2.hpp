@@ -133,7 +133,7 @@ class ntt_avx2_plan {
   // Up to radix3_full_max: every twiddle of the vector stage, [0] forward,
   // [1] inverse: w^j, w^j / p, w^2j, w^2j / p for j < m (4m doubles), so the
   // stage multiplies by table entries (Shoup) instead of first building each
-  // twiddle from a base and a 64-entry table (~25% of the stage's work).
+  // twiddle from a base and a 64-entry table (a large part of the stage's work).
   static constexpr std::size_t radix3_full_max = std::size_t{1} << 12;
   std::vector<double> radix3_full_[2];
 };

@@ -628,7 +628,7 @@ void rec_inverse(double* a, std::size_t size, std::size_t k, const tables& T, u6
 // thread: the radix-4 steps above the leaves third by third, then each leaf
 // index for the three thirds in a row, so that a leaf's gathered twiddles
 // (split tables, past 2 cap points) are built once for the three instead of
-// three times (at 3 * 2^15 points the gathering was ~7% of a product).
+// three times.
 std::size_t leaf_of(std::size_t size) {
   while (size > leaf_size) size /= 4;
   return size;

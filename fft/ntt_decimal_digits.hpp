@@ -3,7 +3,7 @@
 // digits, c = d0 + d1 10^19 + d2 10^38 (d0, d1 < 10^19, d2 < 2^25), every
 // coefficient on its own, so that the multiply's decimal carry is a short
 // add-and-compare chain (mul/ntt_decimal_carry.hpp) instead of two dependent
-// 128-by-64 divisions per coefficient, ~40% of a 10^4-digit decimal product.
+// 128-by-64 divisions per coefficient (a large part of a small decimal product).
 //
 // Math (M = 10^19 = 2^19 F, F = 5^19 < 2^45). Garner's digits v0 < p0,
 // v1 < p1, v2 < p2 give c = v0 + p0 v1 + p0 p1 v2 [GARNER59]. Write

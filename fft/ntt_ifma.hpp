@@ -72,7 +72,7 @@ class ntt52_plan {
   // How much of a that forward(a, threads, nonzero) reads before writing:
   // a[extent ..) may hold anything, so a zero-padded operand's loader need
   // not write the zeros past it (past nonzero + 64 or one radix-3 third;
-  // at 10^8 digits that is 58% of each load's ~100 MB of stores).
+  // at large sizes most of a load's stores).
   std::size_t forward_extent(std::size_t nonzero, unsigned threads) const;
   void inverse(u64* a, unsigned threads) const;
   void pointwise(u64* x, const u64* y, unsigned threads) const;  // x = x y / n, as ntt_plan

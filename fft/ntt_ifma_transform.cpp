@@ -23,20 +23,17 @@ using namespace ifma;
 
 // 32 KiB (about L1): levels below run in cache. Against 2^11: the same leaves where log2 m
 // is odd; where it is even the recursion by fours bottoms out at 2^12
-// instead of 2^10, and the product at 10^8 digits (3*2^22 points) spent
-// ~10% less in its inverses (the pointwise product fused into the leaves).
+// instead of 2^10, so more of the inverse (with the pointwise product fused
+// into the leaves) runs in cache.
 constexpr std::size_t leaf_size = std::size_t{1} << 12;
 static_assert(leaf_size / 2 <= ntt52_level_table::cap, "a leaf's levels come from the full table");
 constexpr std::size_t vector_grain = std::size_t{1} << 11;  // 8-lane butterflies per parallel task
 // Blocks from quad_min points take four levels a pass (quad_run)
 // instead of two; at least 16 leaves, so that a quad's sixteenths are
-// transforms of their own (ntt52_set_quad_min). 2^23 points (64 MB, twice
-// the last-level cache here), measured (forward / inverse, ms, pairs
-// against quads): 2^23 on one thread 18.7 / 23.3 -> 18.0 / 22.4, on two
-// 10.1 / 10.9 -> 9.0-9.3 / 10.8-11.2; 2^25 on one thread 89.6 / 103.9 ->
-// 77.4 / 93.2; 3 * 2^25 on two 162 / 183 -> 137 / 161. From 2^22 the quads
-// tied the pairs at 3 * 2^22 and lost 5% at 2^22 on two threads (the
-// pairs' second pass runs in cache there).
+// transforms of their own (ntt52_set_quad_min). 2^23 points (64 MB) is
+// past the last-level cache, where the pairs' passes wait on memory and the
+// quads win; below it the pairs' second pass still runs in cache and the
+// quads gain nothing (the crossover is measured by bench/fft/bench_ntt).
 std::atomic<std::size_t> quad_min_points{std::size_t{1} << 23};
 
 // Scalar 52-bit Shoup product and butterflies (transforms shorter than 16).
@@ -312,7 +309,7 @@ BIGMUL_IFMA inline void pair_inverse(u64* a, std::size_t t, const TT& Lt, const 
 // one pass, the 16 vectors x_k = a[j + k t/8] in registers: the same
 // butterflies and twiddles as two pairs, half the passes over memory. For
 // blocks past the last-level cache, where the pairs' passes wait on DRAM
-// (2^25 points, two threads: 0.153 ns a butterfly against 0.082 in cache).
+// (a butterfly there costs about twice one in cache).
 // One of the four levels on the 16 vectors (S = 8, 4, 2, 1 for levels t,
 // t/2, t/4, t/8): the pairs (x_lo, x_lo+S) in each group of 2S, butterfly k
 // of a group at twiddle index j + (k mod S) t/8.
@@ -558,10 +555,8 @@ void parallel_quads(std::size_t m, std::size_t t, unsigned threads, Quad&& quad)
 
 // Threaded transforms take a quad over the whole array from half the
 // recursion's threshold: there the pairs' second pass is a whole-array
-// pass too, not four in cache. 3 * 2^22 points on two threads (the 10^8-digit
-// product's inverse): forward 17.2-17.8 -> 15.6-16.2 ms, inverse 18.8-19.0
-// -> 17.2-17.5; the product 0.184-0.196 -> 0.179-0.181 s (2^22 alone: +3%
-// forward, -5% inverse).
+// pass too, not four in cache (measured faster at 3 * 2^22 points on two
+// threads, the 10^8-digit product's size).
 std::size_t threaded_quad_min() { return std::max(ntt52_quad_min() / 2, 16 * leaf_size); }
 
 // The size of the threaded transforms' tasks: ntt_task_size's, or a quad's

@@ -3,8 +3,8 @@
 // or half by half (AVX2).
 //
 // Why: tables built per (prime, length) cost as much as the product itself on
-// a process's first product (10^6 digits: 1.2 ms a prime against a 2.1 ms
-// product; one 128-by-64 division per entry, and fresh zero-filled pages).
+// a process's first product (one 128-by-64 division per entry, and fresh
+// zero-filled pages).
 // Level t holds w_2t^j, j = 0 .. t, with w_2t = g^((p - 1) / 2t): the same for
 // every length, so a table up to level T is a prefix of one up to level 2T
 // and one table serves every length of the prime. Level 2t's even entries are
@@ -29,13 +29,11 @@ namespace bigmul::fft {
 // the two factors in turn (two Shoup products instead of one): the big
 // levels are the memory-bound passes, where the extra product is hidden,
 // and the table stays ~32 (2 cap + 2m/cap) bytes (forward and inverse)
-// instead of 32m. Why: full tables were 12x the operands' bytes, which
-// broke the product's heap bound (4x operands + result) from 10^6 digits
-// up, and evicted the data from the caches (10^8 digits: 0.50 -> 0.41 s).
-// The cap: 2^12 against 2^11 keeps level 2^12, the pair just above the
-// leaves, to one product (10^8 digits, 1 thread: 0.351 -> 0.337 s; 10^6 and
-// 10^7: -2%); 2^13 gains no more there and its tables (1.6 MB for three
-// primes) break the bound with tables counted at 10^6 digits 2:1.
+// instead of 32m. Why: full tables are many times the operands' bytes,
+// which breaks the product's heap bound (4x operands + result) and evicts
+// the data from the caches. The cap: 2^12 keeps level 2^12, the pair just
+// above the leaves, to one product; a larger cap gains nothing more and its
+// tables break the heap bound at 10^6 digits.
 struct ntt52_level_table {
   static constexpr std::size_t cap = std::size_t{1} << 12;  // the highest level stored whole
   static constexpr std::size_t fine_min = 64;               // fine entries of a big level, at least
@@ -128,13 +126,11 @@ std::shared_ptr<const ntt64_level_table> ntt64_levels(unsigned prime, std::size_
 // coarse ones c[kh] = w[kh cap], kh < half / cap (the same recursion with
 // roots of cap times the order); the transform builds each in-cache leaf's
 // range of entries from the two before it runs (fft/ntt_avx2_transform.cpp).
-// Why: the whole table took 16 bytes a point a prime (as much as the data),
-// which broke the product's heap bound (4x operands + result) from 10^7
-// digits up; now ~256 KiB + 32 half / cap bytes a prime. The cap: 2^13
-// against 2^11 spares half the leaves of a 3 2^15-point transform (10^6
-// digits) their gathering (~3% of the product, a division an entry):
-// 10^6-digit products 2-3% faster, 10^7 unchanged; 2^14 would break the
-// heap bound at 10^6 digits (2:1 operands).
+// Why: the whole table takes 16 bytes a point a prime (as much as the data),
+// which breaks the product's heap bound (4x operands + result); this one
+// takes ~256 KiB + 32 half / cap bytes a prime. The cap: 2^13 spares half
+// the leaves of a 3 2^15-point transform (10^6 digits) their gathering (a
+// division an entry); 2^14 would break the heap bound at 10^6 digits.
 struct ntt_avx2_twiddle_table {
   static constexpr std::size_t cap = std::size_t{1} << 13;  // >= the largest leaf's run (fft/ntt_avx2_transform.cpp)
   u64 p = 0;

@@ -5,8 +5,8 @@
 //   binary: the column's low limb is the output, the rest carries on.
 //   decimal: the column is reduced by 10^19 once (two 2-by-1 divisions)
 //            instead of a 128-by-64 division per product.
-// (Operand scanning, one addmul_1 row per limb of b, measured 1.6-2x slower
-// here: every row reloads and stores the whole partial product.)
+// (Operand scanning, one addmul_1 row per limb of b, is slower: every row
+// reloads and stores the whole partial product.)
 #include "mul/basecase.hpp"
 
 #include "mul/basecase_adx.hpp"
@@ -18,7 +18,7 @@ namespace bigmul::detail {
 namespace {
 
 // Probed once at load time: the entry point's short path reaches the rows
-// through here, and two out-of-line probe calls cost ~10% of a 9-limb product.
+// through here, and out-of-line probe calls are a visible part of a 9-limb product.
 const bool have_adx_rows = basecase_adx_supported();
 
 void mul_basecase_decimal(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn) {

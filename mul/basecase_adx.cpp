@@ -31,7 +31,7 @@ namespace bigmul::detail {
   "mov %[hi], %[c]\n\t"
 
 // The n % 4 leading limbs of a row, straight-line (a loop of single limbs
-// cost 10-20% at 9-15 limbs), then the pointers past them.
+// costs a visible part of a 9-15-limb product), then the pointers past them.
 #define BIGMUL_ADX_ADVANCE(bytes) "lea " #bytes "(%[a]), %[a]\n\t" "lea " #bytes "(%[r]), %[r]\n\t"
 #define BIGMUL_PRO_0(L) ""
 #define BIGMUL_PRO_1(L) L(0) BIGMUL_ADX_ADVANCE(8)

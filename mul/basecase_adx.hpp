@@ -1,7 +1,7 @@
 // Binary schoolbook rows on MULX + ADCX/ADOX (x86-64 with BMI2 and ADX): two
 // independent carry chains per row (CF: the low product halves plus r, OF:
-// the previous high half), GMP's technique; 1.3-1.5x faster than the Comba
-// columns from 8 limbs up here, slower below (the row set-up).
+// the previous high half), GMP's technique; faster than the Comba columns
+// from 8 limbs up, slower below (the row set-up).
 #pragma once
 
 #include <cstddef>

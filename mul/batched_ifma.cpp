@@ -45,8 +45,7 @@ constexpr std::size_t max_digits = (64 * batched_ifma_max_limbs + 51) / 52;
 
 // One call's scratch, on the stack (about 60 KB at the largest size): the
 // dispatcher calls this per task of a few groups, and four aligned heap
-// allocations a call cost as much as a 1024-bit group's product
-// (0.3 us against 0.3 us, measured).
+// allocations a call cost as much as a 1024-bit group's product.
 struct lane_scratch {
   alignas(64) u64 T[8 * batched_ifma_max_limbs];
   alignas(64) u64 A[8 * max_digits];
@@ -169,8 +168,7 @@ BIGMUL_IFMA void product_columns(u64* C, const u64* A, const u64* B, std::size_t
       h1 = _mm512_madd52hi_epu64(h1, a, b);
     }
     // Carried as they come: the carry's two-op chain runs beside the next
-    // columns' multiply-adds instead of in a pass of its own (7% of the time
-    // at 1024 bits as a separate pass).
+    // columns' multiply-adds instead of in a pass of its own.
     const __m512i t0 = _mm512_add_epi64(_mm512_add_epi64(l0, carry_hi), c);
     store(C + 8 * k, _mm512_and_si512(t0, mask));
     const __m512i t1 = _mm512_add_epi64(_mm512_add_epi64(l1, h0), _mm512_srli_epi64(t0, 52));
@@ -209,7 +207,7 @@ BIGMUL_IFMA void mul_batched_ifma_impl(u64* r, const u64* a, const u64* b, std::
   for (std::size_t g0 = 0; g0 < G; g0 += 8) {
     const std::size_t L = std::min<std::size_t>(8, G - g0);
     // The next group's operands (n lines each of a and b) on their way to L1
-    // while this one computes: 5% at 1024 and 2048 bits, measured.
+    // while this one computes.
     const std::size_t ahead = g0 + 8 < G ? std::min<std::size_t>(8, G - g0 - 8) * n : 0;
     for (std::size_t q = 0; q < ahead; q += 8) {
       _mm_prefetch(reinterpret_cast<const char*>(a + (g0 + 8) * n + q), _MM_HINT_T0);

@@ -19,14 +19,14 @@ bool batched_ifma_supported();
 
 // Largest operand size (limbs) for which mul_batched uses the lanes: up to
 // here an 8-lane schoolbook beats a Karatsuba product per lane (measured by
-// bench/crypto at 8192 bits = 128 limbs; 160 keeps 10240 bits in L1).
+// bench/crypto; 160 limbs keep eight 10240-bit operands in L1).
 inline constexpr std::size_t batched_ifma_max_limbs = 160;
 
 // Groups of eight products per task when mul_batched spreads a batch over
-// threads: about 2 us of work (8 groups at 1024 bits). Small tasks claimed
-// one by one, because a parked helper thread starts 15-25 us after the call
-// (a VM's wake-up, measured): with parallel_chunks' eight chunks the caller
-// had done five of a 1024-bit batch's eight before the helper came.
+// threads: a few microseconds of work. Small tasks claimed one by one,
+// because a parked helper thread starts long after the call (a wake-up):
+// with a few large chunks the caller would do most of a batch before the
+// helper came.
 constexpr std::size_t batched_ifma_task_groups(std::size_t n) { return n >= 128 ? 1 : 128 / n; }
 
 // Binary radix: r[g*2n .. (g+1)*2n) = a[g*n ..) * b[g*n ..) for g < G, eight

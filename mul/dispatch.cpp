@@ -42,7 +42,7 @@ bool overlaps(const limb_t* r, std::size_t rn, const limb_t* p, std::size_t pn) 
 }
 
 // Decimal limbs are checked 64 at a time, 4 limbs a compare with AVX2 (a
-// branch a limb took ~1.5% of a 10^4-digit decimal product); the exact limb
+// branch a limb is a visible part of a 10^4-digit decimal product); the exact limb
 // is looked up only in a block that has one.
 constexpr std::size_t check_block = 64;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -197,8 +197,8 @@ bool parse_algorithm(const std::string& name, algorithm& out) {
 [[gnu::noinline]] static void mul_checked(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b,
                                           std::size_t bn, radix rx, const mul_options& options) try {
   using clock = std::chrono::steady_clock;
-  // The clock only when someone reads the times: two reads cost ~40 ns, more
-  // than a 4-limb product.
+  // The clock only when someone reads the times: two reads cost more than a
+  // 4-limb product.
   const bool timed = options.stats != nullptr;
   const auto t_start = timed ? clock::now() : clock::time_point{};
   if (bn == 0 || an < bn)
@@ -214,8 +214,8 @@ bool parse_algorithm(const std::string& name, algorithm& out) {
     if (b != a) check_decimal(b, bn, "b");
   }
   // Basecase sizes without statistics or a check go straight to the
-  // basecase: clearing the statistics record (rep stos) cost ~30 ns, ten
-  // times a 1-limb product. (Far below any GPU crossover.)
+  // basecase: clearing the statistics record (rep stos) costs several times
+  // a 1-limb product. (Far below any GPU crossover.)
   if (!options.stats && !options.modular_check && options.where != backend::cuda &&
       (options.algo == algorithm::basecase ||
        (options.algo == algorithm::automatic && choose(an, bn, rx) == algorithm::basecase))) {
@@ -312,14 +312,14 @@ namespace {
 // squares below the NTT, else the full entry point. Out of line so that
 // mul()'s schoolbook path keeps a frameless prologue: with this inline, a
 // CUDA build's call to automatic_prefers_gpu made GCC save registers on
-// every call (measured 0.4-1 ns, up to 12%, at 1-5 limbs).
+// every call, a visible cost at 1-5 limbs.
 [[gnu::noinline]] void mul_short_above_basecase(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b,
                                                 std::size_t bn, radix rx, const mul_options& options) {
   const auto& x = detail::params_cpu::binary_radix;
 #if defined(BIGMUL_HAVE_CUDA)
   // automatic's own rule (mul/gpu_plan_rule): the GPU only past its host
   // crossover, far above these sizes. Without it every Karatsuba-range
-  // product of a CUDA build took the full entry point (~30 ns, 10% at 22-36 limbs).
+  // product of a CUDA build would take the full entry point.
   const bool cpu_only = options.where == backend::cpu ||
                         !detail::automatic_prefers_gpu(options, an, bn, 1, radix::binary, false);
 #else
@@ -352,8 +352,8 @@ void mul(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_
          const mul_options& options) {
   // Binary products below the NTT with default options go straight to the
   // schoolbook (up to 10 limbs: its fixed kernel) or Karatsuba: the full
-  // entry point's checks, frame and dispatch cost ~5 ns, more than a 2-limb
-  // product (GMP's mpn_mul: 4 ns), and ~30 ns at Karatsuba sizes. The same
+  // entry point's checks, frame and dispatch cost more than a 2-limb
+  // product, and a visible part of one at Karatsuba sizes. The same
   // argument checks, as plain comparisons (an below 2^48: an + bn cannot
   // overflow), and the same choice as choose(); anything unusual (including
   // every error) takes the full path.

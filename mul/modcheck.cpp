@@ -8,8 +8,8 @@ namespace bigmul::detail {
 namespace {
 
 // Sum a[i] base^i over i < n, mod p. One Horner chain is latency bound (a
-// multiply and the fold each limb, ~10 cycles: 1.7 ms of a one-shot
-// 10^6-digit CLI product checking a, b and the product); four chains over
+// multiply and the fold each limb, a visible part of a one-shot CLI product
+// checking a, b and the product); four chains over
 // the limbs i = 4k + j, each in base^4, overlap, then combine as
 // sum_j base^j h_j, and the top n mod 4 limbs go on above them.
 std::uint64_t horner(const limb_t* a, std::size_t n, std::uint64_t base) {

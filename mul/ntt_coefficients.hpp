@@ -44,7 +44,7 @@ void ntt_load_coefficients(std::uint64_t* dst, std::size_t n, const limb_t* src,
 // 2^bits, not reduced): for an engine that reduces a block in place with
 // vector code (the IFMA plan's reduce) while the block is in cache, and for
 // the folded piece's blocks (mul/ntt_piece.cpp). 8 coefficients a step
-// with AVX-512 where the processor has it (3% of a 10^8-digit product).
+// with AVX-512 where the processor has it.
 void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
                               unsigned bits);
 

@@ -61,8 +61,7 @@ class ntt_piece {
 
   // The twist's table length, and the passes' span: each span of j reads a
   // run of `span` values from each of the n / m blocks in turn (long
-  // sequential runs; short ones at a power-of-two stride thrashed the caches,
-  // ~2 ns an element at 2^22 points).
+  // sequential runs; short ones at a power-of-two stride thrash the caches).
   static constexpr std::size_t block = 256, span = 2048;
 
  private:

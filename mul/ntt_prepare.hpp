@@ -2,9 +2,9 @@
 //
 // Why: the first product of a process pays for what later ones reuse: the
 // plans and twiddle tables, and above all the fresh pages of its transform
-// scratch. On this VM freed memory goes back to the host (page reporting),
-// so a first touch costs 0.5-3 ms per MB, more than the arithmetic of a
-// 10^7-digit product. A caller that knows the sizes early (the CLI, right
+// scratch. Where freed memory goes back to a hypervisor's host (page
+// reporting), a first touch can cost more than the arithmetic of the
+// product. A caller that knows the sizes early (the CLI, right
 // after reading the operands' text) pays that while it parses.
 #pragma once
 

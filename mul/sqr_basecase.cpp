@@ -177,8 +177,8 @@ template <int N>
       : "rdx", "cc", "memory");
 }
 // Six temporaries, so that with rdx, a and r it fits the nine registers a
-// call may clobber (the first version held nine values and pushed three
-// callee-saved registers: 5.6 against mpn_sqr's 5.0 ns through bigmul::mul).
+// call may clobber: holding more would push callee-saved registers, a
+// visible cost at this size.
 // t1 and t2 are final after the first row: they wait in r[1], r[2].
 [[gnu::noinline]] void sqr4_adx(limb_t* r, const limb_t* a) {
   limb_t t3, t4, t5, t6, x, y;

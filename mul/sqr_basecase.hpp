@@ -1,14 +1,14 @@
 // Schoolbook squaring, binary radix: a^2 = 2 sum_{i<j} a_i a_j B^(i+j) +
 // sum a_i^2 B^(2i), n(n+1)/2 limb products instead of the n^2 of a general
-// product (GMP's mpn_sqr_basecase; mpn_sqr runs 1.4-1.6x faster than
-// mpn_mul(a, a) at 5-170 limbs here).
+// product (GMP's mpn_sqr_basecase, which makes mpn_sqr markedly faster than
+// mpn_mul(a, a)).
 //   up to sqr_basecase_small_max limbs: one fully unrolled kernel per length
 //     (2-4 limbs: the triangle's rows, then the doubling and the diagonal;
 //     3-4 limbs on MULX/ADX where the processor has them), from 5 product-scanning
 //     (Comba [COMBA90]): each column sums its off-diagonal
-//     products once, doubles the sum and adds the diagonal square (0.85-0.97x
-//     mpn_sqr's time at 1 and 5-24 limbs, under load; 81 KB of code: up to 32
-//     limbs measured the same ratio at 177 KB, so Karatsuba takes over at 25);
+//     products once, doubles the sum and adds the diagonal square (longer
+//     fixed kernels gain nothing for much more code, so Karatsuba takes over
+//     at 25);
 //   above, with BMI2 + ADX: the off-diagonal triangle by MULX/ADX rows
 //     (mul/basecase_adx.hpp), then one pass that doubles it (an ADCX chain)
 //     and adds the diagonal squares (an ADOX chain);

@@ -1,18 +1,17 @@
 // Uninitialized scratch arrays for the big passes (FFT, rounding, carries).
 //
 // Why: a product of 10^6 digits touches tens of MB of fresh memory, and on
-// 4 KiB pages the first touch costs ~3 us a page here (measured: 64 MB in
-// 47 ms), more than the arithmetic. Large buffers are therefore 2 MiB aligned
-// and advised as huge pages (transparent huge pages in madvise mode: 64 MB in
-// 6.5 ms), and never zero-filled: every user writes each element first.
+// 4 KiB pages the first touch of a page can cost more than the arithmetic
+// done in it. Large buffers are therefore 2 MiB aligned and advised as huge
+// pages (transparent huge pages in madvise mode: a fraction of the faults),
+// and never zero-filled: every user writes each element first.
 //
-// Up to huge_page_max only. This VM returns free memory to its host in free
-// 2 MiB blocks (virtio-balloon page reporting), exactly the blocks a huge page
-// takes, so a huge page fault past what was freed lately refills from the
-// host: measured (1 thread, CPU per MB touched) 4 KiB pages 0.37-0.47 ms at
-// every size; huge pages 0.05-0.11 ms from 2 to 64 MB, but 0.05-0.94 ms at
-// 256 MB, and whole 10^8-digit products (~100 MB buffers) slower with them.
-// 4 KiB faults take pages freed in smaller pieces, which stay with the guest.
+// Up to huge_page_max only. A virtual machine that returns free memory to
+// its host in free 2 MiB blocks (virtio-balloon page reporting) hands back
+// exactly the blocks a huge page takes, so past what was freed lately a huge
+// page fault refills from the host and large huge-page buffers become slower
+// than 4 KiB pages, which take pages freed in smaller pieces that stay with
+// the guest.
 #pragma once
 
 #include <cstddef>

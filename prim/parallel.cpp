@@ -38,11 +38,10 @@ unsigned env_threads() {
 }
 
 // How long a worker that has finished a job (or a caller waiting for its helpers) keeps watching for
-// the next one before it sleeps on a condition variable. Waking a sleeping thread took 15-25 us on the
-// development VM (futex wake plus scheduling; the caller's notify alone ~8 us), as long as a whole NTT
-// level or carry pass at 10^4-10^5 digits, so a job whose helpers must be woken gains nothing.
-// bench_pool (bench/prim): with a 100 us window, calls 100-150 us apart lost their helpers about half
-// the time, 200 us caught them (30 us was slower at 10^6-digit products; 100 and 300 us the same).
+// the next one before it sleeps on a condition variable. Waking a sleeping thread (futex wake plus
+// scheduling) can take as long as a whole NTT level or carry pass at 10^4-10^5 digits, so a job whose
+// helpers must be woken gains nothing. The window is long enough to catch back-to-back calls of a
+// product's phases (bench/prim/bench_pool measures the trade-off).
 // Bounded so that an idle pool burns at most this much of a core after its last job; past
 // pause_only_length the spinner also yields, so on an oversubscribed machine (ctest -j2 on two cores,
 // or a spinner sharing the caller's core) the runnable threads get the core.

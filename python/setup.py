@@ -77,6 +77,9 @@ base = os.environ.get("BIGMUL_PY_BUILD_BASE", "build")
 os.makedirs(base, exist_ok=True)
 setup(
     version=project_version(),
+    packages=["bigmul"],
+    package_data={"bigmul": ["py.typed"]},
+    include_package_data=False,
     # The compiled module keeps its name (PyInit_bigmul) inside the package:
     # bigmul/bigmul.<abi>.so, re-exported by bigmul/__init__.py.
     ext_modules=[Extension("bigmul.bigmul", sources=[])],

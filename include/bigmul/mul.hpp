@@ -88,8 +88,8 @@ std::size_t mul_table_bytes(std::size_t an, std::size_t bn, radix rx = radix::bi
 /// product takes, every page touched by the calling thread (the pool's
 /// threads stay free for work beside it). The first product of a
 /// process otherwise pays for them itself, and fresh pages are costly where
-/// the memory was handed back to a hypervisor (measured here: 0.5-3 ms per
-/// MB; a first 10^6-digit product 1.5-4x a warm one). A caller that
+/// the memory was handed back to a hypervisor (a first product can take
+/// several times a warm one). A caller that
 /// knows the sizes early (the CLI, after reading the operands' text) runs it
 /// on the thread that will multiply while another parses. Sizes that differ
 /// from the product's are allowed: that product stays exact and allocates

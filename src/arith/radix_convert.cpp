@@ -132,23 +132,18 @@ struct level {
   std::vector<limb_t> frac;         // node i's fraction: limbs [i P, (i + 1) P)
 };
 
-// Products from this many limbs of 5^m use the level's cached transform.
-// Measured by CPU time, 1 thread, under load (10^6 and 10^7 hex digits):
-// 32 against 256 (the earlier choice) saves 7-11% of a whole binary ->
-// decimal conversion and ~11% of a decimal -> binary one; the 512- and
-// 256-digit-limb levels of the tree were 3x their neighbours with the full
-// products and schoolbook windows there. 16 and 64: within 3% of 32.
+// Products from this many limbs of 5^m use the level's cached transform:
+// with a higher cut the mid levels of the tree (hundreds of limbs) fall back
+// to full products and schoolbook windows and cost several times their
+// neighbours; the value is a measured optimum (bench/src/bench_arith).
 // A level of one node (the root's children) takes the same cyclic product:
 // its length covers the window and the wrap (~0.84 len limbs) where the
-// dispatcher's full product covers W * 5^m (~1.18 len). Measured 1 thread,
-// A/B against full products there: 10^6 digits 8.3-8.6 -> 8.0-8.2 ms, 1024
-// limbs 108 -> 76 us, elsewhere (64 .. 625000 limbs) equal or 1-3% faster.
+// dispatcher's full product covers W * 5^m (~1.18 len).
 constexpr std::size_t reuse_five_limbs = 32;
 // Below this many limbs of 5^m, where the level's cached transform does not
 // run (5^m below reuse_five_limbs, or a short W), the window is computed by schoolbook
-// rows that skip the columns under it (~40% of the full product's); measured
-// at 10^7 digits, 1 thread: 3% faster than the dispatcher's full product from
-// 64 to 128 limbs, slower from 256.
+// rows that skip the columns under it (fewer limb products than the full
+// product); it stops paying at a few hundred limbs.
 constexpr std::size_t basecase_window_five_limbs = 128;
 
 // The children of every node of `cur` (length len) into `next` (whose
@@ -379,8 +374,8 @@ void to_decimal(const limb_t* x, std::size_t n, limb_t* out, std::size_t L, std:
 // Horner's rule: x[0 .. L) decimal limbs to binary, into out (room for
 // binary_limbs(L)); returns the limb count, trimmed. The rows run on MULX
 // where the processor has it (from 8 limbs): the portable row's carry runs
-// through one add/adc chain a limb, and these leaves were ~15% of a
-// decimal -> binary conversion at 10^6 digits.
+// through one add/adc chain a limb, and these leaves are a sizeable part of
+// a decimal -> binary conversion.
 std::size_t horner(const limb_t* x, std::size_t L, limb_t* out) {
   static const bool adx = detail::basecase_adx_supported();
   std::size_t n = 0;
@@ -404,7 +399,7 @@ std::size_t binary_limbs(std::size_t s) { return static_cast<std::size_t>(static
 // covers the whole product, so it is exact). The blocks of a level lie in one
 // buffer at a fixed stride and the merges write the next level's into the
 // other one: two buffers for the whole conversion (a fresh vector a merge
-// cost ~15% of the time at 10^7 digits in page faults).
+// would pay for fresh pages at every merge).
 std::vector<limb_t> from_decimal(const limb_t* x, std::size_t L, std::size_t basecase) {
   L = detail::trimmed(x, L);
   if (L == 0) return {};

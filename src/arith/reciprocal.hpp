@@ -10,11 +10,9 @@ namespace bigmul::detail {
 // Below this many limbs the reciprocal comes from one schoolbook division.
 inline constexpr std::size_t reciprocal_basecase_limbs = 48;
 // From this many limbs a Newton step runs its two products as cyclic ones by
-// one cached transform of the half reciprocal (reciprocal.cpp). Measured on
-// one thread, whole reciprocal (under load, best of 5): 3-28% faster from
-// 300000 to 700000 limbs; mixed from 131072 to 200000 and 5-28% slower at
-// 50000-100000 (the cyclic length rounds up to 2^k or 3 2^k, while the
-// multiply folds its transforms to the product's length).
+// one cached transform of the half reciprocal (reciprocal.cpp). Below it the
+// full products win: the cyclic length rounds up to 2^k or 3 2^k, while the
+// multiply folds its transforms to the product's length.
 inline constexpr std::size_t reciprocal_cyclic_limbs = std::size_t{1} << 18;
 
 // x[0..n] (n + 1 limbs, x[n] == 1) with a * x < 2^(128 n) <= a * (x + 2), for

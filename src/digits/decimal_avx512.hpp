@@ -1,9 +1,9 @@
 // Decimal digits <-> decimal (10^19) limbs on AVX-512BW + VBMI: parsing two
 // limbs (38 characters) at a time, validation included, the SWAR code
 // (swar.hpp) the fallback that finds a bad byte's exact offset; printing
-// eight limbs (152 characters) at a time. Why: at ~1.8 GB/s the
-// SWAR parse of two 10^6-digit operands (~1.1 ms) is what the multiplying
-// thread waits for once its product is prepared.
+// eight limbs (152 characters) at a time. Why: the SWAR parse of the
+// operands is what the multiplying thread waits for once its product is
+// prepared.
 #pragma once
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -26,8 +26,8 @@ bool parse2(const char* p, limb_t* out);
 bool print_supported();
 
 // a[7], a[6], .. a[0] (each < 10^19) as 8 x 19 characters, leading zeros
-// included, to out[0 .. 152). Why: the SWAR print (~2.3 GB/s a thread) was
-// ~10% of a whole 10^7-digit decimal `bigmul` run. Requires print_supported().
+// included, to out[0 .. 152). Why: the SWAR print is a visible part of a
+// whole decimal `bigmul` run. Requires print_supported().
 void print8(const limb_t* a, char* out);
 
 }  // namespace bigmul::digits::decimal_avx512

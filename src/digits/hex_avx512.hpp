@@ -1,9 +1,8 @@
 // Hex digits <-> binary limbs 64 characters (4 limbs) at a time on AVX-512BW,
 // validation included; the portable 8-at-a-time SWAR code (swar.hpp) is the
-// fallback and finds a bad byte's exact offset. Why: at 10^6 hex digits the
-// SWAR parse and print were each ~6% of a whole `bigmul --hex` process
-// (~2 GB/s parse, ~4.4 GB/s print on one thread); these run at several
-// times that.
+// fallback and finds a bad byte's exact offset. Why: the SWAR parse and
+// print are each a visible part of a whole `bigmul --hex` process; these
+// run several times faster.
 #pragma once
 
 #include <cstddef>

@@ -105,13 +105,12 @@ void product_inverse(const Plan& plan, u64* x, const u64* y, unsigned threads) {
 }
 
 // The calling thread's transform buffers, kept between products: a 10^7-digit
-// product touches ~40 MB of fresh memory, and the kernel's zeroing of new
-// pages cost ~15% of its time (FLINT's fft_small keeps its buffers in its
-// context the same way). release_scratch() gives them back. The arrays are
-// carved from one slab: a 10^6-digit product's four arrays of ~0.8 MB each
-// are each below prim::buffer's huge-page size, their slab is not, and 4 KiB
-// first-touch faults were most of a cold product's extra time at that size
-// (~0.4 ms per MB on this VM against ~0.1 with huge pages, issue 19).
+// product touches tens of MB of fresh memory, and the kernel's zeroing of new
+// pages is a sizeable part of its time (FLINT's fft_small keeps its buffers
+// in its context the same way). release_scratch() gives them back. The arrays
+// are carved from one slab: a 10^6-digit product's four arrays are each below
+// prim::buffer's huge-page size, their slab is not, and 4 KiB first-touch
+// faults are most of a cold product's extra time at that size.
 struct scratch_cache {
   prim::buffer<u64> slab;
   std::vector<u64*> ptrs;
@@ -185,8 +184,7 @@ struct limb_source {
 
 // Decimal pieces a task: each piece's carry runs through two dependent
 // divisions per coefficient (latency bound), so a task interleaves this many
-// independent chains. Measured: 4 against 2, the carry phase ~15% faster
-// (10^5 - 10^6 digits); 8 is slower again.
+// independent chains (fewer leave the divider idle, more spill).
 constexpr unsigned decimal_chains = 4;
 
 // One decimal position: t = x + carry (binary, < 2^163), digit = t mod 10^19,
@@ -204,9 +202,7 @@ inline limb_t decimal_step(const u64 x[3], u64 pend[2]) {
 }
 
 // Chains a task for decimal_garner3_step: its division's latency is the
-// chain, and two chains keep their state in registers where four spilled
-// (AVX2 engine, 10^6 digits, the carry phase: 1 chain 0.49 ms, 2 0.40, 3
-// and 4 0.43-0.44).
+// chain, and two chains keep their state in registers where four spill.
 constexpr unsigned decimal_garner3_chains = 2;
 
 // One decimal position straight from Garner's three digits (v0 < p0, v1 <
@@ -224,8 +220,8 @@ struct decimal_garner3 {
   }
 };
 // pend = {carry, T low, T high} in and out; returns the position's limb.
-// (The sums as bin::addc chains, as the binary carries have them, measured
-// slower here: carry phase 0.48 against 0.40 ms at 10^6 digits.)
+// (The sums as bin::addc chains, as the binary carries have them, are
+// slower here.)
 inline limb_t decimal_garner3_step(const decimal_garner3& g, u64 v0, u64 v1, u64 v2, u64 pend[3]) {
   const fft::u128 t_prev = (static_cast<fft::u128>(pend[2]) << 64) | pend[1];
   const fft::u128 v = static_cast<fft::u128>(v1) * g.p0 + static_cast<fft::u128>(v2) * g.q0 + v0 + pend[0] + t_prev;
@@ -353,8 +349,7 @@ void crt_and_carry(const fft::ntt_prime (&primes)[K], MixedRadix&& mixed_radix, 
       // decimal_garner3_chains pieces a task, their division chains
       // interleaved, one division a position (decimal_garner3_step). (The
       // position loops stay here: one helper taking the group fill and the
-      // step as lambdas measured 5% slower in this carry, 0.40 -> 0.42 ms at
-      // 10^6 digits on AVX2.)
+      // step as lambdas is slower in this carry.)
       constexpr unsigned C = decimal_garner3_chains;
       const decimal_garner3 dg(primes[0].p, primes[1].p);
       std::size_t lo[C], hi[C], len[C];
@@ -508,8 +503,8 @@ ntt_arrays plan_arrays(const ntt_layout& l, u64 p0, std::size_t an, std::size_t 
   // A square needs b's array only for a folded piece (M words).
   A.last_b_in_result = (square ? std::max(l.shape.low_length, l.shape.piece) : A.points) <= rn;
   if (!A.last_b_in_result) {
-    // Packing saves one array for two passes over prime 0's residues, ~9% of
-    // a 10^5-digit product (12288 points for 10528 limbs): only for large arrays.
+    // Packing saves one array for two passes over prime 0's residues, a
+    // visible cost at mid sizes: only for large arrays.
     A.pack_first =
         l.primes >= 2 && A.points > pack_min_points && ntt_packed_words(count, residue_width(p0)) <= rn;
     if (!A.pack_first) ++A.arrays;
@@ -535,8 +530,7 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], ntt_engine engine, MixedRadix
   const unsigned used = layout.primes;
   if (used > K) throw error(error::kind::internal, "ntt: the primes do not cover this product's coefficients");
   // Below 2^13 points a product is a few hundred microseconds: the thread
-  // hand-offs cost more than a second core gains (measured: 2000 x 2000
-  // limbs 123 us on 1 thread, 176 us on 2).
+  // hand-offs cost more than a second core gains.
   const unsigned threads = n < (std::size_t{1} << 13) ? 1u : prim::resolve_threads(options.threads);
   const bool square = a == b && an == bn;
   const bool timing = options.stats != nullptr;
@@ -613,8 +607,8 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], ntt_engine engine, MixedRadix
   };
 
   // Phase times, summed over tasks when they run in parallel; only when the
-  // caller reads them (options.stats): two clock reads a phase cost ~4% of
-  // a 10^4-digit product.
+  // caller reads them (options.stats): two clock reads a phase are a
+  // visible part of a 10^4-digit product.
   std::mutex stats_mutex;
   const auto timed = [&](double& slot, auto&& work) {
     if (!timing) return work();
@@ -743,11 +737,9 @@ void mul_ntt_on(const fft::ntt_prime (&primes)[K], ntt_engine engine, MixedRadix
 // from w ~ n/10 on, and it also folds w up to n/4 where the low product's
 // 2w points would cost as much as the next length. A low product is taken
 // when it is 10% below the plain shape (its model leaves out its loads), a
-// piece when 5% below (its passes are in the model). Measured, 1 thread,
-// interleaved, under load: IFMA, 19661^2 limbs (w = 0.2 n): 612.9 -> 564.6
-// us against the plain 3 * 2^14; 157287^2 (n = 2^18): 6.76 -> 6.03 ms; AVX2
-// 157287^2: 9.70 -> 8.57 ms; against the low product at w = 0.02 - 0.1 n the
-// piece is 5-10% (IFMA) and 11-20% (AVX2) slower, at 0.1 n about equal.
+// piece when 5% below (its passes are in the model). The piece beats the
+// plain next length at w ~ n/5 and loses to the low product below w ~ n/10
+// (bench/mul/bench_mul's rows at those sizes).
 namespace {
 double ntt_piece_pass_cost(ntt_engine e) {
   switch (e) {
@@ -769,9 +761,8 @@ ntt_shape ntt_choose_shape(std::size_t an, std::size_t bn, ntt_engine e, ntt_fol
   const std::size_t low = fft::ntt_fit_length(std::min(wrap, an) + std::min(wrap, bn) - 1);
   const std::size_t m = ntt_piece_length(n, wrap);
   const double c_low = 3 * (f(n) + f(low));
-  // Past 2^19 points the passes stream from memory, not cache: measured
-  // ~3.5x their in-cache cost against the transforms' (IFMA, n = 2^22:
-  // the piece 17% slower than the low product at w = 0.12 n).
+  // Past 2^19 points the passes stream from memory, not cache: several
+  // times their in-cache cost relative to the transforms'.
   const double pass = ntt_piece_pass_cost(e == ntt_engine::best ? ntt_default_engine() : e) *
                       (n > (std::size_t{1} << 19) ? 3.5 : 1.0);
   const double c_piece = m == 0 ? c_low : 3 * (f(n) + f(m)) + pass * static_cast<double>(an + bn + n + 2 * m);

@@ -49,13 +49,9 @@ using clock_type = std::chrono::steady_clock;
 constexpr std::uint64_t progress_min_digits = 100000;
 
 // The heap made huge pages (cli/heap.hpp) for a run whose operands hold
-// this many bytes a character: at 10^6 digits, 8 and 12 took page faults to
-// 300-750 from ~3000 for a decimal -> hex run (CPU 22 -> 18 ms under load),
-// 4 only to ~2000. Per combination at 10^6, 10 runs each, under load
-// (faults, elapsed ms): hex->hex 433 -> 179, 6.5 -> 5.1; dec->dec 287 ->
-// 184, 6.2 -> 5.8; hex->dec 5324 -> 383, 46.6 -> 41.3; dec x hex 3727 ->
-// 306, 25.9 -> 23.3. At 10^7 (64 MB advised): hex->dec faults 31199 ->
-// 15663, dec->hex 20507 -> 6382, CPU -4%.
+// this many bytes a character: enough for the library's vectors and buffers
+// of a run with a radix conversion, where a smaller reserve leaves most of
+// the page faults in place (bench/cli/bench_cli measures whole runs).
 constexpr std::size_t heap_bytes_per_char = 12;
 
 
@@ -375,14 +371,10 @@ int run_checked(const options& o, progress& prog) {
     // no conversion at all.
     prog.phase("converting the operands to the output's radix");
     const auto tc = clock_type::now();
-    // In turn, each on all the threads. Converting the two side by side, one
-    // thread each, was measured twice and dropped: at 10^7 digits 5-25%
-    // slower end to end (the tree levels' tasks balance where two long tasks
-    // wait for the slower one); at 10^6 (21 runs each, interleaved, under
-    // load) no faster for decimal -> hex (31.9 against 33.1 ms) and slower
-    // for hex -> decimal (54 against 80 ms: the operands of nearly equal
-    // length share one cached root reciprocal when converted in turn, and
-    // side by side each thread computes it).
+    // In turn, each on all the threads, not side by side one thread each:
+    // the tree levels' tasks balance where two long tasks wait for the
+    // slower one, and operands of nearly equal length share one cached root
+    // reciprocal when converted in turn (side by side each thread computes it).
     // Into an integer that holds the result (x's limbs may be that
     // integer's own: they are read before it is replaced). Parsed limbs of
     // a large arena are given back once converted (see below).

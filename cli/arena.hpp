@@ -3,11 +3,11 @@
 //
 // Why: a one-shot product of two 10^6-digit hex operands touches ~4 MB of
 // fresh memory for these (0.5 MB per operand, 1 MB product, 2 MB text). In
-// separate allocations under 2 MiB each that is ~1000 4 KiB page faults, at
-// 0.4 ms a MB on this VM (prim/buffer.hpp) about 1.5 ms of a ~9 ms process,
-// and as many pages to free at exit. One 2 MiB-aligned region advised as
-// huge pages takes a few huge faults instead (0.05-0.1 ms a MB), and nothing
-// is zero-filled: every byte handed out is written before it is read.
+// separate allocations under 2 MiB each that is ~1000 4 KiB page faults, a
+// sizeable part of such a short process (prim/buffer.hpp), and as many pages
+// to free at exit. One 2 MiB-aligned region advised as huge pages takes a
+// few huge faults instead, and nothing is zero-filled: every byte handed out
+// is written before it is read.
 // Huge-page advice only up to prim::buffer's huge_page_max (see there why).
 #pragma once
 

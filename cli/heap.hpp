@@ -2,8 +2,8 @@
 //
 // Why: beside the CLI's own arrays (cli/arena.hpp), a 10^6-digit run with a
 // radix conversion takes ~2700 4 KiB page faults in the library's vectors
-// and scratch buffers (conversion levels, transform buffers, results), at
-// ~0.4 ms a MB on this VM (prim/buffer.hpp) several ms of CPU, and as many
+// and scratch buffers (conversion levels, transform buffers, results),
+// several ms of CPU where fresh pages are costly (prim/buffer.hpp), and as many
 // pages to free at exit. Growing malloc's heap once by what the run will
 // need and advising that range as huge pages turns them into a few huge
 // faults. At 10^7 digits it halves the faults (the first 64 MB only).

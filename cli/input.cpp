@@ -90,8 +90,8 @@ struct source_bytes {
 
 // Regular files from this size on are mapped rather than read: read() into
 // a string first touches as many fresh pages as the file has and copies into
-// them (10 MB: 5-15 ms here), a populated mapping of the page cache takes
-// ~0.8 ms and leaves nothing to free. Below it a read is as quick.
+// them, while a populated mapping of the page cache costs a fraction of
+// that and leaves nothing to free. Below it a read is as quick.
 constexpr std::size_t map_min_bytes = std::size_t{1} << 16;
 
 // A mapped file that another process cuts short while bigmul parses it faults

@@ -2,8 +2,7 @@
 //
 // Why: the first product of a process touches tens of MB of fresh memory for
 // its transforms, and on a VM that hands freed memory back to its host a
-// first touch costs 0.5-3 ms per MB: the multiply of two 10^7-digit hex
-// operands took 54-64 ms in a one-shot run against ~25 ms warm. The sizes
+// first touch can double a one-shot run's multiply against a warm one. The sizes
 // are known once the text is read, so bigmul::prepare_mul runs on this
 // thread (the one that multiplies: the scratch is per thread) while a second
 // thread parses.

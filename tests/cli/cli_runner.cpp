@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -116,6 +117,10 @@ cli_result run_cli(const std::vector<std::string>& args, const cli_run_options& 
     if (options.address_space_kib) {
       const rlimit cap{options.address_space_kib * 1024, options.address_space_kib * 1024};
       if (::setrlimit(RLIMIT_AS, &cap) != 0) ::_exit(126);
+    }
+    if (options.run_as_uid >= 0) {
+      const auto id = static_cast<uid_t>(options.run_as_uid);
+      if (::setgroups(0, nullptr) != 0 || ::setgid(static_cast<gid_t>(id)) != 0 || ::setuid(id) != 0) ::_exit(125);
     }
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);

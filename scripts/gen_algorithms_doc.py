@@ -28,7 +28,8 @@ def parse(text):
                              % (m.group(1), len(values), len(FIELDS)))
         rows[m.group(1)] = dict(zip(FIELDS, values))
     scalars = {k: int(v) for k, v in re.findall(r"\b(\w+)\s*=\s*(\d+)", text)}
-    header = text.split("\n", 1)[0].lstrip("/ ").strip()
+    # The tuner's provenance line, less the commit (kept in the .inc and its log).
+    header = re.sub(r",? commit \w+( \(modified\))?", "", text.split("\n", 1)[0].lstrip("/ ").strip())
     if set(rows) != {"binary", "decimal"}:
         raise SystemExit("gen_algorithms_doc: mul/params_cpu.inc lacks binary_radix / decimal_radix")
     return rows, scalars, header

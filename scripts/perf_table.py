@@ -93,12 +93,12 @@ def table(data, source):
             cells += [fmt_time(r["flint"]), ratio(r["flint"], r["bigmul"])] if r and r["flint"] else ["—", "—"]
         lines.append("| " + " | ".join(cells) + " |")
     engine = ctx.get("ntt_engine", "?")
-    note = ("Measured %s on %s (%s hardware threads), GMP %s, bigmul %s at commit %s, NTT engine `%s`; "
+    # The commit that was measured is in the results file's context, not here.
+    note = ("Measured %s on %s (%s hardware threads), GMP %s, bigmul %s, NTT engine `%s`; "
             "time per product of two random N-digit numbers, GMP timed in the same process "
             "(`%s`, written by `%s`)." % (ctx.get("date", "?")[:10], ctx.get("cpu_model", "?"), ctx.get("num_cpus", "?"),
                                           ctx.get("gmp_version", "?"), ctx.get("bigmul_version", "?"),
-                                          ctx.get("commit", "?"), engine, source.replace(os.sep, "/"),
-                                          ctx.get("program", "bench_mul")))
+                                          engine, source.replace(os.sep, "/"), ctx.get("program", "bench_mul")))
     if not has_flint:
         note += " No FLINT 3 rows in this file (see docs/performance.md)."
     return BEGIN + "\n" + "\n".join(lines) + "\n\n" + note + "\n" + END

@@ -4,6 +4,8 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -119,6 +121,10 @@ int run(MPI_Comm comm, int argc, char** argv) {
     b = read_operand(comm, 'B', o.operands[1], o.threads);
   }
   phases.emplace_back("input", since(t0));
+  // Test knob (tests/dist/cli_dist.sh): this rank dies here, as a crashed
+  // node would, to check that the job ends non-zero and -o stays untouched.
+  if (const char* kill = std::getenv("BIGMUL_MPI_TEST_KILL_RANK"); kill && std::atoi(kill) == rank_of(comm))
+    std::raise(SIGKILL);
   if (a.rx != b.rx)
     throw error(error::kind::invalid_argument, "bigmul: --distributed multiplies operands of one radix: both decimal "
                                                "or both 0x hex (there is no distributed radix conversion)");

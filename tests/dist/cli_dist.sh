@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# bigmul --distributed end to end (ctest dist_cli): outputs byte-identical to
+# the single-process bigmul for 1 .. 5 ranks, and the failures: a bad byte on
+# a rank boundary, a truncated raw-limb file, one rank over a memory cap, one
+# rank killed; each fails with bigmul's exit status, -o left untouched.
+# Usage: cli_dist.sh MPIEXEC BUILD_DIR
+set -u
+mpiexec=$1
+build=$2
+bigmul=$build/bigmul
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+run() {  # run K ARGS...: bigmul --distributed on K ranks; stdout, stderr, status in $work/out, err, rc
+  local k=$1; shift
+  timeout 120 "$mpiexec" --quiet -n "$k" --oversubscribe --bind-to none "$bigmul" --distributed "$@" >"$work/out" 2>"$work/err"
+  echo $? >"$work/rc"
+}
+
+# Operands: random, all nines/all f (carry chains through every rank boundary),
+# negative, very unbalanced; written by Python with a fixed seed.
+python3 - "$work" <<'PY'
+import random, sys
+random.seed(35)
+w = sys.argv[1]
+def put(name, text): open(f"{w}/{name}", "w").write(text + "\n")
+put("a", str(random.randrange(10**2999, 10**3000)))
+put("b", "-" + str(random.randrange(10**1200, 10**1201)))
+put("n1", "9" * 2500)
+put("n2", "9" * 777)
+put("h1", "0x" + "f" * 1600)
+put("h2", "0X" + "".join(random.choice("0123456789abcdefABCDEF") for _ in range(900)))
+put("u1", str(random.randrange(10**4000, 10**4001)))
+put("u2", "7")
+PY
+
+for pair in "a b" "n1 n2" "h1 h2" "u1 u2" "u2 u1"; do
+  set -- $pair
+  hex=""
+  [[ $1 == h* ]] && hex=--hex
+  "$bigmul" $hex "@$work/$1" "@$work/$2" >"$work/single" || fail "single-process bigmul $pair"
+  ks="3"
+  [[ $pair == "a b" || $pair == "n1 n2" ]] && ks="1 2 3 4 5"  # mpiexec launches cost ~0.5 s each
+  for k in $ks; do
+    run $k "@$work/$1" "@$work/$2" -o "$work/dist"
+    [[ $(cat "$work/rc") == 0 ]] || fail "$pair on $k ranks: status $(cat "$work/rc"): $(cat "$work/err")"
+    cmp -s "$work/single" "$work/dist" || fail "$pair on $k ranks: output differs from the single-process bigmul"
+  done
+done
+# Python's own product of one pair, and stdout (gathered on rank 0).
+run 3 "@$work/a" "@$work/b"
+python3 - "$work" <<'PY' || fail "3 ranks, stdout: differs from Python's product"
+import sys
+sys.set_int_max_str_digits(0) if hasattr(sys, "set_int_max_str_digits") else None
+w = sys.argv[1]
+a, b = (int(open(f"{w}/{n}").read()) for n in "ab")
+sys.exit(open(f"{w}/out").read() != f"{a * b}\n")
+PY
+# --random: the same numbers for every rank count.
+for k in 1 4; do run $k --random 5000 --seed 9 -o "$work/r$k" --verify; done
+cmp -s "$work/r1" "$work/r4" || fail "--random 5000: 1 and 4 ranks differ"
+
+# A failed run: status $1, one line on stderr matching $2, nothing on
+# stdout, -o's old content kept (and no temporary file left).
+expect_failure() {
+  local status=$1 pattern=$2 what=$3
+  [[ $(cat "$work/rc") == "$status" ]] || fail "$what: status $(cat "$work/rc"), expected $status: $(cat "$work/err")"
+  grep -q -- "$pattern" "$work/err" || fail "$what: stderr '$(cat "$work/err")' lacks '$pattern'"
+  [[ $(grep -c . "$work/err") -le 1 ]] || fail "$what: more than one line on stderr: $(cat "$work/err")"
+  [[ ! -s $work/out ]] || fail "$what: output on stdout"
+  [[ $(cat "$work/keep") == old ]] || fail "$what: -o was touched"
+  ls "$work" | grep -q bigmul-mpi- && fail "$what: a temporary file was left"
+  return 0
+}
+echo old >"$work/keep"
+
+# A bad byte at the first byte of rank 1's block (3 ranks): 570 digits are
+# 30 limbs, rank 2 holds limbs 20 .. 29, the file's bytes 0 .. 189.
+python3 -c "print('1' * 190 + 'x' + '2' * 379)" >"$work/bad"
+run 3 "@$work/bad" "@$work/a" -o "$work/keep"
+expect_failure 2 "operand A ($work/bad): not a valid integer literal: byte x at byte offset 190 of the file" "bad byte"
+# Two bad bytes: the first one in the file is named.
+python3 -c "print('1' * 100 + '#' + '1' * 89 + 'x' + '2' * 379)" >"$work/bad2"
+run 3 "@$work/a" "@$work/bad2" -o "$work/keep"
+expect_failure 2 "byte # at byte offset 100 of the file" "first bad byte"
+
+# A raw-limb file whose header promises more limbs than it holds.
+python3 - "$work/trunc" <<'PY'
+import struct, sys
+open(sys.argv[1], "wb").write(b"BIGMULR1" + struct.pack("<QQ", 0, 100) + b"\x01" * 8 * 60)
+PY
+run 2 "@$work/trunc" "@$work/a" -o "$work/keep"
+expect_failure 2 "truncated or corrupt" "truncated raw file"
+
+# One rank (rank 2 of 3) over its memory cap: refused on every rank before any work.
+timeout 120 "$mpiexec" --quiet --oversubscribe --bind-to none -n 2 "$bigmul" --distributed "@$work/a" "@$work/n1" -o "$work/keep" : \
+  -n 1 "$bigmul" --distributed "@$work/a" "@$work/n1" -o "$work/keep" --memory-cap 1000 >"$work/out" 2>"$work/err"
+echo $? >"$work/rc"
+expect_failure 1 "rank 2: the product needs [0-9]* bytes on this rank, over its memory cap of 1000 bytes" "memory cap"
+
+# Operands of two radices.
+run 2 "@$work/a" "@$work/h1" -o "$work/keep"
+expect_failure 2 "one radix" "mixed radices"
+
+# A rank killed mid-run: the job ends non-zero (timeout 120 s bounds it).
+BIGMUL_MPI_TEST_KILL_RANK=1 run 3 "@$work/a" "@$work/b" -o "$work/keep"
+[[ $(cat "$work/rc") != 0 && $(cat "$work/rc") != 124 ]] || fail "killed rank: status $(cat "$work/rc")"
+[[ $(cat "$work/keep") == old ]] || fail "killed rank: -o was touched"
+
+# A round trip through the raw-limb format.
+run 2 "@$work/u1" "@$work/u2" -o "$work/raw" --raw
+run 3 "@$work/raw" 1 -o "$work/back"
+"$bigmul" "@$work/u1" "@$work/u2" >"$work/single"
+cmp -s "$work/single" "$work/back" || fail "raw-limb round trip"
+
+if ((fails)); then
+  echo "cli_dist: $fails failure(s)" >&2
+  exit 1
+fi
+echo "cli_dist: ok"

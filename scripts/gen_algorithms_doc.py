@@ -29,7 +29,8 @@ def parse(text):
         rows[m.group(1)] = dict(zip(FIELDS, values))
     scalars = {k: int(v) for k, v in re.findall(r"\b(\w+)\s*=\s*(\d+)", text)}
     # The tuner's provenance line, less the commit (kept in the .inc and its log).
-    header = re.sub(r",? commit \w+( \(modified\))?", "", text.split("\n", 1)[0].lstrip("/ ").strip())
+    first = next((l for l in text.split("\n") if l.startswith("// Generated")), "// (no provenance line)")
+    header = re.sub(r",? commit \w+( \(modified\))?", "", first.lstrip("/ ").strip())
     if set(rows) != {"binary", "decimal"}:
         raise SystemExit("gen_algorithms_doc: mul/params_cpu.inc lacks binary_radix / decimal_radix")
     return rows, scalars, header

@@ -106,10 +106,27 @@ void say(const std::string& line) {
 }
 
 // Test hook: BIGMUL_CLI_FAULT=corrupt-product changes the product after the
-// multiplication, so that tests can reach the --verify mismatch path.
+// multiplication, so that tests can reach the --verify mismatch path. Any
+// other non-empty value is a usage error naming the variable.
 bool fault_corrupt_product() {
   const char* e = std::getenv("BIGMUL_CLI_FAULT");
-  return e && std::strcmp(e, "corrupt-product") == 0;
+  if (!e || !*e) return false;
+  if (std::strcmp(e, "corrupt-product") == 0) return true;
+  throw failure(exit_usage, "bigmul: BIGMUL_CLI_FAULT=" + std::string(e) + " is not a fault (corrupt-product)");
+}
+
+// The environment's settings, checked before any work like the options: an
+// invalid value is a usage error naming its variable (the library throws
+// invalid_argument for BIGMUL_THREADS; BIGMUL_NTT_ENGINE is read when a
+// product needs an engine and mapped the same way there).
+void check_environment() {
+  static_cast<void>(fault_corrupt_product());
+  try {
+    static_cast<void>(prim::default_threads());
+  } catch (const error& e) {
+    if (e.code() == error::kind::invalid_argument) throw failure(exit_usage, std::string("bigmul: ") + e.what());
+    throw;
+  }
 }
 
 struct phase_times {
@@ -172,6 +189,7 @@ int run_checked(const options& o, progress& prog) {
   const bool gpu = (o.backend_choice == backend::cuda || (o.verbose && o.backend_choice == backend::automatic)) &&
                    cuda_usable(&gpu_why);
   if (o.backend_choice == backend::cuda && !gpu) throw failure(exit_io, "bigmul: --backend cuda: " + gpu_why);
+  check_environment();
   // Parsing and printing use the library's default thread count: make --threads apply there too.
   if (o.threads) prim::set_default_threads(o.threads);
   // -o's target is checked before any work (a directory or a dangling link

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "prim/cpu_features.hpp"
 #include "prim/ifma_target.hpp"
@@ -31,9 +32,14 @@ namespace {
 
 using u64 = std::uint64_t;
 
+// BIGMUL_BATCHED_ENGINE: unset, empty or "auto" (the IFMA kernels where the
+// processor has them), or "scalar"; anything else is an error naming it.
 bool env_forces_scalar() {
   const char* e = std::getenv("BIGMUL_BATCHED_ENGINE");
-  return e && std::strcmp(e, "scalar") == 0;
+  if (!e || !*e || std::strcmp(e, "auto") == 0) return false;
+  if (std::strcmp(e, "scalar") == 0) return true;
+  throw error(error::kind::invalid_argument,
+              "BIGMUL_BATCHED_ENGINE=" + std::string(e) + " is not a batched engine (auto or scalar)");
 }
 
 #if defined(BIGMUL_HAVE_IFMA_CODE)
@@ -232,7 +238,7 @@ BIGMUL_IFMA void mul_batched_ifma_impl(u64* r, const u64* a, const u64* b, std::
 
 bool batched_ifma_supported() {
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  static const bool ok = prim::cpu_has_avx512_ifma() && !env_forces_scalar();
+  static const bool ok = !env_forces_scalar() && prim::cpu_has_avx512_ifma();  // the variable checked everywhere
   return ok;
 #else
   return false;

@@ -25,14 +25,24 @@ namespace {
 std::atomic<unsigned> g_override{0};
 thread_local bool t_inside_task = false;
 
+// BIGMUL_THREADS: unset or empty, or 0, all cores; else 1 .. 4096. Anything
+// else is an error naming the variable (as BIGMUL_NTT_ENGINE's), not a silent
+// fallback; thrown at each use, as a throwing static initializer runs again.
 unsigned env_threads() {
   static const unsigned value = [] {
-    if (const char* s = std::getenv("BIGMUL_THREADS")) {
-      char* end = nullptr;
-      const long v = std::strtol(s, &end, 10);
-      if (end != s && *end == '\0' && v > 0 && v <= 4096) return static_cast<unsigned>(v);
+    const unsigned all = std::max(1u, std::thread::hardware_concurrency());
+    const char* s = std::getenv("BIGMUL_THREADS");
+    if (!s || !*s) return all;
+    unsigned long v = 0;
+    bool ok = true;
+    for (const char* p = s; *p && ok; ++p) {
+      ok = *p >= '0' && *p <= '9' && p - s < 8;
+      if (ok) v = v * 10 + static_cast<unsigned long>(*p - '0');
     }
-    return std::max(1u, std::thread::hardware_concurrency());
+    if (!ok || v > 4096)
+      throw error(error::kind::invalid_argument,
+                  "BIGMUL_THREADS=" + std::string(s) + " is not a thread count (0 for all cores, or 1 to 4096)");
+    return v == 0 ? all : static_cast<unsigned>(v);
   }();
   return value;
 }

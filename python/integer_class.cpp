@@ -4,7 +4,11 @@
 #include <pybind11/operators.h>
 #include <pybind11/pybind11.h>
 
+#include <cmath>
 #include <compare>
+#include <optional>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -88,8 +92,44 @@ py::object division(const integer& a, py::handle other, bool reflected, F f) {
   return f(std::move(qr));
 }
 
+// Whether int's own << by m would say "too many digits" (OverflowError): a
+// result of more than PY_SSIZE_T_MAX / sizeof(digit) digits of PyLong_SHIFT bits.
+bool int_shift_overflows(const magnitude& m) {
+#if defined(PyLong_SHIFT)
+  constexpr unsigned bits = PyLong_SHIFT;
+  constexpr std::uint64_t most_digits = static_cast<std::uint64_t>(PY_SSIZE_T_MAX) / sizeof(digit);
+#else
+  constexpr unsigned bits = 30;
+  constexpr std::uint64_t most_digits = static_cast<std::uint64_t>(PY_SSIZE_T_MAX) / 4;
+#endif
+  if (m.limbs.size() > 2) return true;
+  unsigned __int128 k = m.limbs.empty() ? 0 : m.limbs[0];
+  if (m.limbs.size() == 2) k |= static_cast<unsigned __int128>(m.limbs[1]) << 64;
+  return k / bits > most_digits;
+}
+
+// x compared with a float exactly, as int compares with float: NaN is
+// unordered, infinities beyond every integer, a finite f through floor(f)
+// (exact as an int) and whether f had a fraction. Returns nullopt for NaN.
+std::optional<std::strong_ordering> compare_with_float(const integer& x, double f) {
+  if (std::isnan(f)) return std::nullopt;
+  if (std::isinf(f)) return f > 0 ? std::strong_ordering::less : std::strong_ordering::greater;
+  const double fl = std::floor(f);
+  const py::object as_int = py::reinterpret_steal<py::object>(PyLong_FromDouble(fl));
+  if (!as_int) throw py::error_already_set();
+  const integer i = to_integer(read_int(as_int, "float"));
+  const std::strong_ordering c = x <=> i;
+  if (fl == f) return c;
+  // floor(f) < f < floor(f) + 1: x <= floor(f) is below f, else above.
+  return c <= 0 ? std::strong_ordering::less : std::strong_ordering::greater;
+}
+
 template <class F>
-py::object compare(const integer& a, py::handle other, F f) {
+py::object compare(const integer& a, py::handle other, F f, bool unordered_result) {
+  if (PyFloat_Check(other.ptr())) {
+    const auto c = compare_with_float(a, PyFloat_AS_DOUBLE(other.ptr()));
+    return py::bool_(c ? f(*c) : unordered_result);
+  }
   operand b;
   if (!load(other, b)) return not_implemented();
   std::strong_ordering c = std::strong_ordering::equal;
@@ -127,12 +167,18 @@ py::object modular_power(const integer& a, py::handle e, py::handle m) {
   return py::cast(std::move(r));
 }
 
-std::size_t shift_count(py::handle n) {
+// A shift count as int takes it: ValueError when negative; a count past
+// PY_SSIZE_T_MAX gives nullopt (the caller answers as int would: >> gives 0 or -1,
+// << of a non-zero value overflows).
+std::optional<std::size_t> shift_count(py::handle n) {
   const magnitude m = read_int(n, "bigmul.Integer shift count");
   if (m.negative) throw py::value_error("negative shift count");
-  if (m.limbs.size() > 1) throw py::value_error("shift count too large");  // not for this machine's memory anyway
+  // Past PY_SSIZE_T_MAX, as int's own limit for an OverflowError.
+  if (m.limbs.size() > 1 || (m.limbs.size() == 1 && m.limbs[0] > static_cast<std::uint64_t>(PY_SSIZE_T_MAX)))
+    return std::nullopt;
   return m.limbs.empty() ? 0 : static_cast<std::size_t>(m.limbs[0]);
 }
+
 
 // hash(int(x)) without converting: Python hashes an int by its value modulo
 // P = 2^61 - 1 (the sign applied after, -1 becoming -2). Horner over the
@@ -293,16 +339,24 @@ void bind_integer(py::module_& m) {
 
   c.def("__lshift__", [](const integer& a, py::handle n) -> py::object {
     if (!is_int_like(n) || py::isinstance<integer>(n)) return not_implemented();
-    const std::size_t k = shift_count(n);
+    const std::optional<std::size_t> k = shift_count(n);
+    if (!k) {
+      if (a.is_zero()) return py::cast(a);
+      // int raises OverflowError past its largest digit count and
+      // MemoryError below it (a result it could describe but not hold).
+      if (int_shift_overflows(read_int(n, "bigmul.Integer shift count"))) throw std::overflow_error("too many digits in integer");
+      throw std::bad_alloc();
+    }
     maybe_release_gil nogil(a.size());
-    integer r = a << k;
+    integer r = a << *k;
     return py::cast(std::move(r));
   });
   c.def("__rshift__", [](const integer& a, py::handle n) -> py::object {
     if (!is_int_like(n) || py::isinstance<integer>(n)) return not_implemented();
-    const std::size_t k = shift_count(n);
+    const std::optional<std::size_t> k = shift_count(n);
+    if (!k) return py::cast(integer(a.is_negative() ? -1 : 0).to_radix(a.get_radix()));  // every bit shifted out: floor
     maybe_release_gil nogil(a.size());
-    integer r = a >> k;
+    integer r = a >> *k;
     return py::cast(std::move(r));
   });
   c.def(
@@ -321,12 +375,12 @@ void bind_integer(py::module_& m) {
     return py::cast(power(b.get(), magnitude{{limbs.begin(), limbs.end()}, k.is_negative()}));
   });
 
-  c.def("__eq__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o == 0; }); });
-  c.def("__ne__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o != 0; }); });
-  c.def("__lt__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o < 0; }); });
-  c.def("__le__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o <= 0; }); });
-  c.def("__gt__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o > 0; }); });
-  c.def("__ge__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o >= 0; }); });
+  c.def("__eq__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o == 0; }, false); });
+  c.def("__ne__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o != 0; }, true); });
+  c.def("__lt__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o < 0; }, false); });
+  c.def("__le__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o <= 0; }, false); });
+  c.def("__gt__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o > 0; }, false); });
+  c.def("__ge__", [](const integer& a, py::handle b) { return compare(a, b, [](auto o) { return o >= 0; }, false); });
 }
 
 }  // namespace bigmul::python

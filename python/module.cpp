@@ -37,8 +37,13 @@ mul_options make_options(const py::object& algorithm, const py::object& threads,
   if (!threads.is_none()) {
     if (!PyLong_Check(threads.ptr()) || PyBool_Check(threads.ptr()))
       throw py::type_error(std::string(fn) + ": threads must be an int or None");
-    const long long t = threads.cast<long long>();
-    if (t < 0 || t > 1 << 16) throw py::value_error(std::string(fn) + ": threads must be in [0, 65536]");
+    // Any int: one past long long (10**30) is out of range like any other,
+    // a ValueError, not pybind11's cast error.
+    int overflow = 0;
+    const long long t = PyLong_AsLongLongAndOverflow(threads.ptr(), &overflow);
+    if (t == -1 && !overflow && PyErr_Occurred()) throw py::error_already_set();
+    if (overflow != 0 || t < 0 || t > 1 << 16)
+      throw py::value_error(std::string(fn) + ": threads must be in [0, 65536]");
     o.threads = static_cast<unsigned>(t);
   }
   if (backend == "auto") {

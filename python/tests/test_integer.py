@@ -117,10 +117,13 @@ def test_division_by_zero():
 
 def test_foreign_operands():
     x = Integer(5)
-    assert x != "5" and x != 5.0 and not (x == None)  # noqa: E711
+    assert x != "5" and not (x == None)  # noqa: E711
+    # Floats compare as with an int (test_limits.py), but do not mix in arithmetic.
+    assert x == 5.0 and x < 5.5 and not (x < 5.0)
     for bad in ("5", 5.0, None, [5]):
         with pytest.raises(TypeError):
             x + bad
+    for bad in ("5", None, [5]):
         with pytest.raises(TypeError):
             x < bad
     for bad in (5.0, None):

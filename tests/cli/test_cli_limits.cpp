@@ -135,6 +135,29 @@ TEST(CliMemoryPreflight, RandomRunTooLargeIsRefusedBeforeAnyWork) {
                          "nothing was computed"});
 }
 
+// Finding 6: an invalid BIGMUL_THREADS was ignored while BIGMUL_NTT_ENGINE
+// is strict. Every variable's invalid value is a usage error naming it.
+TEST(CliEnvironment, InvalidValuesAreUsageErrorsNamingTheVariable) {
+  for (const char* bad : {"abc", "-1", "4097", "1.5", " 2", "99999999999"}) {
+    cli_run_options o;
+    o.env = {std::string("BIGMUL_THREADS=") + bad};
+    expect_one_line(run_cli({"3", "4"}, o), 2, {std::string("BIGMUL_THREADS=") + bad, "thread count"});
+    expect_one_line(run_cli({"--threads", "2", "3", "4"}, o), 2, {std::string("BIGMUL_THREADS=") + bad});
+  }
+  for (const char* good : {"", "0", "1", "2", "4096"}) {
+    cli_run_options o;
+    o.env = {std::string("BIGMUL_THREADS=") + good};
+    const cli_result r = run_cli({"3", "4"}, o);
+    EXPECT_EQ(r.status, 0) << good << ": " << r.err;
+    EXPECT_EQ(r.out, "12\n");
+  }
+  cli_run_options o;
+  o.env = {"BIGMUL_CLI_FAULT=corrupt-it"};
+  expect_one_line(run_cli({"3", "4"}, o), 2, {"BIGMUL_CLI_FAULT=corrupt-it"});
+  o.env = {"BIGMUL_NTT_ENGINE=bogus"};
+  expect_one_line(run_cli({"--random", "100000"}, o), 2, {"BIGMUL_NTT_ENGINE=bogus"});
+}
+
 // Finding 4: mul_heap_bytes / mul_table_bytes returned 0 from 2^34 limbs on.
 TEST(CliMemoryPreflight, EstimatesSaturateAtHugeSizes) {
   for (unsigned k = 34; k <= 62; ++k) {

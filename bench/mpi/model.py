@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""The distributed product's model (docs/distributed.md): all-to-all bytes,
+memory per rank and time on P nodes, from a link bandwidth and the measured
+single-node speed in bench/results/mpi.json.
+
+  python3 bench/mpi/model.py [bench/results/mpi.json] [--gbps 100] [--nodes 16,64,256]
+
+First it checks the model's all-to-all bytes and planned memory against every
+measured row (the bytes must agree exactly: the model is the code's own
+arithmetic); then it predicts 10^10 .. 10^12 digits.
+"""
+import argparse, json, math
+
+MAX_POINTS = 3 << 32  # the three primes' largest transform (fft/ntt_arith.hpp)
+
+
+def fit_length(count):
+    """dist/shape.cpp: the smallest 2^k or 3 2^k >= count (at least 16)."""
+    count = max(count, 16)
+    if count > MAX_POINTS:
+        return 0
+    p = 1
+    while p < count:
+        p *= 2
+    return 3 * p // 4 if p >= 4 and 3 * (p // 4) >= count else p
+
+
+def shape(an, bn):
+    n = fit_length(an + bn - 1)
+    if n == 0:
+        return 0, 0, 0
+    pow2 = n // 3 if n % 3 == 0 else n
+    n1 = 1
+    while n1 * n1 < pow2:
+        n1 *= 2
+    if n1 * n1 > pow2:
+        n1 //= 2
+    return n, n1, n // n1
+
+
+def block(count, parts, r):
+    return count * r // parts, count * (r + 1) // parts
+
+
+def product_block(limbs, parts, r):
+    chunk = max(4, -(-limbs // parts))
+    return min(limbs, chunk * r), min(limbs, chunk * (r + 1))
+
+
+def alltoall_bytes(an, bn, P):
+    """Bytes leaving all ranks in all all-to-alls, rank-exact for even blocks."""
+    n, n1, n2 = shape(an, bn)
+    away = lambda total_words: 8 * total_words * (P - 1) / P  # an even block stays home
+    limbs = away(an) + away(bn)
+    transforms = 3 * 3 * away(n)  # three primes: two forward, one inverse
+    digits = away(3 * (an + bn - 1))  # three digits a coefficient, to their positions
+    return limbs + transforms + digits
+
+
+def planned_bytes(an, bn, P, r=0):
+    """dist/product.cpp buffer_words::peak_bytes for rank r."""
+    n, n1, n2 = shape(an, bn)
+    a = block(an, P, r); b = block(bn, P, r)
+    cols = (block(n1, P, r)[1] - block(n1, P, r)[0]) * n2
+    rows = (block(n2, P, r)[1] - block(n2, P, r)[0]) * n1
+    send = max(cols, rows, a[1] - a[0], b[1] - b[0])
+    recv = max(cols, rows)
+    lo, hi = product_block(an + bn, P, r)
+    out = hi - lo
+    transform = 2 * cols + 3 * cols + 2 * rows + send + recv
+    digits = 3 * cols + 3 * cols + 3 * out + 3 * out
+    return 8 * max(transform, digits)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("json", nargs="?", default="bench/results/mpi.json")
+    ap.add_argument("--gbps", type=float, default=100.0, help="link bandwidth per node, Gbit/s")
+    ap.add_argument("--nodes", default="16,64,256")
+    args = ap.parse_args()
+    rows = json.load(open(args.json))["rows"]
+    print("Check against the measured rows (bytes: model / measured; memory: planned / peak RSS):")
+    for r in rows:
+        L = -(-r["digits"] // 19)
+        measured = sum(x["bytes"] for x in r["exchanges"])
+        model = alltoall_bytes(L, L, r["ranks"])
+        print(f"  {r['digits']:>11} digits P={r['ranks']} t={r['threads']}: a2a {model / 1e6:9.1f} / {measured / 1e6:9.1f} MB"
+              f" ({model / measured if measured else 1:.3f}); planned {planned_bytes(L, L, r['ranks']) / 1e6:8.1f} MB,"
+              f" RSS {r['peak_rss_max_rank'] / 1e6:8.1f} MB")
+    # Single-node speed: the P = 1, one-thread distributed product, per n log2 n.
+    base = max((r for r in rows if r["ranks"] == 1 and r["threads"] == 1), key=lambda r: r["digits"])
+    Lb = -(-base["digits"] // 19)
+    nb = shape(Lb, Lb)[0]
+    per_point = base["seconds_median"] / (nb * math.log2(nb))
+    beta = args.gbps * 1e9 / 8
+    print(f"\nPredictions: local work {per_point * 1e9:.2f} ns per n log2 n point (P = 1, one thread, "
+          f"{base['digits']} digits), links {args.gbps:g} Gbit/s per node, one rank a node:")
+    for digits in (10**10, 10**11, 10**12):
+        L = -(-digits // 19)
+        n = shape(L, L)[0]
+        if n == 0:
+            print(f"  {digits:.0e} digits: refused (the product needs {2 * L} limbs > {MAX_POINTS} points; "
+                  "more primes with a larger power of two would lift it)")
+            continue
+        for P in map(int, args.nodes.split(",")):
+            local = per_point * n * math.log2(n) / P
+            comm = alltoall_bytes(L, L, P) / P / beta
+            print(f"  {digits:.0e} digits, P={P:>4}: {local + comm:8.1f} s (local {local:7.1f} + all-to-all "
+                  f"{comm:7.1f}), {planned_bytes(L, L, P) / 1e9:7.2f} GB a rank")
+
+
+if __name__ == "__main__":
+    main()

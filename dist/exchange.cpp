@@ -2,10 +2,8 @@
 #include "dist/exchange.hpp"
 
 #include <chrono>
-#include <climits>
 #include <string>
 
-#include "bigmul/error.hpp"
 #include "dist/collective.hpp"
 
 namespace bigmul::dist {
@@ -18,16 +16,6 @@ std::size_t displacements(const std::vector<std::size_t>& counts, std::vector<st
     total += counts[i];
   }
   return total;
-}
-
-void check_counts(const std::vector<std::size_t>& send_counts, const std::vector<std::size_t>& recv_counts) {
-  std::size_t s = 0, r = 0;
-  for (std::size_t c : send_counts) s += c;
-  for (std::size_t c : recv_counts) r += c;
-  if (s > static_cast<std::size_t>(INT_MAX) || r > static_cast<std::size_t>(INT_MAX))
-    throw error(error::kind::resource,
-                "an all-to-all of " + std::to_string(std::max(s, r)) +
-                    " words exceeds MPI's int counts: use more ranks");
 }
 
 void exchange(const context& ctx, const char* what, const std::uint64_t* send,

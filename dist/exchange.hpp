@@ -23,9 +23,8 @@ struct context {
 std::size_t displacements(const std::vector<std::size_t>& counts, std::vector<std::size_t>& displs);
 
 // recv (sum of recv_counts words) from every rank's send, in rank order.
-// Throws bigmul::error when a count exceeds MPI's int counts; local, so it
-// runs inside a phase (dist/collective.hpp) before the collective call.
-void check_counts(const std::vector<std::size_t>& send_counts, const std::vector<std::size_t>& recv_counts);
+// The totals fit MPI's int counts: the preflight (dist/product.cpp) refuses
+// products whose buffers would not, on every rank at once.
 void exchange(const context& ctx, const char* what, const std::uint64_t* send,
               const std::vector<std::size_t>& send_counts, std::uint64_t* recv,
               const std::vector<std::size_t>& recv_counts);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <memory>
 #include <string>
 
@@ -315,7 +316,11 @@ std::vector<limb_t> mul(MPI_Comm comm, const limb_t* a, std::size_t a_local, con
   std::size_t need = 0;
   dist::phase(comm, "preflight", [&] {
     L = dist::gather_layout(comm, a_local, b_local);
-    need = dist::plan_buffers(L, ctx.size, ctx.rank).peak_bytes();
+    const dist::buffer_words w = dist::plan_buffers(L, ctx.size, ctx.rank);
+    need = w.peak_bytes();
+    // MPI's counts are ints: no rank may send or receive more words at once.
+    if (std::max({w.send, w.recv, 3 * w.cols, w.piece_recv}) > static_cast<std::size_t>(INT_MAX))
+      throw error(error::kind::resource, "an all-to-all of this product exceeds MPI's int counts on this rank: use more ranks");
     if (st) st->planned_bytes = need;
     if (opt.memory_cap && need > opt.memory_cap)
       throw error(error::kind::resource, "the product needs " + std::to_string(need) +

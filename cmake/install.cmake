@@ -53,6 +53,23 @@ set(_bigmul_targets)
 set(_bigmul_imported)
 _bigmul_collect_link_targets(bigmul _bigmul_targets _bigmul_imported)
 
+# The public headers need C++20 (std::span, concepts): a consumer gets it from
+# the target, whatever its compiler's default (GCC 12: C++17).
+target_compile_features(bigmul INTERFACE cxx_std_20)
+
+# CUDA builds link the CUDA runtime statically: the archive is installed
+# beside the libraries, so a consumer of the CPU API needs no CUDA toolkit
+# (bigmulConfig.cmake names it when CUDAToolkit is not found); the GPU API's
+# headers do (find_package(bigmul COMPONENTS gpu)).
+set(BIGMUL_CUDART_STATIC_NAME "")
+if(BIGMUL_HAVE_CUDA AND TARGET CUDA::cudart_static)
+  get_target_property(_bigmul_cudart CUDA::cudart_static IMPORTED_LOCATION)
+  if(_bigmul_cudart)
+    get_filename_component(BIGMUL_CUDART_STATIC_NAME ${_bigmul_cudart} NAME)
+    install(FILES ${_bigmul_cudart} DESTINATION ${CMAKE_INSTALL_LIBDIR}/bigmul)
+  endif()
+endif()
+
 # Static link order for pkg-config: bigmul first, each module before the ones
 # it uses (mul before fft, carry, prim).
 set(_bigmul_order bigmul bigmul_arith bigmul_mul bigmul_fft bigmul_carry bigmul_prim)

@@ -3,6 +3,10 @@
 #include <bigmul/bigmul.hpp>
 #include <cstdio>
 
+// The standard comes from the package (bigmul::bigmul's cxx_std_20), not
+// from this project, which sets none.
+static_assert(__cplusplus >= 202002L, "bigmul::bigmul did not bring C++20");
+
 int main() {
   const bigmul::integer a = bigmul::integer::from_string("123456789012345678901234567890");
   const bigmul::integer b = bigmul::integer::from_string("-987654321098765432109876543210");

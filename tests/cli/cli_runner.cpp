@@ -81,7 +81,7 @@ cli_result run_cli(const std::vector<std::string>& args, const cli_run_options& 
   }
 
   std::vector<std::string> argv_strings;
-  argv_strings.emplace_back(BIGMUL_CLI_PATH);
+  argv_strings.emplace_back(options.binary.empty() ? std::string(BIGMUL_CLI_PATH) : options.binary);
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& s : argv_strings) argv.push_back(s.data());

@@ -23,6 +23,7 @@ struct cli_run_options {
   int timeout_seconds = 240;
   unsigned long long address_space_kib = 0;  // non-zero: the child runs under ulimit -v (RLIMIT_AS) of this many KiB
   long run_as_uid = -1;              // >= 0 (the runner being root): the child runs as this uid and gid, no groups
+  std::string binary;                // non-empty: run this copy of bigmul instead of the build's
 };
 
 cli_result run_cli(const std::vector<std::string>& args, const cli_run_options& options = {});

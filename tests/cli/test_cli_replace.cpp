@@ -31,6 +31,42 @@ namespace {
 
 constexpr uid_t nobody = 65534;
 
+// The runs as `nobody` take a copy of bigmul in a directory anyone can
+// reach (the build tree may lie under a private home, e.g. /root).
+struct binary_copy {
+  std::string dir, path;
+  binary_copy() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/bigmul-cli-binary-XXXXXX";
+    if (!::mkdtemp(templ.data())) return;
+    dir = templ;
+    ::chmod(dir.c_str(), 0755);
+    path = dir + "/bigmul";
+    std::ifstream in(BIGMUL_CLI_PATH, std::ios::binary);
+    std::ofstream out(path, std::ios::binary);
+    out << in.rdbuf();
+    out.close();
+    ::chmod(path.c_str(), 0755);
+  }
+  ~binary_copy() {
+    if (dir.empty()) return;
+    ::unlink(path.c_str());
+    ::rmdir(dir.c_str());
+  }
+};
+
+std::string binary_for_nobody() {
+  static const binary_copy copy;
+  return copy.path.empty() ? std::string(BIGMUL_CLI_PATH) : copy.path;
+}
+
+cli_run_options as_nobody() {
+  cli_run_options o;
+  o.run_as_uid = nobody;
+  o.binary = binary_for_nobody();
+  return o;
+}
+
 class CliReplaceTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -114,9 +150,7 @@ TEST_F(CliReplaceTest, AnotherUsersFileIsRefusedForAUserUnlessForced) {
   const std::string f = path("theirs");
   write("theirs", "old\n");
   ASSERT_EQ(::chmod(f.c_str(), 0666), 0);  // writable by nobody, owned by root
-  cli_run_options as_nobody;
-  as_nobody.run_as_uid = nobody;
-  cli_result r = run_cli({"3", "4", "-o", f}, as_nobody);
+  cli_result r = run_cli({"3", "4", "-o", f}, as_nobody());
   expect_refused(r, {"cannot replace", "belongs to user 0", "--force"});
   EXPECT_EQ(slurp(f), "old\n");
   EXPECT_EQ(list(), std::vector<std::string>{"theirs"});
@@ -130,7 +164,7 @@ TEST_F(CliReplaceTest, ReadOnlyFileFollowsWhatTheShellWouldDo) {
   cli_run_options as_user;
   if (::geteuid() == 0) {
     ASSERT_EQ(::chown(f.c_str(), nobody, nobody), 0);
-    as_user.run_as_uid = nobody;
+    as_user = as_nobody();
   }
   ASSERT_EQ(::chmod(f.c_str(), 0444), 0);
   cli_result r = run_cli({"3", "4", "-o", f}, as_user);

@@ -7,6 +7,9 @@ Environment:
   BIGMUL_BUILD_DIR   an existing, configured bigmul build folder: only its
                      bigmul_python target is built (e.g. build/release);
                      default: a fresh folder under setuptools' build_temp
+  BIGMUL_NO_BUILD=1  with BIGMUL_BUILD_DIR: take the module already built
+                     there, do not run the build (ctest, beside other tests
+                     that load that module)
   BIGMUL_SOURCE_DIR  the project's root (default: this file's parent folder)
   BIGMUL_PY_BUILD_BASE  setuptools' build folder (default: build)
 """
@@ -49,8 +52,9 @@ class cmake_build_ext(build_ext):
                 configure += ["-G", "Ninja"]
             configure += shlex.split(os.environ.get("BIGMUL_CMAKE_ARGS", ""))
             subprocess.run(configure, check=True)
-        jobs = str(os.cpu_count() or 1)
-        subprocess.run(["cmake", "--build", build_dir, "--target", "bigmul_python", "-j", jobs], check=True)
+        if not (os.environ.get("BIGMUL_BUILD_DIR") and os.environ.get("BIGMUL_NO_BUILD") == "1"):
+            jobs = str(os.cpu_count() or 1)
+            subprocess.run(["cmake", "--build", build_dir, "--target", "bigmul_python", "-j", jobs], check=True)
         built = glob.glob(os.path.join(build_dir, "python", "bigmul.*.so"))
         if len(built) != 1:
             sys.exit("bigmul setup.py: expected one bigmul.*.so in %s/python, found %s (is python3-dev / "

@@ -9,9 +9,10 @@ rm -rf "$work"
 mkdir -p "$work"
 "$py" -m venv --system-site-packages "$work/venv"
 cd "$src"
-# BIGMUL_BUILD_DIR: build only the module's target, in this build; the build
-# products of setuptools go under WORK_DIR, not into the sources.
-BIGMUL_BUILD_DIR="$build" BIGMUL_PY_BUILD_BASE="$work/pybuild" \
+# BIGMUL_BUILD_DIR + BIGMUL_NO_BUILD: the module this build made (ctest runs
+# after the build; rebuilding here could relink it under python_module's
+# feet); setuptools' build products go under WORK_DIR, not into the sources.
+BIGMUL_BUILD_DIR="$build" BIGMUL_NO_BUILD=1 BIGMUL_PY_BUILD_BASE="$work/pybuild" \
   "$work/venv/bin/python" -m pip install --no-build-isolation --no-index --no-deps --no-cache-dir -q ./python
 version=$(sed -n 's/^project(bigmul VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
 cd "$work"

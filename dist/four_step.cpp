@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 
 #include "bigmul/error.hpp"
 #include "fft/ntt_arith.hpp"
@@ -16,48 +17,74 @@ namespace {
 u64 r_mod(u64 p) { return static_cast<u64>((static_cast<u128>(1) << 64) % p); }
 }  // namespace
 
-void check_engine_order(const fft::ntt_plan& plan, unsigned prime, const std::vector<std::uint32_t>& pos) {
-  const std::size_t m = plan.length();
-  const u64 p = plan.modulus();
+namespace {
+// Where a forward transform of length m (forward(x) in place, values mod p)
+// leaves each frequency, learned from the transform of x = (0, 1, 0 ..):
+// position q holds w^k (w: the four-step's root to the power n / m), so
+// pos[k] = q. The engines' digit-reversed orders differ (the IFMA engine
+// also interleaves each 16 outputs); this takes whichever it is, and throws
+// bigmul::error (internal) unless every output is a distinct power.
+template <class Forward>
+std::vector<std::uint32_t> engine_positions(Forward&& forward, std::size_t m, u64 p, u64 w) {
   std::vector<u64> x(m, 0);
-  if (m > 1) x[1] = 1;
-  plan.forward(x.data(), 1);
-  const u64 w = fft::pow_mod(fft::ntt_primes[prime].generator, (p - 1) / m, p);
+  x[1 % m] = 1;
+  forward(x.data());
+  std::unordered_map<u64, std::uint32_t> power;  // w^k -> k
   u64 wk = 1;
-  for (std::size_t k = 0; k < m; ++k, wk = fft::mul_mod(wk, w, p))
-    if (fft::reduce_2p_to_p(x[pos[k]], p) != (m > 1 ? wk : 0))
-      throw error(error::kind::internal, "distributed NTT: the engine's order or root of length " +
-                                             std::to_string(m) + " is not the one the four-step assumes");
+  for (std::size_t k = 0; k < m; ++k, wk = fft::mul_mod(wk, w, p)) power.emplace(wk, static_cast<std::uint32_t>(k));
+  std::vector<std::uint32_t> pos(m, 0);
+  std::vector<char> seen(m, 0);
+  for (std::size_t q = 0; q < m; ++q) {
+    const auto it = power.find(fft::reduce_2p_to_p(x[q], p));
+    if (it == power.end() || seen[it->second] || power.size() != m)
+      throw error(error::kind::internal, "distributed NTT: the engine's transform of length " + std::to_string(m) +
+                                             " is not a DFT with the four-step's root in some order");
+    seen[it->second] = 1;
+    pos[it->second] = static_cast<std::uint32_t>(q);
+  }
+  return pos;
 }
+}  // namespace
 
-four_step::four_step(const context& ctx, shape s, unsigned prime)
+four_step::four_step(const context& ctx, shape s, unsigned prime, bool ifma)
     : ctx_(ctx),
       s_(s),
       cols_(mpi::block_of(s.n1, ctx.size, ctx.rank)),
-      rows_(mpi::block_of(s.n2, ctx.size, ctx.rank)),
-      p_(fft::ntt_primes[prime].p),
-      p_neg_inv_(fft::neg_inverse_mod_2_64(fft::ntt_primes[prime].p)) {
-  root_ = fft::pow_mod(fft::ntt_primes[prime].generator, (p_ - 1) / s.n, p_);
+      rows_(mpi::block_of(s.n2, ctx.size, ctx.rank)) {
+  const fft::ntt_prime pr = ifma ? fft::ntt52_primes[prime] : fft::ntt_primes[prime];
+  p_ = pr.p;
+  p_neg_inv_ = fft::neg_inverse_mod_2_64(p_);
+  root_ = fft::pow_mod(pr.generator, (p_ - 1) / s.n, p_);
   root_inv_ = fft::inv_mod(root_, p_);
   const u64 r = r_mod(p_);
   pointwise_scale_ = fft::mul_mod(fft::mul_mod(r, r, p_), fft::inv_mod(s.n % p_, p_), p_);  // R^2 / n
-  plan1_ = fft::ntt_plan::get(prime, s.n1);
-  plan2_ = fft::ntt_plan::get(prime, s.n2);
-  pos2_ = frequency_positions(s.n2);
-  check_engine_order(*plan1_, prime, frequency_positions(s.n1));
-  check_engine_order(*plan2_, prime, pos2_);
+  const u64 w1 = fft::pow_mod(root_, s.n2, p_), w2 = fft::pow_mod(root_, s.n1, p_);  // orders n1, n2
+  if (ifma) {
+    plan1v_ = fft::ntt52_plan::get(prime, s.n1);
+    plan2v_ = fft::ntt52_plan::get(prime, s.n2);
+    engine_positions([&](u64* x) { plan1v_->forward(x, 1); }, s.n1, p_, w1);
+    pos2_ = engine_positions([&](u64* x) { plan2v_->forward(x, 1); }, s.n2, p_, w2);
+  } else {
+    plan1_ = fft::ntt_plan::get(prime, s.n1);
+    plan2_ = fft::ntt_plan::get(prime, s.n2);
+    engine_positions([&](u64* x) { plan1_->forward(x, 1); }, s.n1, p_, w1);
+    pos2_ = engine_positions([&](u64* x) { plan2_->forward(x, 1); }, s.n2, p_, w2);
+  }
 }
 
 // count transforms of length n2 (columns) or n1 (rows), contiguous: one a
 // task when there are enough, else each over the threads.
 void four_step::local_transforms(u64* data, std::size_t count, bool along_columns, bool inverse) const {
-  const fft::ntt_plan& plan = along_columns ? *plan2_ : *plan1_;
-  const std::size_t len = plan.length();
+  const std::size_t len = along_columns ? s_.n2 : s_.n1;
   auto run = [&](std::size_t i, unsigned threads) {
-    if (inverse)
-      plan.inverse(data + i * len, threads);
-    else
-      plan.forward(data + i * len, threads);
+    u64* x = data + i * len;
+    if (plan1v_) {
+      const fft::ntt52_plan& plan = along_columns ? *plan2v_ : *plan1v_;
+      inverse ? plan.inverse(x, threads) : plan.forward(x, threads);
+    } else {
+      const fft::ntt_plan& plan = along_columns ? *plan2_ : *plan1_;
+      inverse ? plan.inverse(x, threads) : plan.forward(x, threads);
+    }
   };
   if (count >= ctx_.threads) {
     prim::parallel_for(count, ctx_.threads, [&](std::size_t i) { run(i, 1); });

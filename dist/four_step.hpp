@@ -1,6 +1,8 @@
 // The distributed three-prime NTT of one prime: the four-step transform
 // [BAILEY90] over the layouts of dist/shape.hpp. Forward: the length-n2
-// transforms of the rank's columns (fft::ntt_plan, the portable engine), the
+// transforms of the rank's columns (an engine's plan: the AVX-512 IFMA
+// engine's four primes below 2^50 where the processor has it, else the
+// portable engine's three 62-bit primes), the
 // twiddles w^(j1 k2), one all-to-all to rows, the length-n1 transforms. The
 // output stays in the rows layout, each transform's digit-reversed order
 // (as FFTW's MPI transforms' TRANSPOSED_OUT): the pointwise product does not
@@ -16,6 +18,7 @@
 #include "dist/exchange.hpp"
 #include "dist/shape.hpp"
 #include "fft/ntt.hpp"
+#include "fft/ntt_ifma.hpp"
 
 namespace bigmul::dist {
 
@@ -23,7 +26,8 @@ using u64 = std::uint64_t;
 
 class four_step {
  public:
-  four_step(const context& ctx, shape s, unsigned prime);
+  // prime: an index into the engine's primes (fft/ntt_arith.hpp).
+  four_step(const context& ctx, shape s, unsigned prime, bool ifma);
 
   range cols() const { return cols_; }
   range rows() const { return rows_; }
@@ -51,13 +55,9 @@ class four_step {
   shape s_;
   range cols_, rows_;
   u64 p_, p_neg_inv_, root_, root_inv_, pointwise_scale_;
-  std::shared_ptr<const fft::ntt_plan> plan1_, plan2_;  // lengths n1, n2
-  std::vector<std::uint32_t> pos2_;                      // frequency -> position, length n2
+  std::shared_ptr<const fft::ntt_plan> plan1_, plan2_;      // lengths n1, n2 (portable)
+  std::shared_ptr<const fft::ntt52_plan> plan1v_, plan2v_;  // the same (IFMA)
+  std::vector<std::uint32_t> pos2_;                          // frequency -> position, length n2
 };
-
-// Checks (O(m)) that the engine's forward transform of length m leaves
-// frequency k at frequency_positions(m)[k] with the root g^((p - 1) / m):
-// the four-step's twiddles rest on both. Throws bigmul::error (internal).
-void check_engine_order(const fft::ntt_plan& plan, unsigned prime, const std::vector<std::uint32_t>& pos);
 
 }  // namespace bigmul::dist

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <climits>
 #include <memory>
 #include <string>
@@ -16,6 +17,7 @@
 #include "dist/exchange.hpp"
 #include "dist/four_step.hpp"
 #include "fft/ntt_crt.hpp"
+#include "fft/ntt_ifma.hpp"
 #include "mul/limb_ops.hpp"
 #include "mul/modcheck.hpp"
 #include "prim/parallel.hpp"
@@ -28,7 +30,7 @@ using fft::u128;
 using words = std::unique_ptr<u64[]>;
 words make_words(std::size_t n) { return words(new u64[std::max<std::size_t>(n, 1)]); }
 
-std::size_t product_digits() { return 3; }  // a coefficient < 2^161 is three base-B digits
+std::size_t product_digits() { return 3; }  // a coefficient < 2^163 is three base-B digits
 
 plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_local) {
   int size = 1;
@@ -86,16 +88,32 @@ void limbs_to_cols(const context& ctx, const plan_layout& L, const limb_t* x, co
     });
 }
 
-// The coefficients' residues (columns layout, three primes) -> their three
-// base-B digits, in place.
-void garner_digits(const context& ctx, std::size_t words_count, u64* const res[3], radix rx) {
-  static const fft::garner_constants<3> g(fft::ntt_primes);
+// A coefficient (< 2^163) from its Garner digits as three 64-bit limbs:
+// x = v0 + p0 (v1 + p1 (v2 + p2 v3)), the inner part below 2^113.
+void horner(const u64* v, const u64* p, unsigned primes, u64& x0, u64& x1, u64& x2) {
+  if (primes == 3) return fft::garner3_horner(v[0], v[1], v[2], p[0], p[1], x0, x1, x2);
+  const u128 y = (static_cast<u128>(v[3]) * p[2] + v[2]) * p[1] + v[1];
+  const u128 lo = static_cast<u128>(static_cast<u64>(y)) * p[0] + v[0];
+  const u128 hi = static_cast<u128>(static_cast<u64>(y >> 64)) * p[0] + static_cast<u64>(lo >> 64);
+  x0 = static_cast<u64>(lo);
+  x1 = static_cast<u64>(hi);
+  x2 = static_cast<u64>(hi >> 64);
+}
+
+// The coefficients' residues (columns layout, one array a prime) -> their
+// three base-B digits, in place in the first three arrays.
+void garner_digits(const context& ctx, std::size_t words_count, u64* const res[4], unsigned primes, radix rx) {
+  static const fft::garner_constants<3> g3(fft::ntt_primes);
+  static const fft::garner_constants<4> g4(fft::ntt52_primes);
   prim::parallel_chunks(words_count, std::size_t{1} << 13, ctx.threads, [&](std::size_t b, std::size_t e) {
     for (std::size_t i = b; i < e; ++i) {
-      const u64 r[3] = {res[0][i], res[1][i], res[2][i]};
-      u64 v[3], x0, x1, x2;
-      g.digits(r, v);
-      fft::garner3_horner(v[0], v[1], v[2], g.p[0], g.p[1], x0, x1, x2);
+      u64 r[4] = {}, v[4] = {}, x0, x1, x2;
+      for (unsigned k = 0; k < primes; ++k) r[k] = res[k][i];
+      if (primes == 3)
+        g3.digits(r, v);
+      else
+        g4.digits(r, v);
+      horner(v, primes == 3 ? g3.p : g4.p, primes, x0, x1, x2);
       if (rx == radix::decimal) {  // x < 2^161: three base-10^19 digits
         const detail::qr64 hi = detail::div_1e19((static_cast<u128>(x2) << 64) | x1);
         const detail::qr64 lo = detail::div_1e19((static_cast<u128>(hi.r) << 64) | x0);
@@ -191,8 +209,9 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   const MPI_Comm comm = ctx.comm;
   const std::size_t me = static_cast<std::size_t>(ctx.rank);
   const buffer_words w = plan_buffers(L, ctx.size, ctx.rank);
-  words a_cols, b_cols, row_a, row_b, send, recv, res[3];
-  std::vector<std::unique_ptr<four_step>> fs(3);
+  const unsigned primes = w.primes;
+  words a_cols, b_cols, row_a, row_b, send, recv, res[4];
+  std::vector<std::unique_ptr<four_step>> fs(primes);
   phase(comm, "allocation", [&] {
     a_cols = make_words(w.cols);
     b_cols = make_words(w.cols);
@@ -200,21 +219,21 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
     row_b = make_words(w.rows);
     send = make_words(w.send);
     recv = make_words(w.recv);
-    for (unsigned k = 0; k < 3; ++k) {
+    for (unsigned k = 0; k < primes; ++k) {
       res[k] = make_words(w.cols);
-      fs[k] = std::make_unique<four_step>(ctx, L.s, k);
+      fs[k] = std::make_unique<four_step>(ctx, L.s, k, primes == 4);
     }
   });
   limbs_to_cols(ctx, L, a, L.a_off, L.a_len, a_cols.get(), send.get(), recv.get());
   limbs_to_cols(ctx, L, b, L.b_off, L.b_len, b_cols.get(), send.get(), recv.get());
   clock.lap("input exchange");
-  for (unsigned k = 0; k < 3; ++k) {
+  for (unsigned k = 0; k < primes; ++k) {
     const four_step& f = *fs[k];
-    const u64 p = f.modulus();
-    auto load = [&](const u64* cols) {
+    const u64 p = f.modulus(), one_shoup = fft::shoup_companion(1, p);
+    auto load = [&](const u64* cols) {  // any 64-bit limb -> [0, 2p): x 1 by Shoup
       u64* x = res[k].get();
       prim::parallel_chunks(w.cols, std::size_t{1} << 14, ctx.threads, [&](std::size_t lo, std::size_t hi) {
-        for (std::size_t i = lo; i < hi; ++i) x[i] = fft::reduce_u64_to_2p(cols[i], p);
+        for (std::size_t i = lo; i < hi; ++i) x[i] = fft::mul_shoup_lazy(cols[i], 1, one_shoup, p);
       });
     };
     load(a_cols.get());
@@ -231,8 +250,9 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   row_b.reset();
   send.reset();
   recv.reset();
-  u64* const dig[3] = {res[0].get(), res[1].get(), res[2].get()};
-  garner_digits(ctx, w.cols, dig, opt.rx);
+  u64* const dig[4] = {res[0].get(), res[1].get(), res[2].get(), res[3].get()};
+  garner_digits(ctx, w.cols, dig, primes, opt.rx);
+  res[3].reset();
   clock.lap("garner");
   std::unique_ptr<u128[]> sums;
   std::vector<limb_t> out;
@@ -269,14 +289,20 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
 
 }  // namespace
 
+bool use_ifma_engine() {
+  const char* e = std::getenv("BIGMUL_DIST_ENGINE");
+  return fft::ntt52_supported() && !(e && std::string(e) == "portable");
+}
+
 std::size_t buffer_words::peak_bytes() const {
-  const std::size_t transform = 2 * cols + 3 * cols + 2 * rows + send + recv;
+  const std::size_t transform = 2 * cols + primes * cols + 2 * rows + send + recv;
   const std::size_t digits = 3 * cols + 3 * cols + piece_recv + 3 * out;  // digits, send, recv, sums (2) + limbs
   return 8 * std::max(transform, digits);
 }
 
 buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   buffer_words w;
+  w.primes = use_ifma_engine() ? 4 : 3;
   if (!L.an || !L.bn) return w;
   const std::size_t me = static_cast<std::size_t>(rank);
   w.cols = mpi::block_of(L.s.n1, size, rank).size() * L.s.n2;
@@ -321,7 +347,10 @@ std::vector<limb_t> mul(MPI_Comm comm, const limb_t* a, std::size_t a_local, con
     // MPI's counts are ints: no rank may send or receive more words at once.
     if (std::max({w.send, w.recv, 3 * w.cols, w.piece_recv}) > static_cast<std::size_t>(INT_MAX))
       throw error(error::kind::resource, "an all-to-all of this product exceeds MPI's int counts on this rank: use more ranks");
-    if (st) st->planned_bytes = need;
+    if (st) {
+      st->planned_bytes = need;
+      st->primes = w.primes;
+    }
     if (opt.memory_cap && need > opt.memory_cap)
       throw error(error::kind::resource, "the product needs " + std::to_string(need) +
                                              " bytes on this rank, over its memory cap of " +

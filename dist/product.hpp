@@ -17,9 +17,15 @@ struct plan_layout {
 
 // Words each buffer of this rank needs (preflight_bytes sums their peak).
 struct buffer_words {
+  unsigned primes = 3;  // the engine's (dist/four_step.hpp)
   std::size_t cols = 0, rows = 0, send = 0, recv = 0, out = 0, piece_recv = 0;
   std::size_t peak_bytes() const;
 };
 buffer_words plan_buffers(const plan_layout& L, int size, int rank);
+
+// Whether the product runs on the IFMA engine (four primes below 2^50) or
+// the portable one (three 62-bit primes): IFMA where the processor has it,
+// unless BIGMUL_DIST_ENGINE=portable (the tests take both).
+bool use_ifma_engine();
 
 }  // namespace bigmul::dist

@@ -46,9 +46,4 @@ void for_each_run(std::size_t b, std::size_t e, std::size_t n1, range cols, Fn&&
   }
 }
 
-// Where the engines' forward transform of length m leaves frequency k:
-// pos[k] (digit-reversed order: for m = 2^s, bit reversal; for m = 3 2^s,
-// the radix-3 step's third k mod 3, then bit reversal of k / 3).
-std::vector<std::uint32_t> frequency_positions(std::size_t m);
-
 }  // namespace bigmul::dist

@@ -132,10 +132,10 @@ void run_size(std::size_t digits, unsigned threads, int reps, bool baseline) {
   const unsigned long long planned = max_over_ranks(static_cast<unsigned long long>(best.planned_bytes));
   const unsigned long long rss = max_over_ranks(peak_rss_bytes());
   if (rank_of() != 0) return;
-  std::printf("{\"digits\": %zu, \"ranks\": %d, \"threads\": %u, \"reps\": %d, \"seconds_median\": %.6f, "
+  std::printf("{\"digits\": %zu, \"ranks\": %d, \"threads\": %u, \"primes\": %u, \"reps\": %d, \"seconds_median\": %.6f, "
               "\"seconds_min\": %.6f, \"single_process_seconds\": %.6f, \"planned_bytes_max_rank\": %llu, "
               "\"peak_rss_max_rank\": %llu, \"phases\": {%s}, \"exchanges\": [%s]}\n",
-              digits, size_of(), threads, reps, median, times.front(), single, planned, rss, phases.c_str(),
+              digits, size_of(), threads, best.primes, reps, median, times.front(), single, planned, rss, phases.c_str(),
               exchanges.c_str());
   std::fflush(stdout);
 }

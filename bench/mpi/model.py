@@ -47,17 +47,18 @@ def product_block(limbs, parts, r):
     return min(limbs, chunk * r), min(limbs, chunk * (r + 1))
 
 
-def alltoall_bytes(an, bn, P):
-    """Bytes leaving all ranks in all all-to-alls, rank-exact for even blocks."""
+def alltoall_bytes(an, bn, P, primes=4):
+    """Bytes leaving all ranks in all all-to-alls, rank-exact for even blocks.
+    primes: 4 on the AVX-512 IFMA engine, 3 on the portable one."""
     n, n1, n2 = shape(an, bn)
     away = lambda total_words: 8 * total_words * (P - 1) / P  # an even block stays home
     limbs = away(an) + away(bn)
-    transforms = 3 * 3 * away(n)  # three primes: two forward, one inverse
+    transforms = primes * 3 * away(n)  # a prime: two forward, one inverse
     digits = away(3 * (an + bn - 1))  # three digits a coefficient, to their positions
     return limbs + transforms + digits
 
 
-def planned_bytes(an, bn, P, r=0):
+def planned_bytes(an, bn, P, r=0, primes=4):
     """dist/product.cpp buffer_words::peak_bytes for rank r."""
     n, n1, n2 = shape(an, bn)
     a = block(an, P, r); b = block(bn, P, r)
@@ -67,7 +68,7 @@ def planned_bytes(an, bn, P, r=0):
     recv = max(cols, rows)
     lo, hi = product_block(an + bn, P, r)
     out = hi - lo
-    transform = 2 * cols + 3 * cols + 2 * rows + send + recv
+    transform = 2 * cols + primes * cols + 2 * rows + send + recv
     digits = 3 * cols + 3 * cols + 3 * out + 3 * out
     return 8 * max(transform, digits)
 
@@ -83,9 +84,10 @@ def main():
     for r in rows:
         L = -(-r["digits"] // 19)
         measured = sum(x["bytes"] for x in r["exchanges"])
-        model = alltoall_bytes(L, L, r["ranks"])
+        k = r.get("primes", 3)
+        model = alltoall_bytes(L, L, r["ranks"], k)
         print(f"  {r['digits']:>11} digits P={r['ranks']} t={r['threads']}: a2a {model / 1e6:9.1f} / {measured / 1e6:9.1f} MB"
-              f" ({model / measured if measured else 1:.3f}); planned {planned_bytes(L, L, r['ranks']) / 1e6:8.1f} MB,"
+              f" ({model / measured if measured else 1:.3f}); planned {planned_bytes(L, L, r['ranks'], 0, k) / 1e6:8.1f} MB,"
               f" RSS {r['peak_rss_max_rank'] / 1e6:8.1f} MB")
     # Single-node speed: the P = 1, one-thread distributed product, per n log2 n.
     base = max((r for r in rows if r["ranks"] == 1 and r["threads"] == 1), key=lambda r: r["digits"])

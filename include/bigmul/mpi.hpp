@@ -73,6 +73,7 @@ struct stats {
   std::vector<std::pair<std::string, double>> phases;  ///< (phase, seconds) in order
   std::vector<exchange_record> exchanges;              ///< every all-to-all
   std::size_t planned_bytes = 0;  ///< preflight_bytes for this rank
+  unsigned primes = 0;            ///< 4: the AVX-512 IFMA engine's primes; 3: the portable engine's
 };
 
 /// Bytes of working memory this rank needs for the product of operands whose

@@ -35,18 +35,22 @@ std::size_t product_digits() { return 3; }  // a coefficient < 2^163 is three ba
 plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_local) {
   int size = 1;
   MPI_Comm_size(comm, &size);
-  const unsigned long long mine[2] = {a_local, b_local};
-  std::vector<unsigned long long> all(2 * static_cast<std::size_t>(size));
-  check_mpi(MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG_LONG, all.data(), 2, MPI_UNSIGNED_LONG_LONG, comm),
+  // Sizes, and whether the rank can run the IFMA engine: all ranks must
+  // use one engine (its primes), so IFMA only where every rank has it.
+  const unsigned long long mine[3] = {a_local, b_local, use_ifma_engine() ? 1ull : 0ull};
+  std::vector<unsigned long long> all(3 * static_cast<std::size_t>(size));
+  check_mpi(MPI_Allgather(mine, 3, MPI_UNSIGNED_LONG_LONG, all.data(), 3, MPI_UNSIGNED_LONG_LONG, comm),
             "operand sizes");
   plan_layout L;
+  L.ifma = true;
   for (int r = 0; r < size; ++r) {
     L.a_off.push_back(L.an);
     L.b_off.push_back(L.bn);
-    L.a_len.push_back(all[2 * r]);
-    L.b_len.push_back(all[2 * r + 1]);
-    L.an += all[2 * r];
-    L.bn += all[2 * r + 1];
+    L.a_len.push_back(all[3 * r]);
+    L.b_len.push_back(all[3 * r + 1]);
+    L.an += all[3 * r];
+    L.bn += all[3 * r + 1];
+    L.ifma = L.ifma && all[3 * r + 2];
   }
   if (L.an && L.bn) {
     if (L.an + L.bn - 1 > mpi::max_product_limbs())
@@ -302,7 +306,7 @@ std::size_t buffer_words::peak_bytes() const {
 
 buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   buffer_words w;
-  w.primes = use_ifma_engine() ? 4 : 3;
+  w.primes = L.ifma ? 4 : 3;
   if (!L.an || !L.bn) return w;
   const std::size_t me = static_cast<std::size_t>(rank);
   w.cols = mpi::block_of(L.s.n1, size, rank).size() * L.s.n2;

@@ -13,6 +13,7 @@ struct plan_layout {
   std::vector<std::size_t> a_off, a_len, b_off, b_len;  // per rank
   std::size_t an = 0, bn = 0;
   shape s;
+  bool ifma = false;  // every rank runs the IFMA engine
 };
 
 // Words each buffer of this rank needs (preflight_bytes sums their peak).
@@ -23,9 +24,10 @@ struct buffer_words {
 };
 buffer_words plan_buffers(const plan_layout& L, int size, int rank);
 
-// Whether the product runs on the IFMA engine (four primes below 2^50) or
-// the portable one (three 62-bit primes): IFMA where the processor has it,
-// unless BIGMUL_DIST_ENGINE=portable (the tests take both).
+// Whether this rank can run the IFMA engine (four primes below 2^50) rather
+// than the portable one (three 62-bit primes): where the processor has it,
+// unless BIGMUL_DIST_ENGINE=portable (the tests take both). The product
+// takes IFMA only when every rank can (plan_layout::ifma).
 bool use_ifma_engine();
 
 }  // namespace bigmul::dist

@@ -14,6 +14,12 @@
 //      product limbs + 6 spectra (two forward writes, the pointwise pass
 //      reading two and writing one, the inverse reading one), at the device's
 //      peak DRAM bandwidth; fraction = floor time / measured time.
+//   4b. Per phase of the FFT rows (one timed product: CUDA events around split,
+//      forward, pointwise, inverse, carry, join; fixed = the call's host wall
+//      time less those, i.e. launches, memsets, the guard's and the carry
+//      flag's copies and synchronisations): seconds, the bytes its kernels
+//      move (mul/gpu_byte_model.hpp), achieved GB/s, and the fraction of the
+//      phase's own floor (floor bytes at peak / its time).
 //   5. Batched 1024-, 2048-, 4096- and 8192-bit products per second against GMP on
 //      all host cores.
 //
@@ -25,7 +31,9 @@
 //       digits, G, mdata_per_s, transform_length, coefficient_digits,
 //       max_roundoff, l2_roundoff, floor_fraction; ratio_vs_gmp (GMP's time for
 //       the G products on one core) and, in-house FFT rows, ratio_vs_cufft (its
-//       cuFFT twin, same run)
+//       cuFFT twin, same run); FFT rows also, for P in split forward pointwise
+//       inverse carry join: t_P_s, bytes_P, floor_bytes_P, gbs_P,
+//       floor_fraction_P; and t_fixed_s, bytes_model_total, floor_bytes_total
 //   mul/<variant>/digits=N/G=1/with_transfers the host API, both copies; ratio_vs_gmp
 //   batched_<bits>/gmp_all_cores, batched_<bits>/<variant>, batched_<bits>/auto_with_transfers:
 //       G products of <bits>-bit operands (1024 ... 8192; G * limbs = 2^21, /8 under
@@ -50,7 +58,9 @@
 #include "bigmul/device.hpp"
 #include "bigmul/mul.hpp"
 #include "mul/coefficients.hpp"
+#include "mul/cuda/fft_mul_device.cuh"
 #include "mul/fft_mul.hpp"
+#include "mul/gpu_byte_model.hpp"
 
 using namespace bigmul;
 
@@ -76,11 +86,40 @@ const variant variants[] = {
     {algorithm::fft_complex_f32, fft_engine::cufft, "complex_f32_cufft"},
 };
 
-// Device-resident runs (CUDA events) into *m; stats of one more run in *st.
+// The phases of one timed FFT product: seconds, model bytes and floor bytes.
+struct phase_row {
+  const char* name;
+  double t, bytes, floor;
+};
+
+struct phase_table {
+  bool valid = false;
+  std::vector<phase_row> rows;  // split .. join
+  double fixed = 0;             // host wall time of the call less the phases
+};
+
+// From the stats run's last timed pass (FFT rows only; tiled has none).
+phase_table phases_of(const mul_stats& st) {
+  phase_table p;
+  const detail::cuda::timed_pass& tp = detail::cuda::last_timed_pass();
+  if (!st.transform_length || !tp.valid || !tp.out.accepted) return p;
+  const detail::gpu_phase_bytes b = detail::gpu_pass_bytes(tp.shape), f = detail::gpu_pass_floor(tp.shape);
+  const detail::cuda::fft_outcome& o = tp.out;
+  p.rows = {{"split", o.t_split, b.split, f.split},         {"forward", o.t_forward, b.forward, f.forward},
+            {"pointwise", o.t_pointwise, b.pointwise, f.pointwise}, {"inverse", o.t_inverse, b.inverse, f.inverse},
+            {"carry", o.t_carry, b.carry, f.carry},         {"join", o.t_join, b.join, f.join}};
+  // The stats sum the phases over retries; fixed is what the call spent besides them.
+  p.fixed = st.t_total - (st.t_split + st.t_forward + st.t_pointwise + st.t_inverse + st.t_carry);
+  p.valid = true;
+  return p;
+}
+
+// Device-resident runs (CUDA events) into *m; stats of one more run in *st,
+// its phases in *ph.
 // False on failure (message printed; main then exits 1).
 bool time_device(const variant& v, limb_t* d_r, const limb_t* d_a, const limb_t* d_b, std::size_t n, std::size_t G,
                  radix rx, void*& temp, std::size_t& temp_cap, mul_stats* st, const bench::gpu_timing& timing,
-                 bench::measurement* m) {
+                 bench::measurement* m, phase_table* ph = nullptr) {
   cuda::device_options o;
   o.algo = v.algo;
   o.engine = v.engine;
@@ -109,6 +148,7 @@ bool time_device(const variant& v, limb_t* d_r, const limb_t* d_a, const limb_t*
   if (e == cudaSuccess && st) {
     o.stats = st;
     e = call(temp, bytes);
+    if (e == cudaSuccess && ph) *ph = phases_of(*st);
   }
   if (e != cudaSuccess) {
     std::printf("  %s: %s (%s)\n", v.name, cudaGetErrorString(e), cuda::last_error_message());
@@ -139,6 +179,34 @@ std::string sci(double x) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.3e", x);
   return buf;
+}
+
+// One table line of a row's phases: per phase ms / achieved GB/s / % of the
+// phase's floor at peak ("-" where the floor is 0: the carry), then fixed ms.
+void print_phases(const char* name, std::size_t N, std::size_t G, const phase_table& p, double peak_gbs) {
+  std::printf("%-22s %9zu %6zu", name, N, G);
+  for (const phase_row& r : p.rows) {
+    char cell[64];
+    const double gbs = r.t > 0 ? r.bytes / r.t / 1e9 : 0;
+    const double fl = r.t > 0 && peak_gbs > 0 ? r.floor / (peak_gbs * 1e9) / r.t : 0;
+    if (r.floor > 0) std::snprintf(cell, sizeof cell, "%.4f/%.0f/%.0f%%", r.t * 1e3, gbs, 100 * fl);
+    else std::snprintf(cell, sizeof cell, "%.4f/%.0f/-", r.t * 1e3, gbs);
+    std::printf(" %19s", cell);
+  }
+  std::printf(" %9.4f\n", p.fixed * 1e3);
+}
+
+void add_phase_counters(bench::row& r, const phase_table& p, double peak_gbs) {
+  double bytes = 0, floor = 0;
+  for (const phase_row& q : p.rows) {
+    const std::string k = q.name;
+    r.counter("t_" + k + "_s", q.t).counter("bytes_" + k, q.bytes).counter("floor_bytes_" + k, q.floor);
+    r.counter("gbs_" + k, q.t > 0 ? q.bytes / q.t / 1e9 : 0);
+    r.counter("floor_fraction_" + k, q.t > 0 && peak_gbs > 0 ? q.floor / (peak_gbs * 1e9) / q.t : 0);
+    bytes += q.bytes;
+    floor += q.floor;
+  }
+  r.counter("t_fixed_s", p.fixed).counter("bytes_model_total", bytes).counter("floor_bytes_total", floor);
 }
 
 }  // namespace
@@ -219,14 +287,15 @@ int main(int argc, char** argv) {
         const variant* v;
         bench::measurement m, with_io;
         mul_stats st;
+        phase_table ph;
       };
       std::vector<timed> done;
       double cufft_time[2][2] = {{0, 0}, {0, 0}};  // [real][f32]
       for (const variant& v : variants) {
         if (v.algo == algorithm::tiled && n > 4096) continue;  // quadratic
         if (v.algo != algorithm::tiled && detail::fft_pick_digits(v.algo, rx, n, n) == 0) continue;  // not exact
-        timed d{&v, {}, {}, {}};
-        if (!time_device(v, d_r, d_a, d_b, n, G, rx, temp, temp_cap, &d.st, timing, &d.m)) {
+        timed d{&v, {}, {}, {}, {}};
+        if (!time_device(v, d_r, d_a, d_b, n, G, rx, temp, temp_cap, &d.st, timing, &d.m, &d.ph)) {
           ++failures;
           continue;
         }
@@ -281,6 +350,7 @@ int main(int argc, char** argv) {
           r.counter("coefficient_digits", double(st.coefficient_digits));
           r.counter("max_roundoff", st.max_roundoff).counter("l2_roundoff", st.l2_roundoff);
           r.counter("floor_fraction", floor_frac);
+          if (d.ph.valid) add_phase_counters(r, d.ph, peak_gbs);
           r.baseline("gmp", gmp_s);
           if (cufft_twin > 0) r.baseline("cufft", cufft_twin);
         }
@@ -289,6 +359,16 @@ int main(int argc, char** argv) {
           r.label("variant", v.name).label("algorithm", algorithm_name(v.algo));
           r.counter("digits", double(N)).counter("G", 1).baseline("gmp", gmp.real_s);
         }
+      }
+      bool header = false;
+      for (const timed& d : done) {
+        if (!d.ph.valid) continue;
+        if (!header) {
+          std::printf("%-22s %9s %6s %19s %19s %19s %19s %19s %19s %9s\n", "  phases: ms/GB/s/floor%", "N", "G", "split",
+                      "forward", "pointwise", "inverse", "carry", "join", "fixed_ms");
+          header = true;
+        }
+        print_phases(d.v->name, N, G, d.ph, peak_gbs);
       }
       cudaFree(d_a);
       cudaFree(d_b);

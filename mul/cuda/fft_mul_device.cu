@@ -21,6 +21,7 @@
 #include "mul/cuda/fft_mul_cufft.cuh"
 #include "mul/cuda/fft_pass_functors.cuh"
 #include "mul/cuda/phase_clock.cuh"
+#include "mul/coefficients_impl.hpp"
 #include "mul/fft_mul.hpp"
 #include "mul/gpu_plan_rule.hpp"
 #include "mul/mul_cuda.hpp"
@@ -256,6 +257,7 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
   BIGMUL_TRY(carry::cuda::carry_normalize_device_batched<std::int64_t>(
       m.carry_temp, m.carry_bytes, m.c, s.nc, G, carry::digit_base{j.f.rx == radix::decimal, j.f.digits}, m.digits,
       s.m, m.ok, st, static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit)));
+  carry_clock.mark();
   std::vector<int> ok(G, 0);
   BIGMUL_TRY(cudaMemcpyAsync(ok.data(), m.ok, G * sizeof(int), cudaMemcpyDeviceToHost, st));
   BIGMUL_TRY(cudaStreamSynchronize(st));
@@ -265,10 +267,12 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
     out.max_roundoff = std::max(out.max_roundoff, 1.0);
     return cudaSuccess;
   }
+  carry_clock.mark();
   BIGMUL_TRY(join_digits_device_batched(m.digits, s.m, G, j.f, d_r, j.an + j.bn, st));
   carry_clock.mark();
   BIGMUL_TRY(cudaStreamSynchronize(st));
   out.t_carry = carry_clock.seconds(0);
+  out.t_join = carry_clock.seconds(2);
   out.accepted = true;
   return cudaSuccess;
 }
@@ -306,8 +310,12 @@ std::size_t fft_pass_bytes(const fft_job& j) {
   return e == cudaSuccess ? bytes : 0;
 }
 
-cudaError_t fft_pass_device(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* d_a, const limb_t* d_b,
-                            cudaStream_t stream, bool timed, fft_outcome& out) {
+namespace {
+
+thread_local timed_pass last_pass;
+
+cudaError_t dispatch_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* d_a, const limb_t* d_b,
+                          cudaStream_t stream, bool timed, fft_outcome& out) {
   switch (j.algo) {
     case algorithm::fft_real: return run_pass<double, true>(d_temp, j, d_r, d_a, d_b, stream, timed, out);
     case algorithm::fft_complex: return run_pass<double, false>(d_temp, j, d_r, d_a, d_b, stream, timed, out);
@@ -315,6 +323,68 @@ cudaError_t fft_pass_device(void* d_temp, const fft_job& j, limb_t* d_r, const l
     case algorithm::fft_complex_f32: return run_pass<float, false>(d_temp, j, d_r, d_a, d_b, stream, timed, out);
     default: return cudaErrorInvalidValue;
   }
+}
+
+// Look-ahead pairs of one operand's balanced split (balanced_run's count).
+std::size_t split_pairs(std::size_t limbs, const coeff_format& f) {
+  const std::size_t pd = period_digits(f);
+  const std::size_t periods = (f.count(limbs) + pd - 1) / pd;
+  return periods ? periods + 1 : 0;
+}
+
+}  // namespace
+
+gpu_pass_shape pass_shape_of(const fft_job& j) {
+  const job_sizes s = sizes_of(j);
+  gpu_pass_shape p;
+  p.G = j.G;
+  p.an = j.an;
+  p.bn = j.bn;
+  p.rn = j.an + j.bn;
+  p.ca = s.ca;
+  p.cb = s.cb;
+  p.pairs_a = split_pairs(j.an, j.f);
+  p.pairs_b = split_pairs(j.bn, j.f);
+  p.real_layout = is_real_layout(j.algo);
+  p.n = s.n;
+  p.points = p.real_layout ? s.n / 2 : s.n;
+  p.spectrum = s.spectrum;
+  p.real_bytes = is_single_precision(j.algo) ? 4 : 8;
+  p.cufft = j.engine == fft_engine::cufft;
+  p.passes = 1;
+  if (!p.cufft) {
+    const dfft::plan::fft_plan plan =
+        p.real_bytes == 4 ? dfft::plan::make_plan(p.points, j.G, dfft::plan::default_limits<float>())
+                          : dfft::plan::make_plan(p.points, j.G, dfft::plan::default_limits<double>());
+    p.passes = plan.npasses;
+  }
+  p.square = j.square;
+  p.nc = s.nc;
+  p.wrap = s.wrap;
+  p.m = s.m;
+  carry::cuda::carry_plan cp;
+  const double limit = is_single_precision(j.algo) ? double(fft_rounding<float>::precise_limit)
+                                                   : double(fft_rounding<double>::precise_limit);
+  if (carry::cuda::make_carry_plan<std::int64_t>(carry::digit_base{j.f.rx == radix::decimal, j.f.digits}, s.nc, s.m,
+                                                 static_cast<std::uint64_t>(limit), cp)) {
+    p.spread_rounds = cp.rounds;
+    for (unsigned r = 0; r < cp.rounds && r < gpu_pass_shape::max_spread_rounds; ++r) {
+      p.spread_in[r] = cp.n_in[r];
+      p.spread_out[r] = cp.n_out[r];
+    }
+    p.ns = cp.ns;
+    p.carry_pairs = (cp.M + carry::cuda::carry_block_positions - 1) / carry::cuda::carry_block_positions + 1;
+  }
+  return p;
+}
+
+const timed_pass& last_timed_pass() { return last_pass; }
+
+cudaError_t fft_pass_device(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* d_a, const limb_t* d_b,
+                            cudaStream_t stream, bool timed, fft_outcome& out) {
+  const cudaError_t e = dispatch_pass(d_temp, j, d_r, d_a, d_b, stream, timed, out);
+  if (timed) last_pass = timed_pass{pass_shape_of(j), out, e == cudaSuccess};
+  return e;
 }
 
 }  // namespace bigmul::detail::cuda

@@ -20,6 +20,7 @@
 #include "bigmul/mul.hpp"
 #include "mul/algorithm_table.hpp"
 #include "mul/coefficients.hpp"
+#include "mul/gpu_byte_model.hpp"
 
 namespace bigmul::detail::cuda {
 
@@ -38,8 +39,21 @@ struct fft_outcome {
   double l2_roundoff = 0;
   bool accepted = false;
   std::size_t transform_length = 0;
-  double t_split = 0, t_forward = 0, t_pointwise = 0, t_inverse = 0, t_carry = 0;  // ms -> s, when timed
+  double t_split = 0, t_forward = 0, t_pointwise = 0, t_inverse = 0, t_carry = 0, t_join = 0;  // s, when timed
 };
+
+// The shape of job j's pass for the byte model (mul/gpu_byte_model.hpp): the
+// sizes, plans and carry rounds fft_pass_device uses.
+gpu_pass_shape pass_shape_of(const fft_job& j);
+
+// The calling thread's last pass run with timing on: its shape and outcome
+// (phase seconds). bench_mul_gpu divides the model's bytes by these times.
+struct timed_pass {
+  gpu_pass_shape shape;
+  fft_outcome out;
+  bool valid = false;
+};
+const timed_pass& last_timed_pass();
 
 // Algorithm properties (FFT, real layout, FP32): mul/algorithm_table.hpp.
 

@@ -187,7 +187,7 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, limb_t* d_r, const limb_t
       s.t_forward += out.t_forward;
       s.t_pointwise += out.t_pointwise;
       s.t_inverse += out.t_inverse;
-      s.t_carry += out.t_carry;
+      s.t_carry += out.t_carry + out.t_join;  // mul_stats: carries and the join
       return out.accepted ? detail::fft_pass_verdict::accepted : detail::fft_pass_verdict::rejected;
     });
     s.retries += done.retries;

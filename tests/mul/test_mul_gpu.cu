@@ -300,6 +300,38 @@ TEST_F(GpuTest, WrappedPassesMatchGmp) {
   }
 }
 
+// bench_mul_gpu's phase columns: a timed product leaves its pass's shape and
+// six positive phase times (carry + join = mul_stats' carries, their sum within
+// the call's wall time), and the byte model of that shape stays above its floor.
+TEST_F(GpuTest, TimedPassLeavesPhasesAndShape) {
+  auto g = bigmul::test::rng(9660);
+  for (algorithm algo : {algorithm::fft_real, algorithm::fft_complex})
+    for (fft_engine e : {fft_engine::in_house, fft_engine::cufft})
+      for (radix rx : {radix::binary, radix::decimal}) {
+        const std::string what = case_name({algo, e}) + " " + radix_name(rx);
+        const auto a = bigmul::test::make_operand(operand_kind::random, 3000, rx, g);
+        const auto b = bigmul::test::make_operand(operand_kind::all_max, 1700, rx, g);
+        mul_stats st;
+        check_gpu({algo, e}, rx, a, b, what, &st, 0, false);
+        const detail::cuda::timed_pass& tp = detail::cuda::last_timed_pass();
+        ASSERT_TRUE(tp.valid && tp.out.accepted) << what;
+        EXPECT_EQ(tp.shape.an, 3000u) << what;
+        EXPECT_EQ(tp.shape.bn, 1700u) << what;
+        EXPECT_EQ(tp.shape.rn, 4700u) << what;
+        EXPECT_EQ(tp.shape.n, st.transform_length) << what;
+        EXPECT_EQ(tp.shape.cufft, e == fft_engine::cufft) << what;
+        const auto& o = tp.out;
+        for (double t : {o.t_split, o.t_forward, o.t_pointwise, o.t_inverse, o.t_carry, o.t_join})
+          EXPECT_GT(t, 0) << what;
+        EXPECT_NEAR(o.t_carry + o.t_join, st.t_carry, 1e-9) << what;
+        EXPECT_LE(o.t_split + o.t_forward + o.t_pointwise + o.t_inverse + o.t_carry + o.t_join, st.t_total) << what;
+        const detail::gpu_phase_bytes bytes = detail::gpu_pass_bytes(tp.shape);
+        const detail::gpu_phase_bytes floor = detail::gpu_pass_floor(tp.shape);
+        EXPECT_GT(bytes.total(), floor.total()) << what;
+        EXPECT_GT(floor.total(), 8.0 * 4700) << what;
+      }
+}
+
 // Batched = one product at a time = GMP: crypto sizes (tiled) and FFT sizes.
 TEST_F(GpuTest, BatchedProductsMatchSingleOnes) {
   auto g = bigmul::test::rng(9700);

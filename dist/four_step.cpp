@@ -44,6 +44,18 @@ std::vector<std::uint32_t> engine_positions(Forward&& forward, std::size_t m, u6
   }
   return pos;
 }
+// dst[c dst_stride + r] = src[r src_stride + c] for r < rows, c < cols, in
+// 8 x 8 tiles: the transposes' strided side then touches whole cache lines.
+void transpose(const u64* src, std::size_t src_stride, u64* dst, std::size_t dst_stride, std::size_t rows,
+               std::size_t cols) {
+  constexpr std::size_t tile = 8;
+  for (std::size_t r0 = 0; r0 < rows; r0 += tile)
+    for (std::size_t c0 = 0; c0 < cols; c0 += tile) {
+      const std::size_t r1 = std::min(rows, r0 + tile), c1 = std::min(cols, c0 + tile);
+      for (std::size_t c = c0; c < c1; ++c)
+        for (std::size_t r = r0; r < r1; ++r) dst[c * dst_stride + r] = src[r * src_stride + c];
+    }
+}
 }  // namespace
 
 four_step::four_step(const context& ctx, shape s, unsigned prime, bool ifma)
@@ -99,14 +111,20 @@ void four_step::twiddle(u64* col, bool inverse) const {
   const u64 p = p_, pni = p_neg_inv_, r = r_mod(p), w = inverse ? root_inv_ : root_;
   const std::size_t n2 = s_.n2;
   prim::parallel_for(cols_.size(), ctx_.threads, [&](std::size_t t) {
-    const u64 base_m = fft::mul_mod(fft::pow_mod(w, cols_.begin + t, p), r, p);
+    // Four independent chains of powers (k2 = i mod 4), each stepped by
+    // w^(4 j1): one chain's multiplications wait on each other.
+    const u64 base = fft::pow_mod(w, cols_.begin + t, p);
+    const u64 step_m = fft::mul_mod(fft::pow_mod(base, 4, p), r, p);
+    u64 power_m[4];  // w^(j1 k2) R
+    for (unsigned i = 0; i < 4; ++i) power_m[i] = fft::mul_mod(fft::pow_mod(base, i, p), r, p);
     u64* x = col + t * n2;
-    u64 power_m = r;  // w^(j1 k2) R, k2 = 0
-    for (std::size_t k2 = 0; k2 < n2; ++k2) {
-      u64& v = x[pos2_[k2]];
-      v = fft::mont_mul(v, power_m, p, pni);
-      power_m = fft::mont_mul(power_m, base_m, p, pni);
-    }
+    const std::uint32_t* pos = pos2_.data();
+    for (std::size_t k2 = 0; k2 < n2; k2 += 4)  // n2 >= 4 is a multiple of 4
+      for (unsigned i = 0; i < 4; ++i) {
+        u64& v = x[pos[k2 + i]];
+        v = fft::mont_mul(v, power_m[i], p, pni);
+        power_m[i] = fft::mont_mul(power_m[i], step_m, p, pni);
+      }
   });
 }
 
@@ -123,10 +141,10 @@ void four_step::cols_to_rows(const u64* col, u64* row, u64* send, u64* recv) con
   }
   exchange(ctx_, "columns to rows", send, sc, recv, rc);
   at = 0;
-  for (std::size_t s = 0; s < P; ++s) {
+  for (std::size_t s = 0; s < P; ++s) {  // from s: j1-major, u-minor
     const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(s));
-    for (std::size_t j1 = c.begin; j1 < c.end; ++j1)
-      for (std::size_t u = 0; u < rows_.size(); ++u) row[u * n1 + j1] = recv[at++];
+    transpose(recv + at, rows_.size(), row + c.begin, n1, c.size(), rows_.size());
+    at += c.size() * rows_.size();
   }
 }
 
@@ -136,8 +154,8 @@ void four_step::rows_to_cols(const u64* row, u64* col, u64* send, u64* recv) con
   std::size_t at = 0;
   for (std::size_t d = 0; d < P; ++d) {
     const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(d));
-    for (std::size_t j1 = c.begin; j1 < c.end; ++j1)
-      for (std::size_t u = 0; u < rows_.size(); ++u) send[at++] = row[u * n1 + j1];
+    transpose(row + c.begin, n1, send + at, rows_.size(), rows_.size(), c.size());  // to d: j1-major
+    at += c.size() * rows_.size();
     sc[d] = c.size() * rows_.size();
     rc[d] = cols_.size() * mpi::block_of(n2, ctx_.size, static_cast<int>(d)).size();
   }

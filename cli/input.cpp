@@ -310,6 +310,8 @@ void read_operands(const std::string& a, const std::string& b, operand_text& out
     if (bad != std::string_view::npos) {
       // The literal the foreign byte stands in (or starts): its prefix, to the
       // parser for the wording; past the second, the text is unexpected.
+      // The literals before it come first (A's own error is A's, as when
+      // the whole input is parsed).
       std::size_t pos = 0, start = 0;
       int index = -1;
       while (pos <= bad) {
@@ -318,6 +320,14 @@ void read_operands(const std::string& a, const std::string& b, operand_text& out
         ++index;
         while (pos < bad && !is_space(all[pos])) ++pos;
         if (pos == bad) break;
+        if (index < 2) {
+          operand_text& before = *targets[index];
+          before.buffer = stdin_text;
+          before.source = "standard input";
+          before.literal = all.substr(start, pos - start);
+          before.source_offset = start;
+          static_cast<void>(parse_operand(before));
+        }
       }
       if (index >= 2)
         bad_operand(out_b, "unexpected text after the second literal at byte offset " + std::to_string(start) +

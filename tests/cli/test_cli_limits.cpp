@@ -112,6 +112,8 @@ TEST(CliInputLimits, StreamedForeignBytesNameTheirOffset) {
   expect_one_line(run_cli({"-", "5"}, o), 2, {"operand A (standard input)", "byte offset 2 of standard input"});
   o.stdin_data = std::string("12 \x01", 4);
   expect_one_line(run_cli({"-", "-"}, o), 2, {"operand B (standard input)", "byte offset 3 of standard input"});
+  o.stdin_data = std::string("1a2 \x01", 5);  // A's own error comes first
+  expect_one_line(run_cli({"-", "-"}, o), 2, {"operand A (standard input)", "byte offset 1 of standard input"});
   o.stdin_data = std::string("12 34 5\x01", 8);
   expect_one_line(run_cli({"-", "-"}, o), 2, {"operand B", "unexpected text", "byte offset 6"});
   o.stdin_data = std::string(200000, '9') + std::string("\0", 1) + std::string(100000, '9');

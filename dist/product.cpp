@@ -140,48 +140,34 @@ range digit_points(range dest, std::size_t l, std::size_t n) {
   return {b, std::max(b, e)};
 }
 
-// Every digit to the rank holding its position; the rank sums its three.
-void digits_to_sums(const context& ctx, const plan_layout& L, u64* const dig[3], u128* sums, range mine) {
+// Digit l of every coefficient to the rank holding its position j + l,
+// added into that rank's sums (one all-to-all a digit: the buffers hold one
+// digit's words, and digit l's array is free once it has gone).
+// send: at least the rank's column words; recv: at least mine.size().
+void digit_to_sums(const context& ctx, const plan_layout& L, std::size_t l, const u64* dig, u64* send, u64* recv,
+                   u128* sums, range mine) {
   const std::size_t P = static_cast<std::size_t>(ctx.size), n1 = L.s.n1, n2 = L.s.n2, rn = L.an + L.bn;
   const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
   std::vector<std::size_t> sc(P, 0), rc(P, 0);
-  std::size_t total = 0;
-  for (std::size_t d = 0; d < P; ++d) {
-    const range dest = mpi::product_block(rn, ctx.size, static_cast<int>(d));
-    for (std::size_t l = 0; l < product_digits(); ++l) {
-      const range pts = digit_points(dest, l, L.s.n), here = digit_points(mine, l, L.s.n);
-      for_each_run(pts.begin, pts.end, n1, cols, [&](std::size_t, std::size_t, std::size_t, std::size_t k) {
-        sc[d] += k;
-      });
-      for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(d)),
-                   [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[d] += k; });
-    }
-    total += sc[d];
-  }
-  std::size_t rtotal = 0;
-  for (std::size_t c : rc) rtotal += c;
-  words send = make_words(total), recv = make_words(rtotal);
+  const range here = digit_points(mine, l, L.s.n);
   std::size_t at = 0;
   for (std::size_t d = 0; d < P; ++d) {
-    const range dest = mpi::product_block(rn, ctx.size, static_cast<int>(d));
-    for (std::size_t l = 0; l < product_digits(); ++l) {
-      const range pts = digit_points(dest, l, L.s.n);
-      for_each_run(pts.begin, pts.end, n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
-        for (std::size_t i = 0; i < k; ++i) send[at++] = dig[l][(j1 + i - cols.begin) * n2 + j2];
-      });
-    }
+    const range pts = digit_points(mpi::product_block(rn, ctx.size, static_cast<int>(d)), l, L.s.n);
+    const std::size_t start = at;
+    for_each_run(pts.begin, pts.end, n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
+      for (std::size_t i = 0; i < k; ++i) send[at++] = dig[(j1 + i - cols.begin) * n2 + j2];
+    });
+    sc[d] = at - start;
+    for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(d)),
+                 [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[d] += k; });
   }
-  exchange(ctx, "digits to positions", send.get(), sc, recv.get(), rc);
-  std::fill(sums, sums + mine.size(), u128{0});
+  exchange(ctx, "digits to positions", send, sc, recv, rc);
   at = 0;
   for (std::size_t s = 0; s < P; ++s)
-    for (std::size_t l = 0; l < product_digits(); ++l) {
-      const range pts = digit_points(mine, l, L.s.n);
-      for_each_run(pts.begin, pts.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(s)),
-                   [&](std::size_t j, std::size_t, std::size_t, std::size_t k) {
-                     for (std::size_t i = 0; i < k; ++i) sums[j + i + l - mine.begin] += recv[at++];
-                   });
-    }
+    for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(s)),
+                 [&](std::size_t j, std::size_t, std::size_t, std::size_t k) {
+                   for (std::size_t i = 0; i < k; ++i) sums[j + i + l - mine.begin] += recv[at++];
+                 });
 }
 
 // x[0 .. len) at global limb offset off, modulo 2^61 - 1.
@@ -214,11 +200,9 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   const std::size_t me = static_cast<std::size_t>(ctx.rank);
   const buffer_words w = plan_buffers(L, ctx.size, ctx.rank);
   const unsigned primes = w.primes;
-  words a_cols, b_cols, row_a, row_b, send, recv, res[4];
+  words row_a, row_b, send, recv, res[4];
   std::vector<std::unique_ptr<four_step>> fs(primes);
   phase(comm, "allocation", [&] {
-    a_cols = make_words(w.cols);
-    b_cols = make_words(w.cols);
     row_a = make_words(w.rows);
     row_b = make_words(w.rows);
     send = make_words(w.send);
@@ -228,28 +212,27 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
       fs[k] = std::make_unique<four_step>(ctx, L.s, k, primes == 4);
     }
   });
-  limbs_to_cols(ctx, L, a, L.a_off, L.a_len, a_cols.get(), send.get(), recv.get());
-  limbs_to_cols(ctx, L, b, L.b_off, L.b_len, b_cols.get(), send.get(), recv.get());
-  clock.lap("input exchange");
+  clock.lap("allocation");
+  // Each prime takes the operands' limbs afresh (one word a limb, an
+  // all-to-all each): cheaper in memory than keeping them as columns.
   for (unsigned k = 0; k < primes; ++k) {
     const four_step& f = *fs[k];
     const u64 p = f.modulus(), one_shoup = fft::shoup_companion(1, p);
-    auto load = [&](const u64* cols) {  // any 64-bit limb -> [0, 2p): x 1 by Shoup
-      u64* x = res[k].get();
+    u64* x = res[k].get();
+    auto operand = [&](const limb_t* limbs, const std::vector<std::size_t>& off, const std::vector<std::size_t>& len,
+                       u64* row) {
+      limbs_to_cols(ctx, L, limbs, off, len, x, send.get(), recv.get());
       prim::parallel_chunks(w.cols, std::size_t{1} << 14, ctx.threads, [&](std::size_t lo, std::size_t hi) {
-        for (std::size_t i = lo; i < hi; ++i) x[i] = fft::mul_shoup_lazy(cols[i], 1, one_shoup, p);
+        for (std::size_t i = lo; i < hi; ++i) x[i] = fft::mul_shoup_lazy(x[i], 1, one_shoup, p);  // any limb -> [0, 2p)
       });
+      f.forward(x, row, send.get(), recv.get());
     };
-    load(a_cols.get());
-    f.forward(res[k].get(), row_a.get(), send.get(), recv.get());
-    load(b_cols.get());
-    f.forward(res[k].get(), row_b.get(), send.get(), recv.get());
+    operand(a, L.a_off, L.a_len, row_a.get());
+    operand(b, L.b_off, L.b_len, row_b.get());
     f.pointwise(row_a.get(), row_b.get());
-    f.inverse(row_a.get(), res[k].get(), send.get(), recv.get());
+    f.inverse(row_a.get(), x, send.get(), recv.get());
   }
   clock.lap("transforms");
-  a_cols.reset();
-  b_cols.reset();
   row_a.reset();
   row_b.reset();
   send.reset();
@@ -261,11 +244,18 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   std::unique_ptr<u128[]> sums;
   std::vector<limb_t> out;
   phase(comm, "allocation", [&] {
+    send = make_words(w.cols);
+    recv = make_words(out_block.size());
     sums.reset(new u128[std::max<std::size_t>(out_block.size(), 1)]);
-    out.resize(out_block.size());
   });
-  digits_to_sums(ctx, L, dig, sums.get(), out_block);
-  for (auto& r : res) r.reset();
+  std::fill(sums.get(), sums.get() + out_block.size(), u128{0});
+  for (std::size_t l = 0; l < product_digits(); ++l) {
+    digit_to_sums(ctx, L, l, dig[l], send.get(), recv.get(), sums.get(), out_block);
+    res[l].reset();
+  }
+  send.reset();
+  recv.reset();
+  phase(comm, "allocation", [&] { out.resize(out_block.size()); });
   const carry_table f = normalize_sums(sums.get(), out_block.size(), out.data(), opt.rx, ctx.threads);
   sums.reset();
   const unsigned c = carry_in(comm, f);
@@ -299,8 +289,8 @@ bool use_ifma_engine() {
 }
 
 std::size_t buffer_words::peak_bytes() const {
-  const std::size_t transform = 2 * cols + primes * cols + 2 * rows + send + recv;
-  const std::size_t digits = 3 * cols + 3 * cols + piece_recv + 3 * out;  // digits, send, recv, sums (2) + limbs
+  const std::size_t transform = primes * cols + 2 * rows + send + recv;
+  const std::size_t digits = 3 * cols + cols + out + 2 * out;  // digits, send, recv, sums (then sums + limbs)
   return 8 * std::max(transform, digits);
 }
 
@@ -314,7 +304,6 @@ buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   w.send = std::max({w.cols, w.rows, L.a_len[me], L.b_len[me]});
   w.recv = std::max(w.cols, w.rows);
   w.out = mpi::product_block(L.an + L.bn, size, rank).size();
-  w.piece_recv = 3 * w.out;
   return w;
 }
 
@@ -349,7 +338,7 @@ std::vector<limb_t> mul(MPI_Comm comm, const limb_t* a, std::size_t a_local, con
     const dist::buffer_words w = dist::plan_buffers(L, ctx.size, ctx.rank);
     need = w.peak_bytes();
     // MPI's counts are ints: no rank may send or receive more words at once.
-    if (std::max({w.send, w.recv, 3 * w.cols, w.piece_recv}) > static_cast<std::size_t>(INT_MAX))
+    if (std::max({w.send, w.recv, w.cols, w.out}) > static_cast<std::size_t>(INT_MAX))
       throw error(error::kind::resource, "an all-to-all of this product exceeds MPI's int counts on this rank: use more ranks");
     if (st) {
       st->planned_bytes = need;

@@ -19,7 +19,7 @@ struct plan_layout {
 // Words each buffer of this rank needs (preflight_bytes sums their peak).
 struct buffer_words {
   unsigned primes = 3;  // the engine's (dist/four_step.hpp)
-  std::size_t cols = 0, rows = 0, send = 0, recv = 0, out = 0, piece_recv = 0;
+  std::size_t cols = 0, rows = 0, send = 0, recv = 0, out = 0;
   std::size_t peak_bytes() const;
 };
 buffer_words plan_buffers(const plan_layout& L, int size, int rank);

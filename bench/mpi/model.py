@@ -52,7 +52,7 @@ def alltoall_bytes(an, bn, P, primes=4):
     primes: 4 on the AVX-512 IFMA engine, 3 on the portable one."""
     n, n1, n2 = shape(an, bn)
     away = lambda total_words: 8 * total_words * (P - 1) / P  # an even block stays home
-    limbs = away(an) + away(bn)
+    limbs = primes * (away(an) + away(bn))  # each prime takes the limbs afresh
     transforms = primes * 3 * away(n)  # a prime: two forward, one inverse
     digits = away(3 * (an + bn - 1))  # three digits a coefficient, to their positions
     return limbs + transforms + digits
@@ -68,8 +68,8 @@ def planned_bytes(an, bn, P, r=0, primes=4):
     recv = max(cols, rows)
     lo, hi = product_block(an + bn, P, r)
     out = hi - lo
-    transform = 2 * cols + primes * cols + 2 * rows + send + recv
-    digits = 3 * cols + 3 * cols + 3 * out + 3 * out
+    transform = primes * cols + 2 * rows + send + recv
+    digits = 3 * cols + cols + out + 2 * out  # one digit's exchange at a time
     return 8 * max(transform, digits)
 
 

@@ -45,7 +45,7 @@ struct run_buffers {
 };
 struct run_need {
   std::uint64_t inputs = 0, product = 0, work = 0, tables = 0, convert = 0, verify = 0, text = 0;
-  std::uint64_t peak = 0;  // the largest phase's bytes (multiply, convert, verify or text)
+  std::uint64_t peak = 0;  // the largest phase's bytes (multiply, convert, verify or text), plus 1/16 and 64 MB
 };
 run_need run_memory(const run_buffers& r, const mul_options& mo);
 // Throws failure(exit_io, "bigmul: out of memory: <what> needs ...") when

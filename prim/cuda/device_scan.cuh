@@ -11,6 +11,12 @@
 //                     [MERRILL16], tiles numbered in launch order by
 //                     an atomic counter so an earlier tile never waits on a
 //                     later one.
+//   lookback_packed   the same pass with status and value packed in 64-bit
+//                     words (prim/cuda/lookback_packed.hpp: no fence on
+//                     either side, one vector load per predecessor),
+//                     backoff while a predecessor is unpublished, tiles
+//                     loaded and stored with 16-byte vector accesses; for
+//                     4- and 8-byte types (others run lookback).
 // device_inclusive_scan / device_exclusive_scan use the look-back. All are
 // correct for associative, non-commutative operators: op(earlier, later).
 //
@@ -26,7 +32,7 @@
 
 namespace bigmul::prim::cuda {
 
-enum class scan_algorithm { lookback, reduce_then_scan };
+enum class scan_algorithm { lookback, reduce_then_scan, lookback_packed };
 
 template <class T, class Op>
 cudaError_t device_inclusive_scan(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::size_t n,

@@ -1,9 +1,13 @@
 // Kernels and templates behind prim/cuda/device_scan.cuh.
 #pragma once
 
+#include <cstdint>
+#include <type_traits>
+
 #include "prim/cuda/block_scan.cuh"
 #include "prim/cuda/common.cuh"
 #include "prim/cuda/device_scan.cuh"
+#include "prim/cuda/lookback_packed.hpp"
 #include "prim/ops.hpp"
 
 namespace bigmul::prim::cuda {
@@ -233,9 +237,205 @@ __global__ void __launch_bounds__(scan_threads) lookback_scan_kernel(Load load, 
   store_tile(sm, items, base, n, store);
 }
 
+// ---- single pass, packed descriptors (prim/cuda/lookback_packed.hpp) -------
+
+namespace lb = bigmul::prim::lookback;
+
+// One descriptor's words with relaxed 64-bit accesses (one vector access for
+// two words): each word whole, the two in no set order.
+template <unsigned W>
+__device__ __forceinline__ void load_words(const std::uint64_t* p, std::uint64_t (&w)[W]) {
+  static_assert(W == 1 || W == 2, "one or two words");
+#if defined(__CUDA_ARCH__)
+  if constexpr (W == 1) {
+    unsigned long long a;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(a) : "l"(p) : "memory");
+    w[0] = a;
+  } else {
+    unsigned long long a, b;
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
+    w[0] = a;
+    w[1] = b;
+  }
+#endif
+}
+
+template <unsigned W>
+__device__ __forceinline__ void store_words(std::uint64_t* p, const std::uint64_t (&w)[W]) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (W == 1) {
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(static_cast<unsigned long long>(w[0]))
+                 : "memory");
+  } else {
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p),
+                 "l"(static_cast<unsigned long long>(w[0])), "l"(static_cast<unsigned long long>(w[1]))
+                 : "memory");
+  }
+#endif
+}
+
+template <class T>
+__device__ __forceinline__ void publish(std::uint64_t* words, long long t, std::uint32_t status, const T& v) {
+  std::uint64_t w[lb::words<T>];
+  lb::encode(status, v, w);
+  store_words(words + t * lb::words<T>, w);
+}
+
+// Run by warp 0 of tile t > 0: the total of tiles 0..t-1. A lane whose
+// descriptor reads invalid (unpublished or torn) makes the warp back off and
+// read the window again; no fence, no second load.
+template <class T, class Op>
+__device__ T packed_look_back(const std::uint64_t* words, long long t, const Op& op, const T& identity) {
+  const int lane = threadIdx.x & 31;
+  T running = identity;
+  long long window = t - 1;  // lane i looks at tile window - i
+  unsigned backoff = 0;
+  for (;;) {
+    const long long idx = window - lane;
+    std::uint32_t st;
+    T v;
+    for (;;) {
+      v = identity;
+      st = lb::status_prefix;
+      if (idx >= 0) {
+        std::uint64_t w[lb::words<T>];
+        load_words(words + idx * lb::words<T>, w);
+        st = lb::decode(w, v);
+      }
+      if (!__any_sync(full_warp, st == lb::status_invalid)) break;
+      backoff = lb::next_backoff(backoff);
+      __nanosleep(backoff);
+    }
+    const unsigned prefix_lanes = __ballot_sync(full_warp, st == lb::status_prefix);
+    const int stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : 31;
+    if (lane > stop) v = identity;
+    // Higher lanes hold earlier tiles: fold lanes 0..31 with reversed operands.
+    const T w = shfl_idx(warp_reduce(v, reversed_op<Op>{op}), 0);
+    running = op(w, running);
+    if (prefix_lanes) return running;
+    window -= 32;
+  }
+}
+
+// The tile moved in 16-byte vectors, striped over the threads (coalesced),
+// through the padded shared tile; a partial last tile or an unaligned array
+// takes the element path.
+template <class T, int Items>
+inline constexpr bool vector_tile = (Items * sizeof(T)) % 16 == 0;
+
+template <class T, int Items, class Load>
+__device__ void load_tile_vec(T* sm, T (&items)[Items], std::size_t base, std::size_t n, const Load& load,
+                              const T& identity) {
+  if constexpr (vector_tile<T, Items> && std::is_same_v<Load, array_loader<T>>) {
+    constexpr int per = 16 / int(sizeof(T)), vecs = Items / per;
+    const T* src = load.in + base;
+    if (base + tile<T, Items>::size <= n && reinterpret_cast<std::uintptr_t>(src) % 16 == 0) {
+#pragma unroll
+      for (int j = 0; j < vecs; ++j) {
+        const int v = j * scan_threads + int(threadIdx.x);
+        const uint4 x = __ldg(reinterpret_cast<const uint4*>(src) + v);
+        T e[per];
+        memcpy(e, &x, 16);
+#pragma unroll
+        for (int k = 0; k < per; ++k) sm[padded(v * per + k)] = e[k];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int j = 0; j < Items; ++j) items[j] = sm[padded(int(threadIdx.x) * Items + j)];
+      __syncthreads();
+      return;
+    }
+  }
+  load_tile(sm, items, base, n, load, identity);
+}
+
+template <class T, int Items, class Store>
+__device__ void store_tile_vec(T* sm, const T (&items)[Items], std::size_t base, std::size_t n, const Store& store) {
+  if constexpr (vector_tile<T, Items> && std::is_same_v<Store, array_storer<T>>) {
+    constexpr int per = 16 / int(sizeof(T)), vecs = Items / per;
+    T* dst = store.out + base;
+    if (base + tile<T, Items>::size <= n && reinterpret_cast<std::uintptr_t>(dst) % 16 == 0) {
+#pragma unroll
+      for (int j = 0; j < Items; ++j) sm[padded(int(threadIdx.x) * Items + j)] = items[j];
+      __syncthreads();
+#pragma unroll
+      for (int j = 0; j < vecs; ++j) {
+        const int v = j * scan_threads + int(threadIdx.x);
+        T e[per];
+#pragma unroll
+        for (int k = 0; k < per; ++k) e[k] = sm[padded(v * per + k)];
+        uint4 x;
+        memcpy(&x, e, 16);
+        reinterpret_cast<uint4*>(dst)[v] = x;
+      }
+      __syncthreads();
+      return;
+    }
+  }
+  store_tile(sm, items, base, n, store);
+}
+
+template <bool Inclusive, class T, int Items, class Load, class Store, class Op>
+__global__ void __launch_bounds__(scan_threads) packed_scan_kernel(Load load, Store store, std::size_t n, Op op,
+                                                                   T identity, std::uint64_t* words,
+                                                                   unsigned* counter) {
+  __shared__ T sm[tile<T, Items>::slots];
+  __shared__ typename block_scan<T, scan_threads>::storage st;
+  __shared__ unsigned tile_no;
+  __shared__ T tile_carry;
+  if (threadIdx.x == 0) tile_no = atomicAdd(counter, 1u);
+  __syncthreads();
+  const long long t = tile_no;
+  T items[Items];
+  const std::size_t base = std::size_t(t) * tile<T, Items>::size;
+  load_tile_vec(sm, items, base, n, load, identity);
+  T total;
+  const T ex = block_scan<T, scan_threads>(st).exclusive(thread_fold(items, op, identity), op, identity, total);
+  if (threadIdx.x < 32) {
+    if (t == 0) {
+      if (threadIdx.x == 0) {
+        publish(words, 0, lb::status_prefix, total);
+        tile_carry = identity;
+      }
+    } else {
+      if (threadIdx.x == 0) publish(words, t, lb::status_aggregate, total);
+      const T before = packed_look_back(words, t, op, identity);
+      if (threadIdx.x == 0) {
+        publish(words, t, lb::status_prefix, op(before, total));
+        tile_carry = before;
+      }
+    }
+  }
+  __syncthreads();
+  finish_tile<Inclusive>(items, op(tile_carry, ex), op);
+  store_tile_vec(sm, items, base, n, store);
+}
+
+template <bool Inclusive, class T, class Load, class Store, class Op>
+cudaError_t dispatch_packed(void* d_temp, std::size_t& temp_bytes, Load load, Store store, std::size_t n, Op op,
+                            T identity, cudaStream_t stream) {
+  constexpr int items = items_for<T>;
+  const std::size_t tiles = ceil_div(n, tile<T, items>::size);
+  temp_carver carve(d_temp);
+  // Descriptors and the tile counter in one zeroed block (one memset).
+  std::uint64_t* words = carve.take<std::uint64_t>(tiles * lb::words<T> + 1);
+  if (!d_temp) {
+    temp_bytes = carve.bytes();
+    return cudaSuccess;
+  }
+  if (n == 0) return cudaSuccess;
+  if (cudaError_t e = cudaMemsetAsync(words, 0, (tiles * lb::words<T> + 1) * sizeof(std::uint64_t), stream)) return e;
+  packed_scan_kernel<Inclusive, T, items><<<unsigned(tiles), scan_threads, 0, stream>>>(
+      load, store, n, op, identity, words, reinterpret_cast<unsigned*>(words + tiles * lb::words<T>));
+  return cudaPeekAtLastError();
+}
+
 template <bool Inclusive, class T, class Load, class Store, class Op>
 cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Load load, Store store, std::size_t n, Op op,
                      T identity, cudaStream_t stream, scan_algorithm alg) {
+  if constexpr (lb::packable<T>)
+    if (alg == scan_algorithm::lookback_packed)
+      return dispatch_packed<Inclusive, T>(d_temp, temp_bytes, load, store, n, op, identity, stream);
   constexpr int items = items_for<T>;
   const std::size_t tiles = ceil_div(n, tile<T, items>::size);
   temp_carver carve(d_temp);

@@ -57,7 +57,8 @@ TEST_F(PrimGpu, InclusiveAndExclusiveScanBothAlgorithms) {
     for (auto& x : in) x = static_cast<std::int64_t>(g() % 2001) - 1000;
     inclusive_scan(in.data(), ref.data(), n, plus_op{}, std::int64_t{0});
     exclusive_scan(in.data(), eref.data(), n, plus_op{}, std::int64_t{0});
-    for (auto alg : {gpu::scan_algorithm::lookback, gpu::scan_algorithm::reduce_then_scan}) {
+    for (auto alg : {gpu::scan_algorithm::lookback, gpu::scan_algorithm::reduce_then_scan,
+                     gpu::scan_algorithm::lookback_packed}) {
       dev_buf<std::int64_t> d_in(in), d_out(n);
       two_phase([&](void* t, std::size_t& b) {
         return gpu::device_inclusive_scan(t, b, d_in.p, d_out.p, n, plus_op{}, std::int64_t{0}, 0, alg);
@@ -67,6 +68,55 @@ TEST_F(PrimGpu, InclusiveAndExclusiveScanBothAlgorithms) {
         return gpu::device_exclusive_scan(t, b, d_in.p, d_out.p, n, plus_op{}, std::int64_t{0}, 0, alg);
       });
       ASSERT_EQ(d_out.get(n), eref) << "n=" << n;
+    }
+  }
+}
+
+// The packed look-back (prim/cuda/lookback_packed.hpp) on both descriptor
+// widths: int32 (one word), int64 and carry_gp (two words, carry_op
+// not commutative), past 2^24 elements (thousands of tiles looking back at
+// once), in place, and from an array 4 bytes off 16-byte alignment (the
+// element path instead of the vector one).
+template <class T, class Op>
+void packed_case(const std::vector<T>& in, Op op, T identity, std::size_t offset, bool in_place, const char* what) {
+  const std::size_t n = in.size() - offset;
+  std::vector<T> ref(n), eref(n);
+  inclusive_scan(in.data() + offset, ref.data(), n, op, identity);
+  exclusive_scan(in.data() + offset, eref.data(), n, op, identity);
+  for (const bool inclusive : {true, false}) {
+    dev_buf<T> d_in(in), d_out(in.size());
+    T* out = in_place ? d_in.p + offset : d_out.p + offset;
+    two_phase([&](void* t, std::size_t& b) {
+      return inclusive ? gpu::device_inclusive_scan(t, b, d_in.p + offset, out, n, op, identity, 0,
+                                                     gpu::scan_algorithm::lookback_packed)
+                       : gpu::device_exclusive_scan(t, b, d_in.p + offset, out, n, op, identity, 0,
+                                                     gpu::scan_algorithm::lookback_packed);
+    });
+    std::vector<T> got = in_place ? d_in.get(in.size()) : d_out.get(in.size());
+    got.erase(got.begin(), got.begin() + std::ptrdiff_t(offset));
+    ASSERT_TRUE(got == (inclusive ? ref : eref))
+        << what << " n=" << n << " offset=" << offset << (in_place ? " in place" : "")
+        << (inclusive ? " inclusive" : " exclusive");
+  }
+}
+
+TEST_F(PrimGpu, PackedLookbackScan) {
+  auto g = bigmul::test::rng(405);
+  for (std::size_t n : {std::size_t{1}, std::size_t{4097}, std::size_t{1} << 20, (std::size_t{1} << 24) + 7}) {
+    for (std::size_t offset : {0u, 1u}) {
+      const bool in_place = n > 4097 && offset == 0;
+      std::vector<std::int32_t> a(n + offset);
+      for (auto& x : a) x = static_cast<std::int32_t>(g() % 201) - 100;
+      packed_case(a, plus_op{}, std::int32_t{0}, offset, in_place, "int32");
+      std::vector<std::int64_t> b(n + offset);
+      for (auto& x : b) x = static_cast<std::int64_t>(g() >> 20) - (std::int64_t{1} << 43);
+      packed_case(b, plus_op{}, std::int64_t{0}, offset, false, "int64");
+      std::vector<carry_gp> c(n + offset);
+      for (auto& x : c) {
+        const unsigned r = g() % 8;
+        x = r == 0 ? carry_gp{1, 0} : r == 1 ? carry_gp{0, 0} : carry_gp{0, 1};
+      }
+      packed_case(c, carry_op{}, carry_identity, offset, in_place, "carry_gp");
     }
   }
 }
@@ -83,7 +133,8 @@ TEST_F(PrimGpu, NonCommutativeScansCarryAndMatrix) {
     std::vector<mat2> m(n), mref(n);
     for (auto& x : m) x = random_mat(g);
     inclusive_scan(m.data(), mref.data(), n, mat2_mul_op{}, mat2_identity);
-    for (auto alg : {gpu::scan_algorithm::lookback, gpu::scan_algorithm::reduce_then_scan}) {
+    for (auto alg : {gpu::scan_algorithm::lookback, gpu::scan_algorithm::reduce_then_scan,
+                     gpu::scan_algorithm::lookback_packed}) {  // mat2 (32 bytes): packed runs lookback
       dev_buf<carry_gp> dc(c), dco(n);
       two_phase([&](void* t, std::size_t& b) {
         return gpu::device_inclusive_scan(t, b, dc.p, dco.p, n, carry_op{}, carry_identity, 0, alg);

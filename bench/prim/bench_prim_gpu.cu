@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "prim/cuda/device_radix_sort.cuh"
 #include "prim/cuda/device_reduce.cuh"
 #include "prim/cuda/device_scan.cuh"
 #include "prim/cuda/device_sort.cuh"
@@ -90,6 +91,15 @@ void report(const std::string& name, const std::string& type, std::size_t n, std
   for (const auto& [who, b] : baselines) r.baseline(who, b->real_s);
 }
 
+// a[0..n) == b[0..n) (device arrays, compared on the host).
+template <class T>
+bool same_on_device(const T* a, const T* b, std::size_t n) {
+  std::vector<T> x(n), y(n);
+  CHECK(cudaMemcpy(x.data(), a, n * sizeof(T), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(y.data(), b, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return x == y;
+}
+
 struct custom_less {  // forces CUB's merge sort onto a user comparator
   template <class T>
   __host__ __device__ bool operator()(const T& a, const T& b) const { return a < b; }
@@ -146,6 +156,15 @@ void run_type(const char* tname, unsigned max_log, temp_pool& pool) {
     t = pool.get(b);
     const bench::measurement cub_radix = time_run([&] { CHECK(cub::DeviceRadixSort::SortKeys(t, b, in, out, int(n))); });
     report("cub_radix_sort", tname, n, 1, cub_radix, 2.0 * n * sizeof(T));
+    if (n <= (std::size_t{1} << 22)) CHECK(cudaMemcpy(keys, out, n * sizeof(T), cudaMemcpyDeviceToDevice));
+    CHECK(gpu::device_radix_sort(nullptr, b, in, out, n));
+    t = pool.get(b);
+    const bench::measurement radix = time_run([&] { CHECK(gpu::device_radix_sort(t, b, in, out, n)); });
+    if (n <= (std::size_t{1} << 22) && !same_on_device(keys, out, n)) {
+      std::fprintf(stderr, "bench_prim_gpu: radix_sort %s n=%zu differs from CUB's\n", tname, n);
+      std::exit(1);
+    }
+    report("radix_sort", tname, n, 1, radix, 2.0 * n * sizeof(T), {{"cub_radix_sort", &cub_radix}});
     CHECK(cub::DeviceMergeSort::SortKeys(nullptr, b, keys, int(n), custom_less{}));
     t = pool.get(b);
     const bench::measurement cub_merge =
@@ -228,6 +247,8 @@ int main(int argc, char** argv) {
   h.context("bitonic_part", 2048.0);
   h.context("merge_base", 1024.0);
   h.context("merge_tile", 1024.0);
+  h.context("radix_digit_bits", 8.0);
+  h.context("radix_tile", 2048.0);
   h.context("max_log2", static_cast<double>(max_log));
   timing = bench::gpu_timing_for(h, bench::gpu_timing{bench::timing{0, 15, 15}, 1});
   std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);

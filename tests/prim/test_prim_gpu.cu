@@ -7,12 +7,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "prim/copy_if.hpp"
 #include "prim/cuda/device_copy_if.cuh"
+#include "prim/cuda/device_radix_sort.cuh"
 #include "prim/cuda/device_reduce.cuh"
 #include "prim/cuda/device_scan.cuh"
 #include "prim/cuda/device_sort.cuh"
@@ -104,6 +107,7 @@ TEST_F(PrimGpu, PackedLookbackScan) {
   auto g = bigmul::test::rng(405);
   for (std::size_t n : {std::size_t{1}, std::size_t{4097}, std::size_t{1} << 20, (std::size_t{1} << 24) + 7}) {
     for (std::size_t offset : {0u, 1u}) {
+      if (offset && n > (std::size_t{1} << 20)) continue;  // the element path: smaller sizes suffice
       const bool in_place = n > 4097 && offset == 0;
       std::vector<std::int32_t> a(n + offset);
       for (auto& x : a) x = static_cast<std::int32_t>(g() % 201) - 100;
@@ -119,6 +123,47 @@ TEST_F(PrimGpu, PackedLookbackScan) {
       packed_case(c, carry_op{}, carry_identity, offset, in_place, "carry_gp");
     }
   }
+}
+
+// The radix sort (prim/cuda/device_radix_sort.cuh) against std::sort: every
+// key type, random / one key / signed extremes, sizes around the 2048-key
+// tile and past 2^24, out of place and in place (d_in == d_out).
+template <class K>
+void radix_case(const std::vector<K>& keys, bool in_place, const std::string& what) {
+  std::vector<K> want = keys;
+  std::sort(want.begin(), want.end());
+  dev_buf<K> d_in(keys), d_out(keys.size());
+  K* out = in_place ? d_in.p : d_out.p;
+  two_phase([&](void* t, std::size_t& b) { return gpu::device_radix_sort(t, b, d_in.p, out, keys.size()); });
+  ASSERT_TRUE((in_place ? d_in.get(keys.size()) : d_out.get(keys.size())) == want)
+      << what << " n=" << keys.size() << (in_place ? " in place" : "");
+  if (!in_place) ASSERT_TRUE(d_in.get(keys.size()) == keys) << what << ": the input changed";
+}
+
+template <class K>
+void radix_kinds(std::mt19937_64& g, const char* type) {
+  const K lo = std::numeric_limits<K>::min(), hi = std::numeric_limits<K>::max();
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{33}, std::size_t{2047}, std::size_t{2049},
+                        std::size_t{100003}, (std::size_t{1} << 24) + 5}) {
+    std::vector<K> random(n), extremes(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      random[i] = static_cast<K>(g());
+      const K pick[] = {lo, K(lo + 1), K(-1), K(0), K(1), K(hi - 1), hi};
+      extremes[i] = pick[g() % 7];
+    }
+    radix_case(random, false, std::string(type) + " random");
+    if (n > (std::size_t{1} << 20)) continue;  // the host's std::sort dominates; one large case per type
+    radix_case(extremes, n % 2 == 1, std::string(type) + " extremes");
+    if (n < 5000) radix_case(std::vector<K>(n, K(-7)), true, std::string(type) + " one key");
+  }
+}
+
+TEST_F(PrimGpu, RadixSortMatchesStdSort) {
+  std::mt19937_64 g(406);
+  radix_kinds<std::int32_t>(g, "int32");
+  radix_kinds<std::uint32_t>(g, "uint32");
+  radix_kinds<std::int64_t>(g, "int64");
+  radix_kinds<std::uint64_t>(g, "uint64");
 }
 
 TEST_F(PrimGpu, NonCommutativeScansCarryAndMatrix) {

@@ -71,10 +71,11 @@
 #include "fft/cuda/device_twiddle_tables.hpp"
 
 // Blocks per SM the FP64 pass kernel is compiled for (launch bound): 2 caps it at 128
-// registers (ptxas, sm_90: 60-140 bytes of spills), 1 lets it use ~224 registers (no
-// spills) at half the occupancy. To be measured on the GPU (bench_fft_gpu).
+// registers and spills (scripts/ptxas-report.py), 1 lets it keep its registers at
+// half the occupancy. 1: no spills; which is faster is for bench_fft_gpu on a GPU to
+// say (build with -DBIGMUL_FFT_F64_MIN_BLOCKS=2 for the other).
 #ifndef BIGMUL_FFT_F64_MIN_BLOCKS
-#define BIGMUL_FFT_F64_MIN_BLOCKS 2
+#define BIGMUL_FFT_F64_MIN_BLOCKS 1
 #endif
 
 namespace bigmul::fft::cuda {

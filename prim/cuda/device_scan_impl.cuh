@@ -333,7 +333,7 @@ __device__ void load_tile_vec(T* sm, T (&items)[Items], std::size_t base, std::s
 #pragma unroll
       for (int j = 0; j < vecs; ++j) {
         const int v = j * scan_threads + int(threadIdx.x);
-        const uint4 x = __ldg(reinterpret_cast<const uint4*>(src) + v);
+        const uint4 x = reinterpret_cast<const uint4*>(src)[v];  // not __ldg: the scan may run in place
         T e[per];
         memcpy(e, &x, 16);
 #pragma unroll
@@ -433,7 +433,7 @@ cudaError_t dispatch_packed(void* d_temp, std::size_t& temp_bytes, Load load, St
 template <bool Inclusive, class T, class Load, class Store, class Op>
 cudaError_t dispatch(void* d_temp, std::size_t& temp_bytes, Load load, Store store, std::size_t n, Op op,
                      T identity, cudaStream_t stream, scan_algorithm alg) {
-  if constexpr (lb::packable<T>)
+  if constexpr (lb::packable<T> && std::is_same_v<Load, array_loader<T>>)  // batched / segmented: never packed
     if (alg == scan_algorithm::lookback_packed)
       return dispatch_packed<Inclusive, T>(d_temp, temp_bytes, load, store, n, op, identity, stream);
   constexpr int items = items_for<T>;

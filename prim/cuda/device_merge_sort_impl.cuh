@@ -7,6 +7,7 @@
 #include "prim/cuda/common.cuh"
 #include "prim/cuda/device_sort.cuh"
 #include "prim/cuda/device_sort_batched_impl.cuh"
+#include "prim/cuda/merge_partition_hd.hpp"
 
 namespace bigmul::prim::cuda {
 
@@ -94,35 +95,29 @@ __global__ void __launch_bounds__(32) shear_sort_kernel(K* keys, V* values, Comp
   }
 }
 
-// Merge path: how many of the first `diag` outputs come from A (ties from A).
+// Split of every block's first diagonal (prim/cuda/merge_partition_hd.hpp),
+// one thread per block, before the merge kernel of the same round.
 template <class K, class Comp>
-__device__ std::size_t merge_path(const K* a, std::size_t la, const K* b, std::size_t lb, std::size_t diag,
-                                  const Comp& comp) {
-  std::size_t lo = diag > lb ? diag - lb : 0, hi = diag < la ? diag : la;
-  while (lo < hi) {
-    const std::size_t mid = (lo + hi) / 2;
-    if (!comp(b[diag - 1 - mid], a[mid])) lo = mid + 1; else hi = mid;
-  }
-  return lo;
+__global__ void __launch_bounds__(merge_threads) partition_kernel(const K* in_k, std::size_t n, std::size_t width,
+                                                                  std::size_t blocks, std::size_t* partition,
+                                                                  Comp comp) {
+  const std::size_t b = std::size_t(blockIdx.x) * merge_threads + threadIdx.x;
+  if (b < blocks) partition[b] = merge::partition_of(in_k, b, std::size_t(merge_tile), n, width, comp);
 }
 
 // Merges pairs of sorted runs of `width`; block b writes outputs
 // [b*merge_tile, (b+1)*merge_tile).
 template <class K, class V, bool HasValues, class Comp>
 __global__ void __launch_bounds__(merge_threads) merge_kernel(const K* in_k, const V* in_v, K* out_k, V* out_v,
-                                                              std::size_t n, std::size_t width, Comp comp) {
+                                                              std::size_t n, std::size_t width,
+                                                              const std::size_t* partition, Comp comp) {
   __shared__ K sk[merge_tile];
   __shared__ V sv[HasValues ? merge_tile : 1];
-  __shared__ std::size_t split[2];
   const std::size_t o = std::size_t(blockIdx.x) * merge_tile;
-  const std::size_t ps = o / (2 * width) * (2 * width);
-  const std::size_t a_beg = ps, a_end = ps + width < n ? ps + width : n;
-  const std::size_t b_end = ps + 2 * width < n ? ps + 2 * width : n;
-  const std::size_t la = a_end - a_beg, lb = b_end - a_end;
-  const std::size_t d0 = o - ps, d1 = d0 + merge_tile < la + lb ? d0 + merge_tile : la + lb;
-  if (threadIdx.x < 2) split[threadIdx.x] = merge_path(in_k + a_beg, la, in_k + a_end, lb, threadIdx.x ? d1 : d0, comp);
-  __syncthreads();
-  const std::size_t a0 = split[0], a1 = split[1], b0 = d0 - a0, b1 = d1 - a1;
+  const merge::merge_block m = merge::merge_block_of(blockIdx.x, std::size_t(merge_tile), n, width);
+  const std::size_t a_beg = m.a_beg, a_end = m.a_end, d0 = m.d0, d1 = m.d1;
+  const std::size_t a0 = partition[blockIdx.x], a1 = merge::end_split(m, partition, blockIdx.x);
+  const std::size_t b0 = d0 - a0, b1 = d1 - a1;
   const int na = int(a1 - a0), nb = int(b1 - b0), total = na + nb;
   for (int i = threadIdx.x; i < total; i += merge_threads) {
     const std::size_t src = i < na ? a_beg + a0 + i : a_end + b0 + (i - na);
@@ -131,7 +126,7 @@ __global__ void __launch_bounds__(merge_threads) merge_kernel(const K* in_k, con
   }
   __syncthreads();
   const int diag = threadIdx.x * merge_items < total ? int(threadIdx.x) * merge_items : total;
-  int ai = int(merge_path(sk, std::size_t(na), sk + na, std::size_t(nb), std::size_t(diag), comp));
+  int ai = int(merge::merge_path(sk, std::size_t(na), sk + na, std::size_t(nb), std::size_t(diag), comp));
   int bi = diag - ai;
   K rk[merge_items];
   V rv[merge_items];
@@ -168,6 +163,8 @@ cudaError_t device_merge_sort(void* d_temp, std::size_t& temp_bytes, K* d_keys, 
   temp_carver carve(d_temp);
   K* tk = carve.take<K>(n);
   V* tv = carve.take<V>(has_values ? n : 0);
+  const std::size_t blocks = ceil_div(n, merge_tile);
+  std::size_t* partition = carve.take<std::size_t>(blocks);
   if (!d_temp) {
     temp_bytes = carve.bytes();
     return cudaSuccess;
@@ -187,9 +184,11 @@ cudaError_t device_merge_sort(void* d_temp, std::size_t& temp_bytes, K* d_keys, 
   }
   K *src_k = d_keys, *dst_k = tk;
   V *src_v = d_values, *dst_v = tv;
-  const unsigned blocks = unsigned(ceil_div(n, merge_tile));
   for (std::size_t width = base_tile; width < n; width *= 2) {
-    merge_kernel<K, V, has_values><<<blocks, merge_threads, 0, stream>>>(src_k, src_v, dst_k, dst_v, n, width, comp);
+    partition_kernel<K><<<unsigned(ceil_div(blocks, merge_threads)), merge_threads, 0, stream>>>(
+        src_k, n, width, blocks, partition, comp);
+    merge_kernel<K, V, has_values><<<unsigned(blocks), merge_threads, 0, stream>>>(src_k, src_v, dst_k, dst_v, n,
+                                                                                 width, partition, comp);
     if (cudaError_t e = cudaPeekAtLastError()) return e;
     std::swap(src_k, dst_k);
     std::swap(src_v, dst_v);

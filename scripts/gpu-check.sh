@@ -70,8 +70,9 @@ export BIGMUL_REQUIRE_GPU=1
 # ComplexLargestSizes 52, ComplexBatched 33, TiledProductsMatchGmp 48 and three
 # of the four decimal LargeProducts (16-19 each). Kept on purpose: the wrapped
 # passes (GpuTest.WrappedPassesMatchGmp) and a real-FFT decimal product
-# (LargeProducts/fft_real_inhouse_decimal). ctest gpu_check_dry_run checks that
-# every pattern names a test and that fast_keep stays selected.
+# (LargeProducts/fft_real_inhouse_decimal), and issue 37's new kernels' tests (phase
+# record, packed scan, radix sort, partitioned merge sort). ctest gpu_check_dry_run
+# checks that every pattern names a test and that fast_keep stays selected.
 declare -A fast_filter=(
   [test_prim_gpu]='*'
   [test_carry_gpu]='*'
@@ -82,7 +83,8 @@ declare -A fast_filter=(
 )
 # shellcheck disable=SC2034  # read by ctest gpu_check_dry_run
 declare -A fast_keep=(
-  [test_mul_gpu]='GpuTest.WrappedPassesMatchGmp Gpu/GpuAlgorithmTest.LargeProducts/fft_real_inhouse_decimal'
+  [test_mul_gpu]='GpuTest.WrappedPassesMatchGmp Gpu/GpuAlgorithmTest.LargeProducts/fft_real_inhouse_decimal GpuTest.TimedPassLeavesPhasesAndShape'
+  [test_prim_gpu]='PrimGpu.PackedLookbackScan PrimGpu.RadixSortMatchesStdSort PrimGpu.SortsMatchCpuMergeSort'
 )
 # memcheck filters: small sizes only (the full programs run under "tests").
 # The full tier runs racecheck over these too.

@@ -94,8 +94,10 @@ class emulator {
     std::uniform_int_distribution<std::size_t> any(0, live.size() - 1);
     if (how_ == schedule::latest_first && g_() % 16) {
       int best = live[0];  // the block holding the latest tile (or still without one)
-      for (int i : live)
-        if (blocks_[std::size_t(i)].tile < 0 || blocks_[std::size_t(i)].tile > blocks_[std::size_t(best)].tile) best = i;
+      for (int i : live) {
+        const long long t = blocks_[std::size_t(i)].tile;
+        if (t < 0 || t > blocks_[std::size_t(best)].tile) best = i;
+      }
       return best;
     }
     if (how_ == schedule::tear) {  // a writer between its two stores waits while others run

@@ -212,7 +212,7 @@ void check_all_schedules(const std::vector<T>& agg, Op op, T identity, const std
   }
   std::size_t torn = 0;
   for (schedule how : {schedule::random, schedule::latest_first, schedule::tear}) {
-    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       emulator<T, Op> e(agg, op, identity, how, seed * 7919 + agg.size());
       ASSERT_TRUE(e.run()) << what << ": livelock, schedule " << int(how) << " seed " << seed;
       const std::vector<T> got = e.carry_ins();
@@ -253,7 +253,7 @@ TEST(LookbackModel, EncodeDecodeRoundTripsAndRejectsTears) {
 
 TEST(LookbackModel, OneWordInt32) {
   std::mt19937_64 g(41);
-  for (std::size_t tiles : {1u, 2u, 33u, 70u, 100u}) {
+  for (std::size_t tiles : {1u, 2u, 33u, 70u}) {
     std::vector<std::int32_t> agg(tiles);
     for (auto& x : agg) x = static_cast<std::int32_t>(g());
     check_all_schedules(agg, plus32{}, std::int32_t{0}, "int32 x" + std::to_string(tiles));
@@ -262,7 +262,7 @@ TEST(LookbackModel, OneWordInt32) {
 
 TEST(LookbackModel, TwoWordInt64) {
   std::mt19937_64 g(42);
-  for (std::size_t tiles : {2u, 65u, 100u}) {
+  for (std::size_t tiles : {2u, 70u}) {
     std::vector<std::int64_t> agg(tiles);
     for (auto& x : agg) x = static_cast<std::int64_t>(g());
     check_all_schedules(agg, plus64{}, std::int64_t{0}, "int64 x" + std::to_string(tiles));
@@ -271,7 +271,7 @@ TEST(LookbackModel, TwoWordInt64) {
 
 TEST(LookbackModel, TwoWordAffineNotCommutative) {
   std::mt19937_64 g(43);
-  for (std::size_t tiles : {3u, 64u, 97u}) {
+  for (std::size_t tiles : {3u, 67u}) {
     std::vector<affine> agg(tiles);
     for (auto& x : agg) x = {static_cast<std::uint32_t>(g()) | 1u, static_cast<std::uint32_t>(g())};
     check_all_schedules(agg, affine_op{}, affine{1, 0}, "affine x" + std::to_string(tiles));

@@ -138,16 +138,22 @@ void run_type(const char* tname, unsigned max_log, temp_pool& pool) {
     t = pool.get(b);
     const bench::measurement cub_scan = time_run([&] { CHECK(cub::DeviceScan::InclusiveSum(t, b, in, out, int(n))); });
     report("cub_scan", tname, n, 1, cub_scan, 2.0 * n * sizeof(T), {{"copy_d2d", &copy}});
+    const bool compare = n <= (std::size_t{1} << 22);  // outputs checked against CUB's up to 2^22
+    if (compare) CHECK(cudaMemcpy(keys, out, n * sizeof(T), cudaMemcpyDeviceToDevice));
     for (auto alg : {gpu::scan_algorithm::lookback, gpu::scan_algorithm::reduce_then_scan,
                      gpu::scan_algorithm::lookback_packed}) {
       CHECK(gpu::device_inclusive_scan(nullptr, b, in, out, n, plus_op{}, T{0}, 0, alg));
       t = pool.get(b);
       const bench::measurement ms = time_run([&] { CHECK(gpu::device_inclusive_scan(t, b, in, out, n, plus_op{}, T{0}, 0, alg)); });
+      const char* name = alg == gpu::scan_algorithm::lookback          ? "scan_lookback"
+                         : alg == gpu::scan_algorithm::lookback_packed ? "scan_lookback_packed"
+                                                                       : "scan_reduce_then_scan";
+      if (compare && !same_on_device(keys, out, n)) {
+        std::fprintf(stderr, "bench_prim_gpu: %s %s n=%zu differs from CUB's scan\n", name, tname, n);
+        std::exit(1);
+      }
       // Against CUB's scan and against the copy (the bandwidth bound): one row, two ratios.
-      report(alg == gpu::scan_algorithm::lookback          ? "scan_lookback"
-             : alg == gpu::scan_algorithm::lookback_packed ? "scan_lookback_packed"
-                                                           : "scan_reduce_then_scan",
-             tname, n, 1, ms,
+      report(name, tname, n, 1, ms,
              2.0 * n * sizeof(T), {{"cub_scan", &cub_scan}, {"copy_d2d", &copy}});
     }
     // Sorts (input re-copied before every run, untimed).

@@ -16,8 +16,8 @@
 //      peak DRAM bandwidth; fraction = floor time / measured time.
 //   4b. Per phase of the FFT rows (one timed product: CUDA events around split,
 //      forward, pointwise, inverse, carry, join; fixed = the call's host wall
-//      time less those, i.e. launches, memsets, the guard's and the carry
-//      flag's copies and synchronisations): seconds, the bytes its kernels
+//      time less those, i.e. launches, memsets, the copy of the pass's report
+//      and its synchronisation): seconds, the bytes its kernels
 //      move (mul/gpu_byte_model.hpp), achieved GB/s, and the fraction of the
 //      phase's own floor (floor bytes at peak / its time).
 //   5. Batched 1024-, 2048-, 4096- and 8192-bit products per second against GMP on

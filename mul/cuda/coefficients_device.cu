@@ -93,8 +93,10 @@ __global__ void balanced_emit_kernel(Src src, const limb_t* a, std::size_t n, st
 }
 
 // ---- join_digits ----
+// accept: nullptr, or a device flag; 0 there means write nothing.
 __global__ void join_binary_kernel(const std::uint32_t* d, std::size_t m, std::size_t G, unsigned k, limb_t* out,
-                                   std::size_t out_n) {
+                                   std::size_t out_n, const int* accept) {
+  if (accept && *accept == 0) return;
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
   for (std::size_t g = blockIdx.y; g < G; g += gridDim.y) {
     const digit_loader digit{d + g * m, m};
@@ -105,7 +107,8 @@ __global__ void join_binary_kernel(const std::uint32_t* d, std::size_t m, std::s
 
 template <unsigned K>
 __global__ void join_decimal_kernel(const std::uint32_t* d, std::size_t m, std::size_t G, limb_t* out,
-                                    std::size_t out_n, std::size_t periods) {
+                                    std::size_t out_n, std::size_t periods, const int* accept) {
+  if (accept && *accept == 0) return;
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
   for (std::size_t g = blockIdx.y; g < G; g += gridDim.y) {
     for (std::size_t p = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; p < periods; p += stride) {
@@ -264,20 +267,28 @@ cudaError_t split_balanced_device(void* d_temp, std::size_t& temp_bytes, const l
   return split_balanced_device_batched(d_temp, temp_bytes, d_a, n, 1, f, d_out, stream);
 }
 
-cudaError_t join_digits_device_batched(const std::uint32_t* d_digits, std::size_t m, std::size_t G,
-                                       coeff_format f, limb_t* d_out, std::size_t out_n, cudaStream_t stream) {
+cudaError_t join_digits_device_batched_if(const int* d_accept, const std::uint32_t* d_digits, std::size_t m,
+                                          std::size_t G, coeff_format f, limb_t* d_out, std::size_t out_n,
+                                          cudaStream_t stream) {
   if (!f.valid()) return cudaErrorInvalidValue;
   if (G == 0 || out_n == 0) return cudaSuccess;
   if (f.rx == radix::binary) {
-    join_binary_kernel<<<grid_for(out_n, G), threads, 0, stream>>>(d_digits, m, G, f.digits, d_out, out_n);
+    join_binary_kernel<<<grid_for(out_n, G), threads, 0, stream>>>(d_digits, m, G, f.digits, d_out, out_n,
+                                                                   d_accept);
     return cudaPeekAtLastError();
   }
   return carry::with_decimal_digits(f.digits, [&](auto K) {
     constexpr unsigned k = decltype(K)::value;
     const std::size_t periods = prim::cuda::ceil_div(out_n, k);
-    join_decimal_kernel<k><<<grid_for(periods, G), threads, 0, stream>>>(d_digits, m, G, d_out, out_n, periods);
+    join_decimal_kernel<k><<<grid_for(periods, G), threads, 0, stream>>>(d_digits, m, G, d_out, out_n, periods,
+                                                                         d_accept);
     return cudaPeekAtLastError();
   });
+}
+
+cudaError_t join_digits_device_batched(const std::uint32_t* d_digits, std::size_t m, std::size_t G,
+                                       coeff_format f, limb_t* d_out, std::size_t out_n, cudaStream_t stream) {
+  return join_digits_device_batched_if(nullptr, d_digits, m, G, f, d_out, out_n, stream);
 }
 
 cudaError_t join_digits_device(const std::uint32_t* d_digits, std::size_t m, coeff_format f, limb_t* d_out,

@@ -53,6 +53,11 @@ cudaError_t join_digits_device(const std::uint32_t* d_digits, std::size_t m, coe
 // Digits of problem g at d_digits + g*m, limbs at d_out + g*out_n.
 cudaError_t join_digits_device_batched(const std::uint32_t* d_digits, std::size_t m, std::size_t G,
                                        coeff_format f, limb_t* d_out, std::size_t out_n, cudaStream_t stream = 0);
+// The same, writing nothing unless *d_accept (device int) is non-zero: a
+// verdict computed on the device decides without the host reading it first.
+cudaError_t join_digits_device_batched_if(const int* d_accept, const std::uint32_t* d_digits, std::size_t m,
+                                          std::size_t G, coeff_format f, limb_t* d_out, std::size_t out_n,
+                                          cudaStream_t stream = 0);
 
 // Value of a[0..n) (radix rx) mod 2^61 - 1 into *d_residue (device), the
 // value residue_mod_p returns.

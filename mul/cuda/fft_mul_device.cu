@@ -107,6 +107,25 @@ __global__ void unwrap_kernel(std::int64_t* c, std::size_t nc, std::size_t n, st
   if (t < total) fft_unwrap_batched(t, wrap, c, nc, n, da, ca, db, cb);
 }
 
+// What the host reads of a pass, in one copy after its one synchronisation:
+// the round-off statistics and the device's verdict.
+struct pass_report {
+  roundoff_sink sink;
+  int accept;  // max round-off within the guard and every product's carry fits
+};
+
+// The verdict (one block): the host's guard comparison on the same bits, and
+// every product's carry flag; the join reads it and writes nothing when 0.
+__global__ void verdict_kernel(pass_report* r, const int* ok, std::size_t G, double guard) {
+  int mine = 1;
+  for (std::size_t g = threadIdx.x; g < G; g += blockDim.x) mine &= ok[g] != 0;
+  const int all = __syncthreads_and(mine);
+  if (threadIdx.x == 0) {
+    const double e = __longlong_as_double(static_cast<long long>(r->sink.max_bits));
+    r->accept = (e <= guard) && all;
+  }
+}
+
 #define BIGMUL_TRY(expr)                \
   do {                                  \
     const cudaError_t e_ = (expr);      \
@@ -124,7 +143,8 @@ struct carved {
   std::uint32_t* digits = nullptr;
   void* split_temp = nullptr;
   void* carry_temp = nullptr;
-  roundoff_sink* sink = nullptr;
+  pass_report* report = nullptr;
+  roundoff_sink* sink = nullptr;  // &report->sink
   int* ok = nullptr;
   std::size_t split_bytes = 0, carry_bytes = 0;
 };
@@ -166,7 +186,8 @@ cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, s
   m.cufft_work = tc.take<char>(m.cufft_work_bytes);
   m.c = tc.take<std::int64_t>(G * s.nc);
   m.digits = tc.take<std::uint32_t>(G * s.m);
-  m.sink = tc.take<roundoff_sink>(1);
+  m.report = tc.take<pass_report>(1);
+  m.sink = m.report ? &m.report->sink : nullptr;
   m.ok = tc.take<int>(G);
   // Sub-algorithm temp: sized by their own first call.
   std::size_t split_a = 0, split_b = 0;
@@ -197,7 +218,7 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
   phase_clock clock(timed, st);
 
   clock.mark();
-  BIGMUL_TRY(cudaMemsetAsync(m.sink, 0, sizeof(roundoff_sink), st));
+  BIGMUL_TRY(cudaMemsetAsync(m.report, 0, sizeof(pass_report), st));
   BIGMUL_TRY(split_balanced_device_batched(m.split_temp, m.split_bytes, d_a, j.an, G, j.f, m.da, st));
   if (!j.square) BIGMUL_TRY(split_balanced_device_batched(m.split_temp, m.split_bytes, d_b, j.bn, G, j.f, m.db, st));
   clock.mark();
@@ -230,23 +251,10 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
     if (e != cudaSuccess) return e;
   }
 
-  // The guard: read on the host before anything is carried or written.
-  roundoff_sink sink{};
-  BIGMUL_TRY(cudaMemcpyAsync(&sink, m.sink, sizeof sink, cudaMemcpyDeviceToHost, st));
-  BIGMUL_TRY(cudaStreamSynchronize(st));
-  double max_err;
-  static_assert(sizeof max_err == sizeof sink.max_bits);
-  std::memcpy(&max_err, &sink.max_bits, sizeof max_err);
-  out.max_roundoff = max_err;
-  out.l2_roundoff = sink.val2 > 0 ? std::sqrt(sink.err2 / sink.val2) : std::sqrt(sink.err2);
-  out.t_split = clock.seconds(0);
-  out.t_forward = clock.seconds(1);
-  out.t_pointwise = clock.seconds(2);
-  out.t_inverse = clock.seconds(3);
-  if (!(max_err <= fft_roundoff_guard)) return cudaSuccess;  // rejected: d_r untouched
-
-  phase_clock carry_clock(timed, st);
-  carry_clock.mark();
+  // Carry and join without reading the guard first: the verdict kernel decides
+  // on the device and a rejected pass leaves d_r untouched (the join writes
+  // nothing; what its unwrap and carry computed is never read); the host
+  // synchronises once, for the report.
   if (s.wrap) {
     const std::size_t total = G * s.wrap;
     constexpr unsigned threads = 128;
@@ -257,22 +265,33 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
   BIGMUL_TRY(carry::cuda::carry_normalize_device_batched<std::int64_t>(
       m.carry_temp, m.carry_bytes, m.c, s.nc, G, carry::digit_base{j.f.rx == radix::decimal, j.f.digits}, m.digits,
       s.m, m.ok, st, static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit)));
-  carry_clock.mark();
-  std::vector<int> ok(G, 0);
-  BIGMUL_TRY(cudaMemcpyAsync(ok.data(), m.ok, G * sizeof(int), cudaMemcpyDeviceToHost, st));
+  verdict_kernel<<<1, 256, 0, st>>>(m.report, m.ok, G, fft_roundoff_guard);
+  BIGMUL_TRY(cudaGetLastError());
+  clock.mark();
+  BIGMUL_TRY(join_digits_device_batched_if(&m.report->accept, m.digits, s.m, G, j.f, d_r, j.an + j.bn, st));
+  clock.mark();
+  pass_report report{};
+  BIGMUL_TRY(cudaMemcpyAsync(&report, m.report, sizeof report, cudaMemcpyDeviceToHost, st));
   BIGMUL_TRY(cudaStreamSynchronize(st));
+  double max_err;
+  static_assert(sizeof max_err == sizeof report.sink.max_bits);
+  std::memcpy(&max_err, &report.sink.max_bits, sizeof max_err);
+  out.max_roundoff = max_err;
+  const roundoff_sink& sink = report.sink;
+  out.l2_roundoff = sink.val2 > 0 ? std::sqrt(sink.err2 / sink.val2) : std::sqrt(sink.err2);
+  out.t_split = clock.seconds(0);
+  out.t_forward = clock.seconds(1);
+  out.t_pointwise = clock.seconds(2);
+  out.t_inverse = clock.seconds(3);
+  out.t_carry = clock.seconds(4);
+  out.t_join = clock.seconds(5);
+  if (!(max_err <= fft_roundoff_guard)) return cudaSuccess;  // rejected: d_r untouched
   // A value that does not fit cannot come from a pass within the guard; treat
   // it as a failed pass all the same (never written).
-  if (std::find(ok.begin(), ok.end(), 0) != ok.end()) {
+  if (!report.accept) {
     out.max_roundoff = std::max(out.max_roundoff, 1.0);
     return cudaSuccess;
   }
-  carry_clock.mark();
-  BIGMUL_TRY(join_digits_device_batched(m.digits, s.m, G, j.f, d_r, j.an + j.bn, st));
-  carry_clock.mark();
-  BIGMUL_TRY(cudaStreamSynchronize(st));
-  out.t_carry = carry_clock.seconds(0);
-  out.t_join = carry_clock.seconds(2);
   out.accepted = true;
   return cudaSuccess;
 }

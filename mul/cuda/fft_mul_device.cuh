@@ -6,7 +6,9 @@
 //   -> pointwise product (the real FFT's unpack / re-pack fused into it)
 //   -> inverse FFT; rounding, the max round-off and the L2 round-off happen in
 //      its last pass (its store functor)
-//   -> guard check on the host -> carry normalization -> join into limbs.
+//   -> carry normalization -> verdict on the device (guard and carry flags)
+//   -> join into limbs, skipped by a rejected pass -> one copy of the
+//      round-off and the verdict to the host, one synchronisation.
 // The in-house engine is bigmul's fft/cuda; the cuFFT engine runs the same
 // split / round / carry kernels around cuFFT's transforms (separate passes).
 #pragma once
@@ -64,8 +66,9 @@ std::size_t fft_length(const fft_job& j);
 std::size_t fft_pass_bytes(const fft_job& j);
 
 // Runs one pass in d_temp (fft_pass_bytes(j) bytes). Synchronizes `stream`
-// (the guard is read on the host). Returns a CUDA error, or cudaSuccess with
-// out.accepted telling whether d_r[g*(an+bn) ..] holds the products.
+// once, at the end (the report is read on the host). Returns a CUDA error, or
+// cudaSuccess with out.accepted telling whether d_r[g*(an+bn) ..] holds the
+// products; a rejected pass leaves d_r untouched.
 cudaError_t fft_pass_device(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* d_a, const limb_t* d_b,
                             cudaStream_t stream, bool timed, fft_outcome& out);
 

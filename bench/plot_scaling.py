@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """How cost grows: reads bench_mul's JSON (the scaling/ rows) and writes a PNG
 of warm time / (n log2 n) against n (decimal digits), one line per thread
 count, cold times dashed, GMP dotted where it ran. Flat lines mean n log n.

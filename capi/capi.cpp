@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The C ABI (include/bigmul/bigmul.h) over bigmul::mul: every C++ exception
 // becomes a status code and a per-thread message, since none may cross into
 // a C caller's frames.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Carry normalization: product coefficients (any sign, any width) -> digits
 // in [0, B), B = 2^k or 10^k.
 //   carry_normalize_sequential   the reference (carry/carry_sequential.hpp)

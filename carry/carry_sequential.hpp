@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Sequential carry normalization: the reference every other carry algorithm
 // is tested against ([DIEGUEZ18 Fig. 7.4], with a signed multi-digit carry).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Two-phase parallel carry normalization ([DIEGUEZ18 §7.5]), for any base
 // B = 2^k or 10^k and signed coefficients.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The digit base B = 2^k or 10^k of carry normalization, and the per-element
 // arithmetic on it (floor division with a non-negative remainder), shared by
 // the CPU algorithms and their CUDA twins through BIGMUL_HD.

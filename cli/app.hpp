@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The bigmul command, end to end: options -> operands -> product -> checks ->
 // output, with per-phase timing and progress.
 #pragma once

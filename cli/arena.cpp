@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The command line's big arrays in one huge-page-advised mapping: see cli/arena.hpp.
 #include "cli/arena.hpp"
 

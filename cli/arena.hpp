@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // One mapping for the command line's big arrays: the parsed operands' limbs,
 // the product's limbs and the product's text.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul --distributed (cli/distributed.hpp).
 #include "cli/distributed.hpp"
 

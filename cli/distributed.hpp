@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul --distributed: the distributed product runs in bigmul-mpi (dist/),
 // a separate program beside this one. Why not here: bigmul links statically
 // for its start-up time (cli/CMakeLists.txt) and libmpi is a shared library

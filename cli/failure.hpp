@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // How the bigmul command fails: one exception type carrying the exit status
 // and the one-line message for stderr.
 #pragma once

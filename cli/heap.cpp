@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The process heap on huge pages: see cli/heap.hpp.
 #include "cli/heap.hpp"
 

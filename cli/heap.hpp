@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The process heap on huge pages, for one-shot runs of moderate size.
 //
 // Why: beside the CLI's own arrays (cli/arena.hpp), a 10^6-digit run with a

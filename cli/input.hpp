@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Reading the operands A and B: inline literals, @PATH files and standard
 // input, and parsing them with errors that name the operand, its source and
 // the byte offset inside that source.

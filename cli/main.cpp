@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul: multiplies two integers exactly. See `bigmul --help`.
 #include "cli/app.hpp"
 #include "cli/distributed.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The memory pre-flight check (see cli/memory_check.hpp).
 #include "cli/memory_check.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The memory pre-flight check: a product too large for this machine (or for
 // the process's ulimit -v) fails before any work, with the bytes it needs,
 // instead of running into the OOM killer or an allocation failure midway.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The bigmul command line: what the user asked for, checked for usage errors.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Writing the product: to stdout in large blocks, or to -o PATH atomically.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The product prepared while the operands are parsed: see cli/prepare.hpp.
 #include "cli/prepare.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Getting the product ready while the operands are parsed or generated.
 //
 // Why: the first product of a process touches tens of MB of fresh memory for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // One-line progress on stderr for long runs, only when stderr is a terminal:
 // each phase overwrites the previous one ("\r" + clear to end of line), and
 // the line is cleared before anything else is printed and at the end.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Random N-digit decimal operands for --random, built directly as decimal
 // limbs (no string, no conversion).
 #pragma once

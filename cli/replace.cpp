@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // What -o keeps of a file it replaces (see cli/replace.hpp).
 #include "cli/replace.hpp"
 

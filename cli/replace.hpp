@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // What -o keeps of a regular file it replaces, and the temporary file it
 // writes beside it (cli/output.hpp's atomic_file uses these).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // --verify: the product against GMP's mpz_mul on the same operands.
 #pragma once
 

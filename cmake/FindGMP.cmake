@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # Finds GMP (C library and gmpxx) and defines GMP::gmp and GMP::gmpxx.
 # GMP ships no CMake package but installs gmp.pc and gmpxx.pc: where
 # pkg-config finds them, their directories and version come first; the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # Installs bigmul as a CMake package (find_package(bigmul CONFIG) ->
 # bigmul::bigmul) and a pkg-config file. Included from the top-level
 # CMakeLists.txt after every module is defined.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Carries across ranks (dist/carry_scan.hpp).
 #include "dist/carry_scan.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The product's carries across ranks: the problem-split scan of
 // [DIEGUEZ18 §7.5] as one MPI collective.
 //

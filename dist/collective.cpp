@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Collective failure (dist/collective.hpp).
 #include "dist/collective.hpp"
 

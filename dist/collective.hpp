@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Collective failure: an error on one rank becomes the same bigmul::error on
 // every rank at the next phase boundary, never a hang. A phase is local work
 // only (no MPI call that another rank could be left waiting in); after it,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // One timed all-to-all (dist/exchange.hpp).
 #include "dist/exchange.hpp"
 

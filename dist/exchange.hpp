@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // One all-to-all of 64-bit words (MPI_Alltoallv), timed and counted for -t
 // and the model (docs/distributed.md). Counts are per rank, in words.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The distributed four-step NTT of one prime (dist/four_step.hpp).
 #include "dist/four_step.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The distributed three-prime NTT of one prime: the four-step transform
 // [BAILEY90] over the layouts of dist/shape.hpp. Forward: the length-n2
 // transforms of the rank's columns (an engine's plan: the AVX-512 IFMA

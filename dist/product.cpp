@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The distributed product (include/bigmul/mpi.hpp): limbs to columns, three
 // primes' four-step transforms (dist/four_step.hpp), Garner, the digits to
 // their positions, the carry scan (dist/carry_scan.hpp), the modular check.

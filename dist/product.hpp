@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Pieces of the distributed product (dist/product.cpp) that tests reach.
 #pragma once
 

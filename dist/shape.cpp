@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The distributed transform's shape (dist/shape.hpp).
 #include "dist/shape.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The distributed transform's shape and layouts (dist/four_step.hpp).
 //
 // A cyclic transform of n = n1 n2 points [BAILEY90], point j = j1 + n1 j2

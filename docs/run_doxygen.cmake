@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # ctest api_reference: builds the API reference and fails on any Doxygen
 # warning (an undocumented public entity, a broken reference), printing them.
 file(REMOVE_RECURSE ${OUT})

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Many products of the same size at once (crypto sizes): mul_batched computes
 // G products of n x n limbs, operands back to back, results 2n limbs apart.
 #include <bigmul/bigmul.hpp>

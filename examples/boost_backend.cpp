@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul as a Boost.Multiprecision backend: bigmul::boost_int is a
 // boost::multiprecision::number whose products go through bigmul.
 #include <bigmul/boost.hpp>

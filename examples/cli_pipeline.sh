@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # The bigmul command in pipelines. Usage: cli_pipeline.sh [path/to/bigmul]
 # (default: bigmul on PATH). Writes its files to a temporary directory.
 set -euo pipefail

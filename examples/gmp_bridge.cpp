@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The GMP bridge: bigmul::integer <-> mpz_t, and a drop-in mpz_mul that hands
 // large products to bigmul (small ones stay with GMP). Link GMP too
 // (GMP::gmp, or -lgmp).

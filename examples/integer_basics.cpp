@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The integer type: literals in, arithmetic, text out. Build against an
 // installed bigmul with `find_package(bigmul CONFIG REQUIRED)` and
 // `target_link_libraries(app PRIVATE bigmul::bigmul)`, or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Limb-level products with GMP's mpn contract: r[0 .. an+bn) = a * b, an >= bn >= 1,
 // r not overlapping the operands, limbs least significant first.
 #include <bigmul/bigmul.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Modular exponentiation by Montgomery's method: a toy RSA key (two Mersenne
 // primes), signing in constant time, and a batch of operations at once.
 #include <bigmul/bigmul.hpp>

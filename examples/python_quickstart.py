@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """bigmul from Python: install with `python3 -m pip install ./python`, then
 `import bigmul`. Functions take and return Python ints; bigmul.Integer keeps a
 number in bigmul's own form (binary or decimal radix) between operations."""

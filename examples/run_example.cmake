@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # ctest example_*: runs COMMAND (a list; ENV=NAME=VALUE for its environment)
 # and compares its standard output, line by line, with the file EXPECTED.
 # A line of EXPECTED may end in "..." to match any line with that prefix

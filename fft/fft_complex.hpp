@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Complex FFT of length n = 2^k on split (SoA) arrays, for double and float.
 //
 // Shapes, chosen by size so that every pass works in cache:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Real FFT of n = 2^k >= 2 points through a complex FFT of n/2 points.
 //
 // Packing (in place, split arrays of n/2): re[l] = x[2l], im[l] = x[2l+1]. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The loops are written so that GCC auto-vectorizes them (restrict-qualified
 // SoA arrays, unit-stride inner loops); each is compiled three times through
 // target_clones and the dynamic loader binds the best one for the CPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Vector kernels of the FFT, compiled for several instruction sets (AVX-512,
 // AVX2+FMA, baseline x86-64) and picked at run time by GCC function
 // multiversioning, so one binary runs anywhere and uses the widest vectors the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Portable NTT engine (three 62-bit primes), CPU: see fft/ntt.hpp.
 //
 // This file: lengths, the plan and its tables, the pointwise product and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Number-theoretic transform (NTT) modulo one of the three 62-bit primes of
 // fft/ntt_arith.hpp: exact integer transforms of the portable engine of the
 // NTT multiply (mul/ntt_mul.cpp).

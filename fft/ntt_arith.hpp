@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Arithmetic modulo the portable engine's NTT primes (fft/ntt.hpp) and the
 // CRT constants of fft/ntt_crt.hpp; everything per element is BIGMUL_HD so a
 // CUDA NTT could share it (there is none yet).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // NTT on AVX2 + FMA: see fft/ntt_avx2.hpp; the arithmetic and its exactness
 // bounds are in fft/ntt_avx2_arith.hpp.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // NTT on AVX2 + FMA (4 lanes of doubles): the vector engine of the NTT
 // multiply for processors without AVX-512 IFMA (Intel desktop and laptop
 // parts, AMD Zen 2/3, older servers), chosen at run time.

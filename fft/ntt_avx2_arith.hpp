@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Exact modular arithmetic in double precision with FMA, 4 lanes (AVX2):
 // the AVX2 NTT engine's arithmetic (fft/ntt_avx2*.cpp). The vector part exists
 // only where BIGMUL_HAVE_AVX2_CODE (x86-64, GCC or Clang); every function carries

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Garner's mixed-radix digits for the AVX2 engine's four primes
 // (fft/ntt_avx2.hpp), 4 coefficients a vector; the scalar fallback is
 // fft/ntt_crt.hpp's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The AVX2 engine's radix-3 stage (lengths 3 * 2^k): one pass over the three
 // thirds of the array, u64 in and doubles out forward, the reverse inverse,
 // with twiddles stepped per 64-j block from the plan's tables

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The AVX2 engine's power-of-two transforms (see fft/ntt_avx2.hpp): radix-4
 // passes, recursive down to an in-cache leaf whose last two levels run in
 // registers, and the scalar path for m < 16. Plan and tables:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Garner's mixed-radix digits [GARNER59] for a set of NTT primes (host code shared by
 // the NTT engines; the multiply turns the digits into limbs).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Decimal products on three primes below 2^50 (ntt52_primes, the vector
 // engines'): each coefficient's Chinese remaindering straight into base-10^19
 // digits, c = d0 + d1 10^19 + d2 10^38 (d0, d1 < 10^19, d2 < 2^25), every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The IFMA engine's plan and tables (see fft/ntt_ifma.hpp): the run-time
 // check, the level-by-level twiddle tables, the radix-3 constants, the plan
 // cache and the pointwise product. The transforms: fft/ntt_ifma_transform.cpp;

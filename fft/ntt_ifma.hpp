@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // NTT on AVX-512 IFMA (52-bit integer multiply-add, 8 lanes): the fast CPU
 // engine of the NTT multiply where the processor has it (AMD Zen 4+, Intel
 // Ice Lake+), chosen at run time; ntt_plan (fft/ntt.hpp) is the portable one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // AVX-512 IFMA modular arithmetic, 8 lanes of 52-bit residues: the IFMA NTT
 // engine's vector helpers (fft/ntt_ifma_*.cpp), as fft/ntt_avx2_arith.hpp is
 // the AVX2 engine's. Every vector function carries BIGMUL_IFMA (the including

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Garner's mixed-radix digits for the IFMA engine's four primes
 // (fft/ntt_ifma.hpp), 8 coefficients a vector; the scalar fallback is
 // fft/ntt_crt.hpp's. And the three-prime decimal digits

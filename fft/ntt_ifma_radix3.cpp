@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The IFMA engine's radix-3 stage (lengths 3 * 2^k): one pass over the three
 // thirds of the array, before the forward's three power-of-two transforms and
 // after the inverse's, with twiddles stepped per 64-j block from the plan's

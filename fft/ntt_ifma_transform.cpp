@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The IFMA engine's transforms (see fft/ntt_ifma.hpp): the radix-2 levels,
 // fused in pairs (radix 4), recursive down to an in-cache leaf whose last
 // three levels run in registers; forward decimation in frequency, inverse in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 #include "fft/ntt_level_table.hpp"
 
 #include <algorithm>

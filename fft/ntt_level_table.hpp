@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The NTT engines' twiddle tables, one per prime and engine, shared by all
 // the engine's transform lengths and built level by level (IFMA, portable)
 // or half by half (AVX2).

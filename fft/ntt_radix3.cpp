@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The portable engine's radix-3 stage (lengths 3 * 2^k, see fft/ntt.hpp):
 // its tables and its forward and inverse passes over the array's thirds.
 #include <algorithm>

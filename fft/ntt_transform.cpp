@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The portable engine's power-of-two transforms (see fft/ntt.hpp): radix-2
 // levels, recursive down to an in-cache leaf, whole-array levels shared over
 // the threads first. Plan and tables: fft/ntt.cpp; radix-3 stage:

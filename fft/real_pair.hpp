@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The real-FFT pair formulas, shared by the CPU real_fft (fft/fft_real.cpp) and
 // the GPU's fused pointwise step (fft/cuda/device_real_pointwise.hpp). Packing
 // z_l = x_2l + i x_2l+1 (n real points into h = n/2 complex), Z = the

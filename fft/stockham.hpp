@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Batched Stockham autosort FFT [STOCKHAM66] of length n = 2^k on interleaved lanes.
 //
 // Element j of lane l lives at x[j * lanes + l]; all lanes are transformed at

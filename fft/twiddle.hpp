@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Accurate roots of unity for the FFT tables.
 //
 // Every table entry is computed once in long double from an exactly reduced

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The CLI's argument parser: argv built from the input (NUL-separated
 // arguments). parse_command_line either returns options that satisfy its
 // contract or throws failure(exit_usage) with one line; nothing else.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Division and radix conversion (and the integer operators over them):
 // divmod and the limb-level div_qr (every algorithm) against mpz_tdiv_qr,
 // convert_radix / binary_to_decimal / decimal_to_binary / to_string against

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The literal parser: bigmul::integer::from_string (sign, decimal digits, or
 // 0x/0X and hex digits; leading zeros decimal) and the CLI's @FILE reader
 // (surrounding whitespace ignored, offsets counted in the file), against a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Products: bigmul::mul and mul_batched with sizes, algorithms, radices,
 // thread counts and options taken from the input, against GMP's mpz_mul.
 // Operands are random, all-maximum limbs (long carry chains), sparse, or the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // GMP as the fuzz targets' oracle: mpz values of bigmul's limb vectors and
 // integers, with RAII so that a failed check can report and abort cleanly.
 #pragma once

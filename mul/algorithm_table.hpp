@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // One descriptor per multiplication algorithm: its name, whether it has a CUDA
 // version, and for the floating-point FFTs the layout, precision and length
 // rule. Every place that asks "is this a real FFT / a GPU algorithm / FP32?"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Schoolbook multiplication, product scanning (Comba [COMBA90]) in both radices: each
 // output column sums its exact 128-bit products in a 192-bit accumulator, so
 // the cost per product is a multiply and three adds (add, adc, adc) and each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // MULX + ADCX/ADOX schoolbook rows: see mul/basecase_adx.hpp.
 #include "mul/basecase_adx.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Binary schoolbook rows on MULX + ADCX/ADOX (x86-64 with BMI2 and ADX): two
 // independent carry chains per row (CF: the low product halves plus r, OF:
 // the previous high half), GMP's technique; faster than the Comba columns

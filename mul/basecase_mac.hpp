@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The product-scanning (Comba) step of the fixed-size schoolbook kernels
 // (mul/basecase_small.cpp).
 #pragma once

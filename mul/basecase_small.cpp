@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Fixed-size Comba kernels: see mul/basecase_small.hpp.
 #include "mul/basecase_small.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Fixed-size binary schoolbook products for operands of at most 10 limbs:
 // one fully unrolled product-scanning (Comba [COMBA90]) kernel per shape
 // an x bn, chosen from a table. At these sizes the generic loops spend more

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Batched products in AVX-512 IFMA lanes: see mul/batched_ifma.hpp.
 //
 // The vector code lives in functions with a target attribute (as in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Batched crypto-size products across the lanes of AVX-512 IFMA vectors:
 // eight independent products per vector, one product per 64-bit lane, in
 // 52-bit digits (vpmadd52luq / vpmadd52huq give the low and high 52 bits of a

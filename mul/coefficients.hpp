@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Splitting limbs into small coefficients for a convolution, and joining
 // normalized digits back into limbs, in both radices.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Per-period arithmetic of coefficient split and join (see coefficients.hpp
 // for periods), shared by the CPU code (mul/coefficients.cpp,
 // coefficients_impl.hpp) and its CUDA twin (mul/cuda/coefficients_device.cu)

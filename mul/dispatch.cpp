@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul::mul: argument checks, algorithm choice from the tuned crossover
 // table, the optional modular check, per-phase statistics.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // What every public multiplication entry point checks before any work:
 // enums inside their enumerations (a value cast from an integer would
 // otherwise fall through every switch and leave the result unwritten), sizes

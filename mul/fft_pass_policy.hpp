@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The FFT pass policy both backends follow (mul/fft_mul.cpp on the CPU,
 // mul/cuda/mul_device.cu on the GPU): the transform length a product needs,
 // the coefficient size of the first pass (exactness table or forced), how far

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Rounding one inverse-FFT output to its integer coefficient, with the
 // round-off the exactness guard measures: the per-element arithmetic shared
 // by the CPU pipeline (mul/fft_mul.cpp) and the GPU one (mul/cuda), so both

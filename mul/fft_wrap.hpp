@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Wrapped FFT passes: a product of P = L + k coefficients computed with a
 // length-L cyclic convolution, k small (fft_pass_length in
 // mul/fft_pass_policy.hpp allows k <= fft_max_wrap, 16). The top k coefficients

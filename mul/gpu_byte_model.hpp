@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Bytes each kernel of the GPU FFT product moves (mul/cuda/fft_mul_device.cu),
 // per phase, and the fused-design floor per phase: the host-side model that
 // bench_mul_gpu divides by its phase times (achieved bandwidth, fraction of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The GPU table in use (mul/cuda/params_gpu.hpp): chosen once per process,
 // for the device the CUDA probe finds. Plain C++: CPU builds keep tables[0].
 #include <atomic>

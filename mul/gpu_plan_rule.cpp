@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 #include "mul/gpu_plan_rule.hpp"
 
 #include "fft/cuda/device_fft_plan.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Which algorithm the GPU runs for a product, and whether the GPU can plan
 // every pass of it. backend::automatic asks gpu_plannable before it sends a
 // product to the GPU, so that products the in-house GPU FFT cannot plan (real

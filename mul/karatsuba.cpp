@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Karatsuba multiplication [KARATSUBA62] in the subtractive form
 //   a*b = z0 + (z0 + z2 - (a0 - a1)(b0 - b1)) X + z2 X^2,
 // which needs only n/2-limb differences (no carry limb), in both radices.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Binary-radix limb loops for the Karatsuba and Toom-3 products (GMP's
 // mpn_add_n, mpn_sub_n): add/adc and sub/sbb chains, four limbs a pass. The radix-generic loops (mul/limb_vec.hpp)
 // cost 2-3x more per limb at the sizes where they are most of a

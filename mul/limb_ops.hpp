@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Per-limb arithmetic in both radices, shared by the multiplication algorithms
 // (and their CUDA twins: everything here is BIGMUL_HD).
 #pragma once

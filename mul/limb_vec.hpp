@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Limb-vector loops (GMP's mpn_add_n, mpn_addmul_1, ...) for both radices.
 // Internal to the multiplication layer.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The O(n) modular check of a product: residues modulo the Mersenne prime
 // p = 2^61 - 1. An FFT rounding error changes the product by a small multiple
 // of a power of the limb base, which p (prime, coprime to 2 and 10) detects.

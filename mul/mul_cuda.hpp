@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The host side of the CUDA backend, as the CPU dispatcher sees it (no CUDA
 // types here: dispatch.cpp is plain C++). Defined in mul/cuda/mul_host.cu;
 // only declared when the library is built with CUDA.

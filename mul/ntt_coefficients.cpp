@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Limbs -> b-bit NTT coefficients as residues (see mul/ntt_coefficients.hpp).
 #include "mul/ntt_coefficients.hpp"
 

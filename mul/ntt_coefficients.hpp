@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Binary limbs as NTT coefficients of `bits` < 64 bits, and the coefficients
 // of the product added back at bit offsets: what lets the NTT multiply keep
 // three primes below 2^50 past 2^22 limbs (mul/ntt_mul.cpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 #pragma once
 // The decimal carry of a three-prime NTT product on the vector engines'
 // primes: coefficients arrive already split into base-10^19 digits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 #pragma once
 // Garner reconstruction of an NTT product's coefficients from their
 // mixed-radix digits, shared by the multiply (mul/ntt_mul.cpp) and the

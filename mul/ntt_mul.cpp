@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // NTT multiplication (three or four primes, three engines): see mul/ntt_mul.hpp.
 #include "mul/ntt_mul.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The twisted second piece of a folded NTT product: see mul/ntt_piece.hpp.
 #include "mul/ntt_piece.hpp"
 

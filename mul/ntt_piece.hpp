@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The twisted second piece of a folded NTT product (mul/ntt_mul.cpp).
 //
 // A product P = a b with count = n + w coefficients (0 < w <= M, M | n) is

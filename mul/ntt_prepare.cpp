@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Plans, tables and touched scratch for a product to come: see mul/ntt_prepare.hpp.
 #include "mul/ntt_prepare.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Getting an NTT product ready before its operands are (bigmul::prepare_mul).
 //
 // Why: the first product of a process pays for what later ones reuse: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Crossovers of the CPU dispatcher, in limbs of the smaller operand (bn).
 // The values are in mul/params_cpu.inc, which bench/tune/tune_cpu writes; do
 // not edit that file by hand.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Caches kept above mul/ (the radix converter's power table, reciprocals and
 // transform buffers in src/arith) register a function here, and
 // bigmul::release_scratch() calls every registered one: one public call frees

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Schoolbook squaring: see mul/sqr_basecase.hpp.
 #include "mul/sqr_basecase.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Schoolbook squaring, binary radix: a^2 = 2 sum_{i<j} a_i a_j B^(i+j) +
 // sum a_i^2 B^(2i), n(n+1)/2 limb products instead of the n^2 of a general
 // product (GMP's mpn_sqr_basecase, which makes mpn_sqr markedly faster than

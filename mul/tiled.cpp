@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // CPU twin of the GPU tiled convolution. Output-stationary: each task owns a
 // tile of T outputs and sweeps the T x T tile pairs that feed it, so no two
 // tasks write the same output (the GPU's tile-pair + atomics variant needs no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Toom-3 [BODRATO07], binary radix. a = a2 X^2 + a1 X + a0 with X = B^n,
 // n = ceil(N/3), a2 of s = N - 2n limbs (likewise b); the product's five
 // coefficients come from its values at 0, 1, -1, 2 and infinity:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Toom-3 (Toom-Cook 3-way) multiplication, binary radix, with Bodrato's
 // evaluation points and interpolation sequence [BODRATO07]: five products of
 // a third of the size instead of Karatsuba's three of half (O(n^1.465)).

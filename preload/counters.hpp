@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // What the preload did, for BIGMUL_GMP_VERBOSE=1: per interposed function,
 // the calls bigmul computed (with their sizes), the calls passed to GMP
 // below the crossover, and the calls that fell back to GMP after bigmul

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // GMP's raw-digit strings in base 10 (digit values 0-9, most significant
 // first) <-> binary limbs, through bigmul's subquadratic radix converter
 // (src/arith) and its digit text code (src/digits). Both throw on failure

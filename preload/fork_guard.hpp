@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // fork() safety: a process must not be copied while one of its threads is
 // inside bigmul, since the child would inherit bigmul's pool and cache
 // mutexes locked by a thread it does not have. Every call into bigmul holds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // GMP's mpn entry points, interposed (LD_PRELOAD): products and base-10
 // conversions at or above the crossovers are computed by bigmul, the rest by
 // GMP's own functions, reached by one compare. GMP calls these through its

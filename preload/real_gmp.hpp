@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // GMP's own mpn functions, found beside the preload: the functions the
 // interposer calls below its crossovers and when bigmul fails.
 #pragma once

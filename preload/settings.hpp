@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The preload's settings, read from the environment once when it loads:
 //   BIGMUL_GMP_CROSSOVER       products: the smaller operand's limbs from which bigmul computes
 //                              (default: the tuned crossover against GMP, bigmul::gmp_crossover_limbs)

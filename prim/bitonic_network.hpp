@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The bitonic sorting network in its all-ascending form, shared by the CPU
 // sorts and their CUDA twins.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Phase planner of the K-model bitonic sort ([CAPANNINI10 §V]).
 //
 // Several consecutive network steps can run in one pass over memory if the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Uninitialized scratch arrays for the big passes (FFT, rounding, carries).
 //
 // Why: a product of 10^6 digits touches tens of MB of fresh memory, and on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Stream compaction built from a scan ([KOIKE15 ch. 5]): flags = pred(x),
 // exclusive scan of the flags = destinations, scatter. Stable: kept elements
 // stay in input order.

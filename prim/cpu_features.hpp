@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Run-time instruction-set checks for the vector engines (fft/ntt_ifma,
 // fft/ntt_avx2, mul/batched_ifma, mul/basecase_adx, src/arith/montgomery_ifma):
 // read once, then a load. Each engine's code sits only in functions marked

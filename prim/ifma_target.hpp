@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The AVX-512 IFMA code's preamble, shared by fft/ntt_ifma*.cpp,
 // mul/batched_ifma.cpp and src/arith/montgomery_ifma.cpp: the intrinsics and
 // BIGMUL_IFMA, the target attribute that every function using them carries

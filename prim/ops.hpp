@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Associative operators shared by the CPU primitives and their CUDA twins.
 //
 // Three of them are associative but NOT commutative; they are what the tests

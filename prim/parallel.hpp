@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Thread pool and parallel loops shared by every CPU algorithm in bigmul.
 //
 // Why our own pool: the FFT, carry and scan passes are short (sub-millisecond at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Reduction front door: picks cascading (commutative operators) or pipeline
 // (operand order kept) by the caller's statement about the operator, and
 // transform_reduce (map, then reduce: Bird's list-homomorphism form).

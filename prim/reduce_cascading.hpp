@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Cascading reduction for COMMUTATIVE operators ([KOIKE15 §4.4], [HARRIS07]
 // kernel 7, brought to the CPU).
 //

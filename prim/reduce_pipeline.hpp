@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Pipeline reduction for NON-COMMUTATIVE associative operators ([KOIKE15
 // §4.6.3], the author's contribution, brought to the CPU).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Tree reduction, order-preserving ([KOIKE15 §4.3] "modified tree-based",
 // [NAKANO14 Thm. 1]): level by level, x[i] = x[2i] (+) x[2i+1], until one value
 // is left. O(n) work like the others but log n passes over shrinking buffers;

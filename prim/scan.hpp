@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Prefix scan on the CPU: inclusive and exclusive, any associative operator.
 //
 // Multithreaded as the three-phase reduce-then-scan of [DIEGUEZ18 ch. 5] (chunk

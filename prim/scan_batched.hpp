@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Batched scan: G independent problems of length N stored back to back
 // (problem g is in[g*N .. g*N+N)), scanned in one call ([DIEGUEZ18 ch. 5],
 // "G problems per call").

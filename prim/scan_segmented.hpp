@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Segmented scan: one inclusive or exclusive scan per segment, segments
 // marked by head flags (flags[i] != 0 starts a new segment at i; index 0
 // always starts one).

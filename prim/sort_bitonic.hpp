@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // K-model bitonic sort ([CAPANNINI10]) on the CPU: the network of
 // prim/bitonic_network.hpp run phase by phase as planned by
 // prim/bitonic_plan.hpp. A phase gathers each part (2^log_part elements,

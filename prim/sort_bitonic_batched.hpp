@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Batched small sort ([DIEGUEZ18 ch. 4], BMCS): G independent problems of N keys
 // stored back to back, each sorted by the bitonic network in a local buffer,
 // many problems per task. Like the GPU kernel's "4 keys per thread", two

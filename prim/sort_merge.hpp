@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Stable d-way merge sort ([KOIKE15 ch. 6]), multithreaded.
 //
 // 1. Runs of `base_run` elements are sorted by binary insertion (stable).

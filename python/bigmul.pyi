@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """Type stub for the bigmul extension module (python/module.cpp, python/integer_class.cpp).
 
 Exact products of huge integers and fast decimal conversion by the bigmul library.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Shared by the module's source files: keyword options -> mul_options, error
 // mapping, and the Integer class's binding.
 #pragma once

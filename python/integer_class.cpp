@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul.Integer: a Python number holding a bigmul::integer, so that a chain
 // of operations stays in bigmul's representation (binary or decimal radix)
 // and pays for one conversion at each end instead of one per operation.

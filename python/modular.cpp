@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul.powmod / bigmul.powmod_batched and Integer's three-argument pow():
 // Python's pow(b, e, m) by bigmul's Montgomery arithmetic (<bigmul/modular.hpp>).
 //

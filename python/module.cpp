@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The Python module `bigmul`: products of Python ints and decimal / hex
 // conversions through bigmul, the GIL released while bigmul works.
 #include <pybind11/pybind11.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Python int <-> limbs through _PyLong_AsByteArray / _PyLong_FromByteArray:
 // little-endian bytes are the limbs' own memory on little-endian hosts, so a
 // conversion is one linear pass inside CPython.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Python int <-> bigmul limbs, in linear time through CPython's byte-array
 // conversions (no per-digit Python loops). Callers hold the GIL.
 #pragma once

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """Builds the bigmul extension through the project's CMake build (setuptools
 has no CMake support of its own, and Debian packages no scikit-build-core).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # Fails when a file includes a header from a layer above its own.
 # Layers, bottom up: prim < fft, carry (peers: neither includes the other)
 # < mul < src (with src/arith, src/digits) < dist (MPI; the only includer of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # Installs the Debian packages bigmul needs that are missing (needs root or sudo).
 # Sourced by quickstart.sh and test.sh; safe to run again.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # Runs bigmul's libFuzzer targets (fuzz/): scripts/fuzz.sh [TARGET...] SECONDS
 #   TARGET: fuzz_literal fuzz_mul fuzz_div_radix fuzz_cli_args (default: all)
 # Configures and builds its own clang build (BUILD_DIR, default build/fuzz:

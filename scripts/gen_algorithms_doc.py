@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """The crossover tables of docs/algorithms.md, generated from the tuned
 parameter file mul/params_cpu.inc (written by bench/tune/tune_cpu), so the
 documentation never carries a hand-copied threshold.

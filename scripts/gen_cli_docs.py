@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """Generates the man page docs/bigmul.1 and the reference part of docs/cli.md
 from `bigmul --help`, the one source of truth for the command's options
 (cli/options.cpp, usage_text()).

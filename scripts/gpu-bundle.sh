@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # Packs what the GPU machine runs into one compressed file that the device
 # tool can carry (its limit is 64 MiB; the build folder is ~400 MB):
 #   cmake --preset gpu && cmake --build --preset gpu && scripts/gpu-bundle.sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # The GPU check, on a machine with a GPU, over programs built elsewhere (this
 # script never builds). One command, one device lease (docs/gpu-check.md):
 #   scripts/gpu-check.sh OUTDIR [BUNDLE.tar.xz | BUILD_DIR]

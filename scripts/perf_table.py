@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """The performance summary of README.md and docs/performance.md, generated
 from one committed benchmark results file (bench/mul/bench_mul's JSON, the
 harness schema): bigmul's dispatcher (`auto` rows) against GMP's mpz_mul

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """Plots bench_mul JSON: our time / GMP's time against digits, one line per
 (algorithm, radix, threads). Needs Debian's python3-matplotlib.
 

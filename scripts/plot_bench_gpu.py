@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """Plots bench_mul_gpu JSON ([DIEGUEZ18 ch. 7]'s figures re-measured): MData/s against
 digits per operand for single (G = 1) and batched products, one line per
 variant; the relative L2 round-off (Table 7.2); the fraction of the

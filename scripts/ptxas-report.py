@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """ptxas resource report of every CUDA kernel: registers, spills, stack, shared memory.
 
   scripts/ptxas-report.py build [BUILD_DIR=build/ptxas] [OUT=bench/results/gpu/ptxas-sm90.txt]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # Quick start: install what is missing, build (release), run the main job:
 # multiply two random 10^6-digit numbers, check against GMP, print phase times.
 # Also pip-installs the Python package into build/venv.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # Runs bigmul's test suite: the fast tests of the release build, the fast
 # tests again under ASan + UBSan, then each libFuzzer target for 30 s from the
 # committed corpus (FUZZ_SECONDS). BIGMUL_TEST_HEAVY=1 adds the long sweeps

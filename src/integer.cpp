@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul::integer: parsing and printing in the number's own radix (linear
 // time, src/digits), radix conversion (the one converter: src/arith's divide
 // and conquer), comparisons, and multiplication through bigmul::mul.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul::integer operators: sign handling and radix agreement around the
 // limb-level routines of src/arith. Part of the integer module (the bigmul
 // library), through integer's public interface only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul::integer modular arithmetic (include/bigmul/modular.hpp): argument
 // checks, radix conversion, and the choice between the IFMA lanes (batches)
 // and scalar Montgomery arithmetic (src/arith/montgomery.hpp).

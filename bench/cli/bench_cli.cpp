@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_cli: the whole `bigmul` process against gmp_ref (mpz_set_str,
 // mpz_mul, mpz_out_str; built beside it) on random operands in files, for
 // decimal->decimal, hex->hex, decimal->hex, hex->decimal and decimal x hex

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_digits: parsing and printing digit text in the number's own radix
 // (src/digits), one thread and all threads, in GB/s of text; the old
 // digit-at-a-time loop and GMP's mpn_set_str / mpn_get_str (power-of-two

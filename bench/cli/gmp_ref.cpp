@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // gmp_ref: the GMP reference for bench_cli, a one-shot product the way a GMP
 // user writes it: mpz_set_str, mpz_mul, mpz_out_str.
 //   gmp_ref [--hex] A B     A, B: a literal or @FILE; decimal, or 0x hex

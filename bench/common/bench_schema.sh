@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # ctest bench_schema: four bench programs (the harness's own rows, the
 # fork-per-size scaling rows, the Google Benchmark adapter, the small-product
 # rows) at tiny sizes,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """Checks bench JSON files against the harness's schema (bench/common/harness.hpp):
 Google Benchmark-compatible ("context" and "benchmarks"), our context block,
 and per row name, run_type, iterations, real_time, cpu_time, time_unit; every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The harness for programs written with Google Benchmark (bench_fft,
 // bench_ntt, bench_prim_cpu): the shared options become Google Benchmark's
 // (--json FILE -> --benchmark_out=FILE in JSON, --repetitions N ->

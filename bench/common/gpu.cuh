@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // What the CUDA bench programs add to the harness (harness.hpp): the GPU in
 // the context block, the "no GPU" rule every GPU program follows, and timing
 // with CUDA events into the harness's `measurement`.

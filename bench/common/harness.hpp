@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The one benchmark harness: every bench program (CPU and CUDA) parses the
 // same options, times the same way and writes the same Google Benchmark-
 // compatible JSON: a "context" block (machine, commit, date, GMP and bigmul

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Heap accounting for the benchmarks that report peak heap: heap_count.cpp
 // replaces the global operator new/delete with counting versions. It is an
 // object library linked into exactly the programs that counted before, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_crypto: crypto sizes, in one run on the same threads.
 //   products:  G products of n x n limbs through bigmul::mul_batched (IFMA
 //              lanes where the processor has them) against GMP's mpn_mul_n;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_small: single small products, bigmul::mul against GMP's mpn_mul
 // (issue 15's target: at most 1.1x GMP's time at every size from 1 limb to
 // the NTT crossover), and squares bigmul::mul(a, a) against mpn_sqr.

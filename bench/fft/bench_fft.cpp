@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // FFT throughput: forward + inverse per iteration, complex and real, double and
 // float, n = 2^10 .. 2^24, one thread and all threads. GFLOP/s counts the
 // conventional 5 n log2 n flops per complex transform (2.5 n log2 n for a real

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // In-house GPU FFT against cuFFT: forward and inverse transforms, complex (C2C) and
 // real (R2C / C2R; in-house: the packed half-length complex transform), FP64 and
 // FP32, n = 2^10 .. 2^max_log2, single (G = 1) and batched (G = 2^max_log2 / n

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // NTT throughput: forward + inverse per iteration, every engine (portable:
 // three 62-bit primes, scalar; ifma: four 50-bit primes, AVX-512 IFMA; avx2:
 // the same primes, AVX2 + FMA doubles), one prime, n = 2^10 .. 2^22 and 3 * 2^k, one thread and all threads.

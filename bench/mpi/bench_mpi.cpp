@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_mpi: the distributed product's time, its phases, every all-to-all's
 // bytes and seconds, and memory per rank, for one rank count (the launcher's)
 // and a list of sizes; with --baseline, rank 0 also times the single-process

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """The distributed product's model (docs/distributed.md): all-to-all bytes,
 memory per rank and time on P nodes, from a link bandwidth and the measured
 single-node speed in bench/results/mpi.json.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # Writes bench/results/mpi.{txt,json}: the distributed product (bench_mpi) at
 # 10^7, 3 10^7 and 10^8 decimal digits for P = 1, 2, 4 ranks of one thread
 # (P = 1 also times the single-process bigmul::mul of the same operands),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_batched_cpu: crypto-size batches on the CPU. G independent products
 // of n x n limbs (1024 .. 8192-bit operands) through bigmul::mul_batched,
 // against GMP's mpn_mul_n over the same operands on the same number of

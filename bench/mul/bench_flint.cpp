@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_flint: bigmul's product beside GMP's mpn_mul and, when the build
 // found FLINT >= 3 (pkg-config "flint"), FLINT's flint_mpn_mul (fft_small),
 // on the same random balanced binary operands, in one process: per NTT engine

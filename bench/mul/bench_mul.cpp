@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_mul: bigmul's multiplication against GMP's mpz_mul, measured in the
 // same run, for 10^3 .. 10^7 decimal digits: every algorithm and the
 // dispatcher, 1 thread and all threads, both radices; the ratio is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_mul_gpu: the GPU multiplication measured the way [DIEGUEZ18 ch. 7] does,
 // with every baseline in the same run.
 //   1. MData/s (million result digits per second; result = 2N digits per

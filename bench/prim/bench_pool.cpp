@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_pool: what one parallel_for costs beyond its tasks, the thread pool's
 // hand-off latency. Each call runs `threads` busy tasks of --task-us each (one
 // per thread, so a helper that arrives late leaves its task to the caller and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Throughput of the CPU primitives against std:: on the same data, one
 // thread and all threads. Run with --json FILE for JSON (the harness's
 // options, bench/common/gbench_main.hpp). Sizes 2^16 .. 2^26 elements.

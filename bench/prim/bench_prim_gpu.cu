@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // GPU primitives against CUB and a device-to-device copy, timed with CUDA
 // events (median of 15 runs after a warm-up, data already on the device).
 //   bench_prim_gpu [--json FILE] [--max-log2 L=28] [--repetitions N] [--min-time S] [--filter REGEX]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """bigmul's Python module against gmpy2 (GMP) and CPython's int, in the same process.
 
 Products of two random N-digit ints, N = 10^3 .. 10^7:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # ctest bench_python_schema: bench_python.py at tiny sizes writes the harness's
 # schema (check_schema.py), with every row and baseline it should have; and
 # --filter keeps only the rows it names.

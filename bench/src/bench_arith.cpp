@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Division (2n by n digits) and radix conversion (binary <-> decimal) of
 // bigmul against GMP, for 10^3 .. 10^7 digits, both measured in this run.
 // Rows <operation>/<digits>, ratio_vs_gmp.

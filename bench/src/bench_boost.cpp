@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Multiplication through Boost.Multiprecision: bigmul::boost_int against
 // cpp_int and mpz_int on the same values, 1024 bits .. 10^6 digits.
 // Rows boost_int/<digits>; ratio_vs_cpp_int and ratio_vs_mpz_int (our time

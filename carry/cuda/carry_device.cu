@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // CUDA twin of carry_normalize_two_phase: kernels and the CUB-shaped entry
 // points (see carry/cuda/carry_device.cuh for the algorithm).
 #include "carry/cuda/carry_device.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // CUDA twin of the two-phase carry normalization (carry/carry_two_phase.hpp),
 // in CUB's shape: call once with d_temp == nullptr to get temp_bytes, then
 // again to run. Asynchronous on `stream`, returns a cudaError_t, never throws,

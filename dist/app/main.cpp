@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul-mpi: the distributed product as a command (docs/distributed.md).
 // `bigmul --distributed ...` executes this program (cli/distributed.cpp), so
 // the bigmul command itself never links or initializes MPI.

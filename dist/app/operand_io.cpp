@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul-mpi's operands (dist/app/operand_io.hpp).
 #include "dist/app/operand_io.hpp"
 

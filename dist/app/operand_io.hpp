@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul-mpi's operands: read collectively, each rank parsing only its own
 // block of limbs (MPI-IO for @PATH: MPI_File_read_at_all of the bytes that
 // hold the rank's limbs), or generated block by block (--random).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul-mpi's command line (dist/app/options.hpp).
 #include "dist/app/options.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul-mpi's command line: the subset of bigmul's that a distributed
 // product supports, plus --memory-cap and --raw (docs/distributed.md).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul-mpi's product output (dist/app/product_io.hpp).
 #include "dist/app/product_io.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul-mpi's product output: decimal or 0x-hex text (or the raw-limb
 // format with --raw) written collectively: every rank prints its own limbs
 // and writes them at its offset with MPI_File_write_at_all into a temporary

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // cuFFT loaded on first use (see cufft_library.hpp).
 #include "fft/cuda/cufft_library.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // cuFFT, loaded on first use (dlopen) instead of at process start-up.
 // Why: most runs of a CUDA build never use the cuFFT engine, yet a linked
 // libcufft (~280 MB of mappings) cost every `bigmul 3 4` several milliseconds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // cuFFT adapter: cached plans and thin execution wrappers (see cufft_plans.cuh).
 #include "fft/cuda/cufft_plans.cuh"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // cuFFT adapter: the baseline engine beside the in-house FFT, with the same
 // conventions where they apply (forward exp(-2 pi i jk/n), inverse unscaled).
 // Plans are cached per (device, kind, n, batch), created on first use and shared by

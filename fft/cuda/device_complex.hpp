@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Complex arithmetic of the in-house GPU FFT on any {x, y} type (double2, float2
 // on the device; a plain struct in tests/fft/test_fft_gpu_model.cpp) and the
 // compile-time roots of unity inside its radix-2..16 butterflies. Plain C++17, BIGMUL_HD.

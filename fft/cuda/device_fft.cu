@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Non-template host code of the in-house GPU FFT (twiddle tables, constructors),
 // the pointwise kernels, and the explicit instantiations for double and float.
 #include "fft/cuda/device_fft.cuh"

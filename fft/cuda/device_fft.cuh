@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // In-house GPU FFT: complex and real (packed half-length) transforms of n = 2^k
 // points, FP64 and FP32, batched. Header, because callers instantiate the pass
 // kernel with their own Load / Store functors (fusing split, scaling and rounding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Host half of the in-house GPU FFT's plan (fft/cuda/device_fft_plan.hpp): how
 // n = 2^k splits into passes, tiles and Stockham stages.
 #include "fft/cuda/device_fft_plan.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Plan decomposition and index math of the in-house GPU FFT (fft/cuda/device_fft.cuh;
 // host part in device_fft_plan.cpp). The per-element arithmetic sits beside it:
 // device_complex.hpp, device_stockham.hpp, device_twiddle_tables.hpp,

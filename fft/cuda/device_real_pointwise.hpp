@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The real FFT's fused pointwise step on the GPU: unpack a pair of the half-length
 // spectrum, multiply, re-pack (the pair formulas: fft/real_pair.hpp, shared with
 // the CPU real_fft).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Round-off statistics of the in-house GPU FFT's rounding Store: the max |error|
 // is reduced in registers and published through atomicMax on its bits.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Radix-2..16 in-register DFTs and one Stockham autosort stage of the in-house GPU
 // FFT's in-tile transform (the scheme: fft/cuda/device_fft_plan.hpp). Plain C++17,
 // BIGMUL_HD: the CPU model test runs the same stages.

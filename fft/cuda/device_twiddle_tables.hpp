@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Twiddle tables of the in-house GPU FFT: one buffer per plan holding the block
 // table and the two split tables of w_n, filled on the host.
 #pragma once

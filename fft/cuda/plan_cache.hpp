@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Host-side bookkeeping of the GPU plan caches, apart from any CUDA call so
 // that tests/fft/test_fft_plan_cache.cpp drives it on the CPU from many threads.
 //

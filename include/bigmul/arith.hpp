@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief Arithmetic beyond multiplication: limb-level add/sub/compare/shift,
 /// division with remainder, radix conversion, and the operators that make

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /**
  * @file bigmul.h
  * @brief bigmul's C ABI: limb-level products with GMP's mpn contract.

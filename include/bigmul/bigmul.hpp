@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief Everything in bigmul's public C++ API: `#include <bigmul/bigmul.hpp>`.
 ///

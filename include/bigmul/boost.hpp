@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief Boost.Multiprecision backend over bigmul::integer (integer category):
 /// every operator, string construction and str(), conversions to and from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief Basic types shared by every layer of bigmul.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief Device-level multiplication (CUDA builds only): operands and result already
 /// in GPU memory, CUB's two-phase shape. Call once with d_temp == nullptr to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief The one exception type bigmul throws; its message says what went wrong and
 /// where, so a user can act on it.

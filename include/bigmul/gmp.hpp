@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief Bridge to GMP: bigmul::integer <-> mpz_t, a zero-copy read-only mpz view
 /// of an integer, and a drop-in mpz_mul that multiplies through bigmul::mul.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief GMP with allocation functions that throw bigmul::error (kind resource)
 /// instead of aborting. GMP's default allocator prints "GNU MP: Cannot allocate

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief BIGMUL_HD marks per-element arithmetic shared by a CPU algorithm and its
 /// CUDA twin: __host__ __device__ under nvcc, nothing in plain C++.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief bigmul::integer: a signed integer of any size (sign + magnitude + radix).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief Modular arithmetic for an odd modulus by Montgomery's method: products,
 /// squares and powers of bigmul::integer, one at a time or batched (G moduli,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief The distributed product over MPI (library bigmul::mpi, layer dist/): two
 /// integers block-distributed by limbs over the ranks of a communicator,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 /// @file
 /// @brief Limb-level multiplication with GMP's mpn contract.
 #pragma once

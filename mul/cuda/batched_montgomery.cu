@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Batched Montgomery kernels: one group of TPI lanes per operation running
 // mul/cuda/montgomery_group_hd.hpp's algorithm with warp shuffles.
 #include "mul/cuda/batched_montgomery.cuh"

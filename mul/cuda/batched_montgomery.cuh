@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Batched modular multiplication and exponentiation on the GPU, one group of
 // threads per operation (mul/cuda/montgomery_group_hd.hpp: the group
 // algorithm, shared with its CPU model). Host pointers in and out; the

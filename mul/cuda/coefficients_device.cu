@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // CUDA twins of split_digits / split_balanced / join_digits and residue_mod_p
 // (see mul/cuda/coefficients_device.cuh).
 #include "mul/cuda/coefficients_device.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // CUDA twins of the coefficient split/join (mul/coefficients.hpp) and of the
 // modular residue (mul/modcheck.hpp). CUB's shape where temp storage is
 // needed (call with d_temp == nullptr for temp_bytes, then run); everything

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Per-thread work of the CUDA coefficient kernels (mul/cuda/coefficients_device.cu):
 // limb / digit loaders, the period sources that visit a period's digits, the
 // visitors that store, fold and emit them, and the modular check's per-chunk

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The device API's failure record (see device_status.cuh).
 #include "mul/cuda/device_status.cuh"
 

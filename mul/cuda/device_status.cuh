@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The device API's failure record (internal to mul/): every failure of
 // bigmul::cuda::mul / mul_batched leaves its text here for the calling thread's
 // last_error_message(); shared by the dispatcher (mul_device.cu) and the tiled

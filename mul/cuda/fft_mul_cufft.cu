@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The cuFFT engine of the GPU FFT pass (see fft_mul_cufft.cuh).
 #include "mul/cuda/fft_mul_cufft.cuh"
 

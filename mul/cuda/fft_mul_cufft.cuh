@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The cuFFT engine of the GPU FFT pass (internal to mul/; the pass itself:
 // fft_mul_device.cu): the transforms between the split and the guard, run by
 // cuFFT in passes of their own with bigmul's load / store functors around them

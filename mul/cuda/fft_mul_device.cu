@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // GPU FFT multiplication pass (see fft_mul_device.cuh): memory layout, the
 // in-house engine's transforms, the guard, carry and join. The cuFFT engine's
 // transforms: fft_mul_cufft.cu.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The GPU FFT multiplication pipeline (internal to mul/): one pass with a
 // fixed coefficient size, for G products at once (G = 1: a single product).
 //   split (balanced int32 digits)

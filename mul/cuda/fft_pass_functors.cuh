@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Load / store functors of the GPU FFT pass (internal to mul/), shared by its two
 // engines: the in-house FFT runs them inside its first and last passes, the
 // cuFFT engine (fft_mul_cufft.cu) in passes of their own around cuFFT's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Batched Montgomery multiplication and exponentiation [MONTGOMERY85] by a
 // group of threads per operation, the layout of CGBN (NVIDIA's CUDA big-number
 // library): a group of TPI threads (a power of two <= 32, lanes of one warp)

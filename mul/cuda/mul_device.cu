@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The device-level API (include/bigmul/device.hpp): argument checks, the
 // device dispatcher (tiled below the tuned crossover, in-house fft_real
 // above), the exactness retry loop and the modular check on the device. The

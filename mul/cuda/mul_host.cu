@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Host API on the CUDA backend (mul/mul_cuda.hpp): probe the device, check
 // its free memory, copy the operands in, run bigmul::cuda::mul, copy out.
 #include <cuda_runtime.h>

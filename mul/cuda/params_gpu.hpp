@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Crossovers of the GPU dispatcher, in limbs: one table per GPU they were
 // tuned on (bench/tune/tune_gpu writes mul/cuda/params_<device>.inc on the GPU
 // it runs on; the H100 and the H200 are both sm_90 but differ 1.4x in memory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Phase timing of the GPU pipelines with CUDA events, recorded only when a
 // caller asked for statistics (events cost a little); destroyed on every path.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // CUDA tiled convolution: tile-pair + atomics and output-stationary variants
 // (see mul/cuda/tiled_device.cuh).
 #include "mul/cuda/tiled_device.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // CUDA tiled convolution ([DIEGUEZ18 §7.4]): exact c[k] = sum_i x[i] y[k-i] of
 // digit vectors (uint32), accumulated as products split into 32-bit halves
 // summed in two 64-bit words (lo, hi): exact for up to 2^32 terms per output,

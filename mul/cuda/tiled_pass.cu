@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The tiled pipeline on the device (see tiled_pass.cuh).
 #include "mul/cuda/tiled_pass.cuh"
 

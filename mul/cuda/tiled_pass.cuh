@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The tiled pipeline on the device (internal to mul/): digits -> exact 128-bit
 // convolution (tiled_device.cuh) -> carry normalization -> join into limbs, for
 // G products at once (operands back to back). Failures are recorded for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Block-level scan and reduction over a "blocked" arrangement: thread t holds
 // Items consecutive elements. Thread values are folded serially, warps scan
 // the thread totals with shuffles, one warp scans the warp totals.

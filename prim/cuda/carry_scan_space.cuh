@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Room for a carry look-ahead over G problems, carved from one two-phase
 // temp allocation: the (generate, propagate) pairs, their exclusive scan
 // with the carry operator, and that scan's own temp storage. Shared by the

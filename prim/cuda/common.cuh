@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Device-side helpers shared by the CUDA primitives: shuffles and cache-
 // global loads/stores for any trivially copyable type (moved as 32-bit
 // words), and the temp-storage carving of the CUB-style two-call API.

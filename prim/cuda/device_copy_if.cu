@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Explicit instantiations of the device stream compaction.
 #include "prim/cuda/device_copy_if_impl.cuh"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Stream compaction on the device, built from the device scan: flags =
 // pred(x), exclusive scan of the flags = destinations, scatter. Stable.
 // *d_num_selected (device memory) receives the count.

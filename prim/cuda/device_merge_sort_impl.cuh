@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Merge sort on the device (see device_sort.cuh).
 #pragma once
 

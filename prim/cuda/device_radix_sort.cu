@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The radix sort's kernels and passes (see prim/cuda/device_radix_sort.cuh and
 // the index math in prim/cuda/radix_sort_hd.hpp).
 #include "prim/cuda/device_radix_sort.cuh"

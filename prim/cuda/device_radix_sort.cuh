@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // LSD radix sort of integer keys on the device, in CUB's shape (size query
 // with d_temp == nullptr, then run; asynchronous on `stream`; cudaError_t).
 // d_out[0..n) = d_in[0..n) in ascending order, stable; d_in is not changed

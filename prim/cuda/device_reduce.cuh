@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Device-wide reduction in CUB's shape (size query, then run; stream;
 // cudaError_t). The total is written to d_out[0] on the device.
 //   commutative: cascading ([KOIKE15 §4.4]): a fixed grid folds the input

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Kernels and templates behind prim/cuda/device_reduce.cuh.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Device-wide scans in CUB's shape: call once with d_temp == nullptr to get
 // temp_bytes, then again with that much device memory to run. Every call is
 // asynchronous on `stream` and returns a cudaError_t; nothing throws.

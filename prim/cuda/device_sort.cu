@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Explicit instantiations of the device sorts.
 #include <utility>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Device sorts in CUB's shape (size query, then run; stream; cudaError_t).
 // All sort in place: d_keys (and d_values when not null) hold the result.
 // comp is a strict weak order, comp(a, b) = a before b.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Batched small sort on the device (see device_sort.cuh): every problem's
 // keys sit in shared memory; thread j of a problem owns the quad p, p^m2,
 // p^m1, p^m1^m2 of two consecutive network steps (m1, m2) and exchanges it

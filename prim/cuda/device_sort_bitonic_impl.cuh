@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // K-model bitonic sort on the device (see device_sort.cuh).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The tile descriptors of the packed decoupled look-back scan
 // (prim/cuda/device_scan_impl.cuh, scan_algorithm::lookback_packed): status
 // and value in the same 64-bit words, so a reader needs neither a fence nor a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Index math of the device merge sort's merge rounds
 // (prim/cuda/device_merge_sort_impl.cuh): the merge path [GREEN12], the pair
 // of runs and the output diagonals of a block, and the partition that a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Index math of the GPU LSD radix sort for integer keys
 // (prim/cuda/device_radix_sort.cuh): digits, the digit-major count table and
 // the stable rank of an element in its tile. Plain C++17 with BIGMUL_HD

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Warp-level scans and reductions with shuffles ([DIEGUEZ18 ch. 4]: LF and KS).
 // All 32 lanes take part. Operands keep their order: lane i's value is always
 // the right operand of anything from lanes < i.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """bigmul: exact multiplication of huge integers (the C++ library's Python module).
 
     import bigmul

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """Fixtures for the bigmul module's tests. The module under test is the build
 tree's (ctest puts it first on PYTHONPATH)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """Helpers for the bigmul module's tests: optional gmpy2 (the big-size oracle)
 and operand generators."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """bigmul.to_decimal / from_decimal / to_hex / from_hex against str(), int() and gmpy2."""
 
 import pytest

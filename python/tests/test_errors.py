@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """Bad arguments: TypeError for non-integers and wrong types, ValueError for
 bad options, with bigmul's message."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """The GIL is released while bigmul works, tested without timing assertions.
 
 With sys.setswitchinterval(1000), CPython never takes the GIL from a running

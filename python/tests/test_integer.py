@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """bigmul.Integer: the value type behaves like int (results, signs, floor
 division, hashing) in both radices and mixed with ints."""
 

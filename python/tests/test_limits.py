@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """Integer arguments out of range, huge shifts, float comparisons and the
 environment's variables behave as int and as the rest of bigmul do (issue 32)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """bigmul.mul / sqr / mul_batched against Python's own ints and gmpy2."""
 
 import pytest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """bigmul.powmod, bigmul.powmod_batched and pow(Integer, e, m) against Python's
 pow(b, e, m) and gmpy2.powmod: random 64-4096-bit odd moduli, moduli 2^k - 1 and
 2^(k-1) + 1 around limb boundaries, bases 0 / 1 / m - 1 / negative / >= m,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """bigmul.pyi describes the module: the same public functions, Integer's
 methods, and the keyword options of mul()/sqr()."""
 

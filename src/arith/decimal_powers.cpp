@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The power table: entry k + 1 is the square of entry k. Reciprocals are
 // computed on request to the precision asked for (a full-length reciprocal of
 // every entry cost more than the conversion that needed one of them), then

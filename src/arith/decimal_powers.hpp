@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The cached table of powers (10^19)^(2^k) used by radix conversion (internal).
 #pragma once
 

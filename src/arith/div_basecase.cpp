@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Schoolbook division: one-limb divisors and Knuth's algorithm D.
 #include "src/arith/div_basecase.hpp"
 

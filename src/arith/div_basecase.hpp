@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Schoolbook division pieces (internal to src/arith): the 2-by-1 limb
 // division with a precomputed reciprocal (Moller and Granlund, "Improved
 // division by invariant integers", 2011 [MG11]) and Knuth's algorithm D [KNUTH97].

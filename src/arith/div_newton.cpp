@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Division by a precomputed reciprocal, one quotient block at a time: each
 // block of kk limbs costs a (kk+1) x (kk+1) and a dn x kk multiplication.
 #include "src/arith/div_newton.hpp"

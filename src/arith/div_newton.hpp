@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Blockwise Barrett division by a Newton reciprocal (internal).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Division with remainder of binary limb arrays: normalization, then
 // schoolbook or Newton division by size.
 #include <bit>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Limb-level addition, subtraction, comparison and binary shifts.
 #include <cstring>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Scalar Montgomery arithmetic: see src/arith/montgomery.hpp.
 #include "src/arith/montgomery.hpp"
 

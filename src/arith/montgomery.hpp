@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Montgomery arithmetic [MONTGOMERY85] at limb level (binary radix), for an odd modulus m of
 // n limbs: R = 2^(64 n), values in Montgomery form are x R mod m.
 //

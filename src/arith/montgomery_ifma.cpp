@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Montgomery arithmetic in AVX-512 IFMA lanes: see src/arith/montgomery.hpp.
 //
 // Eight jobs per vector, lane l = job l, each with its own modulus; a group

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Helpers around bigmul::mul for the division and conversion code (internal).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Fixed-factor cyclic products over the NTT engines: see ntt_reuse.hpp.
 #include "src/arith/ntt_reuse.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Products by one fixed binary operand whose forward transforms are computed
 // once and reused by every product (internal): the radix converter multiplies
 // every node of a tree level by the same power 5^m, so caching that power's

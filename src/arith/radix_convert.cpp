@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Binary <-> decimal (10^19 limbs) conversion by divide and conquer over
 // the cached powers 10^(19 * 2^k): binary -> decimal is a scaled remainder
 // tree (one product by a cached reciprocal at the root, then one product per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The radix converter with an explicit schoolbook threshold, for the tuner
 // (bench/tune/tune_cpu) and the tests that straddle it (internal). The public
 // binary_to_decimal / decimal_to_binary use the tuned thresholds of

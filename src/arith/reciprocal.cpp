@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Approximate reciprocal by Newton's iteration: each step doubles the
 // precision of the reciprocal of the divisor's top half. Small steps use two
 // plain products (a full n x n/2 and an n/2 x n/2 one). Large steps transform

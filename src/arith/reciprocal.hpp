@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Newton iteration for the reciprocal of a normalized limb array (internal).
 #pragma once
 

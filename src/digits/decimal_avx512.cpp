@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Decimal digits <-> limbs on AVX-512BW + VBMI: see decimal_avx512.hpp.
 #include "src/digits/decimal_avx512.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Decimal digits <-> decimal (10^19) limbs on AVX-512BW + VBMI: parsing two
 // limbs (38 characters) at a time, validation included, the SWAR code
 // (swar.hpp) the fallback that finds a bad byte's exact offset; printing

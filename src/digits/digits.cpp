@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Digit text <-> limbs: each full limb is 16 hex or 19 decimal characters,
 // parsed and printed 8 at a time by SWAR; the partial top limb goes digit by
 // digit. A bad byte only leaves the fast path: the scalar loop then finds the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Digit text <-> limbs in the number's own radix, at memory speed: decimal
 // text <-> radix::decimal limbs (19 digits a limb), hex text <-> radix::binary
 // limbs (16 digits a limb). 8 characters at a time (swar.hpp), validation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Hex digits <-> limbs on AVX-512BW: see hex_avx512.hpp.
 #include "src/digits/hex_avx512.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Hex digits <-> binary limbs 64 characters (4 limbs) at a time on AVX-512BW,
 // validation included; the portable 8-at-a-time SWAR code (swar.hpp) is the
 // fallback and finds a bad byte's exact offset. Why: the SWAR parse and

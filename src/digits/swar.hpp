@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // SWAR (SIMD within a register) kernels for digit text: 8 characters in one
 // 64-bit word, loaded little-endian so that byte 0 is the most significant
 // digit. Plain 64-bit integer arithmetic: the same code on every x86-64 (and

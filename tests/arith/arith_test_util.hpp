@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Helpers shared by the arithmetic tests: integers <-> mpz, operand builders.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Division with remainder against mpn_tdiv_qr: every algorithm on random and
 // adversarial operands.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul::integer operators against mpz on every sign and radix combination.
 #include <gtest/gtest.h>
 

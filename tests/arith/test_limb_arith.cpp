@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Limb-level add, sub, compare and shifts against GMP's mpn functions.
 #include <gtest/gtest.h>
 

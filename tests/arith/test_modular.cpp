@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Montgomery arithmetic against GMP's mpz_powm / mpz_mul + mpz_mod: the
 // scalar limb engine, the IFMA lanes, and bigmul::integer's mod_* single and
 // batched (every batch size 1..17 and a large one, threads 1/2/8, one modulus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Radix conversion (binary <-> 10^19 limbs) against GMP's mpz_get_str, and
 // round trips, at sizes around every cached power.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul::boost_int against boost::multiprecision::mpz_int on the same values.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Carry normalization against GMP: the sequential reference and the
 // two-phase algorithm, every base 2^k and 10^k, signed and unsigned
 // coefficients, every thread count giving the same digits.

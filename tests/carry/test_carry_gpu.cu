@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The CUDA carry normalization (carry/cuda/carry_device.cuh).
 //
 // CarryDeviceModel.* run on the CPU everywhere: they drive the kernels'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 #include "cli_runner.hpp"
 
 #include <fcntl.h>

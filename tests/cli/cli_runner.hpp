@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Runs the built bigmul binary with arguments, stdin bytes and a chosen
 // stdout/stderr, and captures what it writes.
 #pragma once

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # Limits that only a shell sets up (issue 32): a file-size limit (ulimit -f)
 # must end in exit 1 and one line naming it, with no temporary file left
 # beside -o's target (SIGXFSZ used to kill bigmul: exit 153, no message, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The bigmul command through the built binary (README: The `bigmul` command): products against
 // GMP, every operand form, every class of malformed literal, exit statuses,
 // empty stdout on failure, and -o that never clobbers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // cli/heap's huge-page heap, in child processes (it changes malloc for the
 // whole process): the size bounds, the heap grown and advised (the range's
 // VMA carries the "hg" flag in /proc/self/smaps), blocks from every thread

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // cli/input's mapped operand files (cli/input.cpp): an operand file that
 // another process cuts short while bigmul parses its mapping ends the process
 // with the I/O failure's one line and exit 1, instead of dying of SIGBUS; a

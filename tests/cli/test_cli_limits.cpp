@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Resource limits end in one line (issue 32): input checked as it streams
 // (/dev/zero, sparse files, /proc files, a bound from the memory available),
 // the memory pre-flight counting every buffer before any work, and the

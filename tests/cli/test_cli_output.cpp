@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The bigmul command's output targets and resource limits (issue 20): -o to
 // every kind of existing path (regular file, missing, symlink, dangling
 // symlink, FIFO with a reader, character device, /dev/null, /dev/stdout,

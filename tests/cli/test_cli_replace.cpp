@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // What -o keeps of a file it replaces (issue 32, cli/replace.hpp): owner,
 // group, mode, extended attributes and ACLs; refusals (hard links, a file the
 // caller could not write with `>`, another user's file) unless --force;

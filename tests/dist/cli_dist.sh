@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # bigmul --distributed end to end (ctest dist_cli): outputs byte-identical to
 # the single-process bigmul for 1 .. 5 ranks, and the failures: a bad byte on
 # a rank boundary, a truncated raw-limb file, one rank over a memory cap, one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The distributed product (bigmul::mpi::mul) against GMP, run by ctest under
 // mpiexec with 1 .. 5 ranks (tests/dist/CMakeLists.txt). Every rank runs
 // every test; a test compares this rank's block of the product with the

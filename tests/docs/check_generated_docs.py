@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """ctest docs_generated_match: the generated parts of the documentation match
 their sources: docs/algorithms.md's thresholds (mul/params_cpu.inc) and the
 performance table in README.md and docs/performance.md (the committed

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # ctest python_pip_install_venv: `python3 -m pip install ./python` into a fresh
 # venv, offline, then import the package from another directory and check
 # its layout (PEP 561 stub and marker), version and licence metadata.

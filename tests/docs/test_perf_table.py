@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """ctest perf_table_columns: scripts/perf_table.py on synthetic results files:
 no FLINT columns without FLINT times; FLINT 3 columns, with the right ratios,
 from bench_mul-style `flint` rows and from bench_flint's rows (the processor's

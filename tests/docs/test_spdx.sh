@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # ctest spdx_script: scripts/spdx.sh on copies of a few of the project's files
 # (one per comment style, a shebang script among them): --check lists them,
 # adding puts the line first (after the shebang) and nothing else changes,

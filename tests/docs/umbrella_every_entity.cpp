@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Every public entity of the C++ API, reached through <bigmul/bigmul.hpp>
 // alone (no other bigmul header is included), each used once and its result
 // checked against GMP or a value computed another way. Compiles only if the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Integer convolution through the FFTs, as the multiplication pipeline does it:
 // forward both operands, multiply spectra (with the inverse scale), inverse, round.
 #pragma once

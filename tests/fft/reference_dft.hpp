@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Long double references for the FFT tests: the O(n^2) DFT (the definition) and
 // a recursive radix-2 FFT (checked against the DFT, then used where n^2 is too slow).
 #pragma once

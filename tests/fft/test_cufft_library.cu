@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // cuFFT loaded on first use (fft/cuda/cufft_library.hpp): the candidate names,
 // the loader's failures (a missing file, a library without cuFFT's functions,
 // a memory cap that cannot map libcufft) as clear errors, never a crash, and the

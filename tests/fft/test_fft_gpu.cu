@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // In-house GPU FFT (fft/cuda/device_fft.cuh) against the CPU FFT and cuFFT, and the
 // cuFFT adapter. Every test skips when no CUDA device is usable, and fails then
 // under BIGMUL_REQUIRE_GPU=1 (no CUDA call happens before SetUp();

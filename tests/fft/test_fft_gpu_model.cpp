@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // CPU model of the in-house GPU FFT (fft/cuda/device_fft.cuh): runs the plan, index
 // math and butterfly arithmetic of fft/cuda/device_*.hpp exactly as the pass
 // kernel does (blocks, threads, load phase, the two barrier phases of every stage,

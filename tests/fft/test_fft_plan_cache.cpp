@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The host bookkeeping of the GPU plan caches (fft/cuda/plan_cache.hpp), on the
 // CPU: the bounded LRU cache of in-house FFT plans and the cuFFT plan cache whose
 // executions each bind the caller's own work area, driven from 8 threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The portable NTT engine (three 62-bit primes) against O(n^2) modular DFTs and convolutions.
 #include <gtest/gtest.h>
 

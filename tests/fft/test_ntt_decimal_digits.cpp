@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The three-prime decimal digits (fft/ntt_decimal_digits.hpp): coefficient c,
 // given by its residues modulo ntt52_primes 0..2, split into base-10^19
 // digits d0 + d1 10^19 + d2 10^38, against long division of c itself. The

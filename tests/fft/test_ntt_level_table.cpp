@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The NTT engines' shared per-prime twiddle tables (fft/ntt_level_table.hpp)
 // against their definition, whatever way a table was built (from scratch,
 // extended from a shorter one, one thread or several): IFMA and portable,

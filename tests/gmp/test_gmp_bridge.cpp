@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The GMP bridge: to_mpz / from_mpz / mpz_view round trips and the drop-in
 // mpz_mul (every aliasing pattern, both sides of the crossover).
 #include <gtest/gtest.h>

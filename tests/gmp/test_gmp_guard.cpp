@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // gmp_guard (issue 20): GMP inside bigmul throws bigmul::error kind resource
 // where GMP's default allocator would print and abort; the functions are
 // installed only over GMP's defaults, nest, and are restored afterwards;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # ctest gpu_check_dry_run: scripts/gpu-check.sh's step logic without a GPU.
 # Stand-ins (one script under every program's name, and nvidia-smi,
 # compute-sanitizer and ncu on PATH) record how they were called; the check

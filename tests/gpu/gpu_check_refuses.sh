@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # ctest gpu_check_refuses_without_gpu: the GPU check may never pass without a
 # usable GPU. Runs scripts/gpu-check.sh here with every device hidden
 # (CUDA_VISIBLE_DEVICES=-1, so the result is the same on a machine with a GPU):

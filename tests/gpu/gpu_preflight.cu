@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // gpu_preflight: the first thing scripts/gpu-check.sh runs on the GPU machine.
 // It makes a CUDA context, runs one kernel (the programs hold sm_90 code only:
 // a device this build cannot run fails here, not in every test), and prints

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The per-device GPU crossover tables (mul/cuda/params_gpu.hpp), on the CPU:
 // file names by device, the choice of a table (own, else nearest), the table
 // in use and what bigmul -v says of it, and the bound the GPU check's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-3.0-or-later
 # cmake -P script: install BUILD_DIR into WORK_DIR/prefix, configure and
 # build CONSUMER_DIR against it, run the consumer, check the pkg-config file.
 foreach(v BUILD_DIR CONSUMER_DIR WORK_DIR GENERATOR CXX_COMPILER)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul::integer: parsing, printing, radix conversion, signs, aliasing,
 // against GMP's mpz on the same literals.
 #include <gtest/gtest.h>

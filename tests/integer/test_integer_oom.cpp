@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Running out of memory in any public entry point of bigmul::integer, its
 // operators, the radix converters, division and the modular API (and the
 // Boost backend when Boost is there) is bigmul::error kind resource, never

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Digit I/O in wide chunks (src/digits) and every radix change of
 // bigmul::integer against GMP: each input radix x output radix at sizes
 // across the converter's schoolbook thresholds and at 10^6 digits,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Products whose FFT pass wraps (mul/fft_wrap.hpp): one case per
 // (radix, coefficient size, wrapped coefficients) found by search, balanced
 // and unbalanced, every one at a coefficient size the exactness table allows

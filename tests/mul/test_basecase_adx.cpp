@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The MULX/ADX schoolbook rows (mul/basecase_adx.hpp) directly against GMP's
 // mpz_mul: every shape an >= bn for an up to 40 (every row remainder mod 4),
 // random, all-maximum and runs operands, and a few long rows.

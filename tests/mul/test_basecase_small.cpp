@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The fixed-size schoolbook kernels (mul/basecase_small.hpp) and the public
 // entry point's short path to them, against GMP's mpz_mul: every shape
 // 1 <= bn <= an <= basecase_small_max on random, all-maximum, runs, sparse,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The shared FFT pass policy (mul/fft_pass_policy.hpp), the algorithm table
 // (mul/algorithm_table.hpp) and the GPU plan rule backend::automatic follows
 // (mul/gpu_plan_rule.hpp), on the CPU: no GPU is needed to decide where a

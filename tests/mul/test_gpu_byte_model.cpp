@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The GPU product's byte model (mul/gpu_byte_model.hpp) on hand-built pass
 // shapes: exact bytes per phase, counted by hand from the kernels' arrays
 // (the comments give each sum), and the floor's identity with the whole-product

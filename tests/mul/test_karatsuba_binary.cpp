@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The binary Karatsuba path (mul/karatsuba.cpp on mul/limb_binary.hpp's
 // add/sub loops) against GMP's mpz_mul: recursion down to 4 limbs (every
 // odd/even split, a(1)-a(0) of either sign), every size 4-130 at cut-offs 4

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The batched Montgomery kernels (mul/cuda/batched_montgomery.cuh) on the GPU
 // against GMP (mpz_mul + mpz_mod, mpz_powm), and against the CPU model of the
 // same group algorithm (test_montgomery_group_model runs that one in every

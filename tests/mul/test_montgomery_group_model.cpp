@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The GPU's batched Montgomery group algorithm (mul/cuda/montgomery_group_hd.hpp)
 // run on the CPU: its CPU model policy plays every thread of a group, phase
 // by phase, with the very functions the CUDA kernels run, and the results

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Every multiplication algorithm against GMP's mpz_mul, both radices.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // mul_batched at crypto sizes against GMP's mpz_mul: the IFMA lane engine
 // (mul/batched_ifma.hpp) directly and through the dispatcher, every ragged
 // batch size 1..17 and a large one, both radices, adversarial operands,

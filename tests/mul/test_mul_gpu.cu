@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // GPU multiplication = CPU = GMP, for every GPU algorithm and engine, both
 // radices, across thresholds and transform lengths, adversarial operands,
 // batched; the host API (backend cuda / automatic) and the device API (CUB's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The CUDA coefficient split/join, residue mod 2^61 - 1 and tiled convolution
 // (mul/cuda/coefficients_device.cuh, mul/cuda/tiled_device.cuh).
 //

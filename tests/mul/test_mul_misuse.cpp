@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Library misuse is refused with bigmul::error, never a wrong answer or a
 // crash (issue 20): enums outside their enumerators, sizes whose sums or
 // products overflow, and running out of memory (kind resource, not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The NTT multiply (three or four primes) against GMP: transform-length boundaries,
 // largest coefficients, unbalanced operands, squaring, thread counts.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // bigmul::prepare_mul and detail::ntt_prepare (mul/ntt_prepare.hpp): a
 // product after its preparation equals GMP's, whether the prepared sizes,
 // radix and thread count match the product's or not; what preparing leaves

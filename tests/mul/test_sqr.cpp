@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Squaring (mul/sqr_basecase.hpp, sqr_karatsuba in mul/karatsuba.hpp, Toom-3's squares) and
 // bigmul::mul(a, a) through every path that reaches it, against GMP's mpz_mul:
 // every fixed kernel, the MULX/ADX and portable schoolbook squares and the

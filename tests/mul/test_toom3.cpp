@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Toom-3 (mul/toom3.hpp) against GMP's mpz_mul: balanced sizes at and around
 // the split points (N mod 3, the smallest N, toom3 and Karatsuba cut-offs
 // +-1), several recursion levels, unbalanced shapes (slices of a, a short

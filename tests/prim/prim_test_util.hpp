@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Sizes and inputs shared by the prim tests.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // prim::buffer (prim/buffer.hpp): the NTT's scratch and the shared twiddle
 // tables live in it; small and huge-page-sized blocks must behave alike.
 #include <gtest/gtest.h>

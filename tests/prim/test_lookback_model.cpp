@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // CPU block emulator of the packed decoupled look-back
 // (prim/cuda/lookback_packed.hpp, the scan_algorithm::lookback_packed
 // kernel): blocks are state machines whose every 64-bit load or store of a

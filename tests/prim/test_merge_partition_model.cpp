@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The device merge sort's rounds (prim/cuda/device_merge_sort_impl.cuh) on the
 // CPU with the same index math (prim/cuda/merge_partition_hd.hpp): the
 // partition pass computes every block's split, each block merges the ranges

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // GPU primitives compared with their CPU twins. Every test skips when no
 // CUDA device is usable, and fails then under BIGMUL_REQUIRE_GPU=1 (no CUDA
 // call happens before SetUp(); tests/support/gpu_test_support.cuh).

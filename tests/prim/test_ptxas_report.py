@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-3.0-or-later
 """scripts/ptxas-report.py on a fixed ptxas -v log: entries with and without a
 frame line, a device function's properties between entries (not an entry's),
 one kernel in two translation units (the larger numbers kept), spilling kernels

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // The GPU radix sort's passes (prim/cuda/device_radix_sort.cu) replayed on the
 // CPU with the same index math (prim/cuda/radix_sort_hd.hpp): per block the
 // digit counts into the digit-major table, its exclusive scan, and the

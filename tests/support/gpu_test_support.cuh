@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // What every GPU test program shares: the device probe and its rule, the
 // fixture GPU tests derive from, a device buffer, and CUDA_OK.
 //

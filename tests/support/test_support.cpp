@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Shared test helpers: the seeded random source, GMP as the oracle, and the
 // operands that hurt (all-maximum digits, long runs of 0s and 1s, ...).
 #pragma once

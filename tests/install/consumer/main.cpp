@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
 // Uses the installed headers and libraries: multiply, divide, print.
 #include <bigmul/arith.hpp>
 #include <bigmul/bigmul.hpp>

@@ -76,8 +76,11 @@ def table(data, source):
         raise SystemExit("perf_table: %s has no bigmul rows (bench_mul's `auto` rows or bench_flint's rows)" % source)
     threads = sorted({t for (_, _, t) in ours})
     has_flint = any(v["flint"] for v in ours.values())
-    ratio = lambda theirs, mine: "%.1f× faster" % (theirs / mine) if theirs else "—"
-    head = ["digits", "radix", "GMP `mpz_mul`"]
+    def ratio(theirs, mine):
+        if not theirs:
+            return "—"
+        return "%.2f× faster" % (theirs / mine) if theirs >= mine else "%.2f× slower" % (mine / theirs)
+    head = ["digits", "radix", "GMP `mpn_mul`" if any(k.startswith("flint/") for k in [r.get("name", "") for r in data.get("benchmarks", [])]) else "GMP `mpz_mul`"]
     for t in threads:
         head += ["bigmul, %d thread%s" % (t, "" if t == 1 else "s"), "vs GMP"]
     for t in threads if has_flint else []:

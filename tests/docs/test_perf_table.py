@@ -26,12 +26,12 @@ def expect(cond, what, text):
 plain = {"context": ctx, "benchmarks": [row("auto/binary/1000000/threads:1", 0.002, gmp_seconds=0.010),
                                          row("auto/binary/1000000/threads:2", 0.001, gmp_seconds=0.010)]}
 t = pt.table(plain, "x.json")
-expect("FLINT 3," not in t and "5.0× faster" in t and "10.0× faster" in t and "No FLINT 3 rows" in t,
+expect("FLINT 3," not in t and "5.00× faster" in t and "10.00× faster" in t and "No FLINT 3 rows" in t,
        "plain bench_mul file", t)
 
 with_flint = dict(plain, benchmarks=plain["benchmarks"] + [row("flint/binary/1000000/threads:1", 0.004)])
 t = pt.table(with_flint, "x.json")
-expect("FLINT 3, 1 thread" in t and "FLINT 3, 2 threads" in t and "2.0× faster" in t and "No FLINT" not in t,
+expect("FLINT 3, 1 thread" in t and "FLINT 3, 2 threads" in t and "2.00× faster" in t and "No FLINT" not in t,
        "bench_mul file with flint rows", t)
 
 bench_flint = {"context": dict(ctx, program="bench_flint"), "benchmarks": [
@@ -39,6 +39,6 @@ bench_flint = {"context": dict(ctx, program="bench_flint"), "benchmarks": [
     row("flint/1000000/threads:1/avx2", 0.002, gmp_seconds=0.010, flint_seconds=0.003),
     row("flint/10000000/threads:1/avx2", 0.02, flint_seconds=0.03)]}
 t = pt.table(bench_flint, "y.json")
-expect("FLINT 3, 1 thread" in t and "1.5× faster" in t and "5.0× faster" in t and "| 10^7 | binary | — |" in t,
+expect("FLINT 3, 1 thread" in t and "1.50× faster" in t and "5.00× faster" in t and "| 10^7 | binary | — |" in t,
        "bench_flint file (avx2 engine, GMP missing at 10^7)", t)
 print("perf_table_columns: ok")

@@ -278,24 +278,6 @@ void from_argument(const std::string& arg, operand_text& t, const input_limit& l
 
 }  // namespace
 
-bool read_fd(int fd, std::string& out) {
-  out.clear();
-  std::size_t used = 0;
-  for (;;) {
-    if (out.size() - used < stream_chunk) out.resize(std::max(out.size() + out.size() / 2, used + stream_chunk));
-    const ssize_t got = ::read(fd, out.data() + used, stream_chunk);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      out.clear();
-      return false;
-    }
-    if (got == 0) break;
-    used += static_cast<std::size_t>(got);
-  }
-  out.resize(used);
-  return true;
-}
-
 void read_operands(const std::string& a, const std::string& b, operand_text& out_a, operand_text& out_b,
                    const input_limit& limit) {
   out_a = operand_text{};

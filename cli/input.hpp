@@ -61,8 +61,4 @@ literal_shape shape_of(std::string_view literal);
 // throws what parse_operand throws.
 std::size_t parse_operand_into(const operand_text& t, const literal_shape& shape, limb_t* out, unsigned threads);
 
-// Reads all of fd into a string, 64 KiB a read (no check, no limit).
-// Returns false with errno set on a read error.
-bool read_fd(int fd, std::string& out);
-
 }  // namespace bigmul::cli

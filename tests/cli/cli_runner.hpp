@@ -32,4 +32,7 @@ cli_result run_cli(const std::vector<std::string>& args, const cli_run_options& 
 // "bigmul a b c" with shell-like quoting, for failure messages.
 std::string command_line(const std::vector<std::string>& args);
 
+// The names in a folder, sorted, without "." and "..".
+std::vector<std::string> folder_entries(const std::string& dir);
+
 }  // namespace bigmul::test

@@ -40,16 +40,7 @@ class CliOutputTest : public ::testing::Test {
     for (const auto& e : list()) ::unlink((dir_ + "/" + e).c_str()) == 0 || ::rmdir((dir_ + "/" + e).c_str());
     ::rmdir(dir_.c_str());
   }
-  std::vector<std::string> list() const {
-    std::vector<std::string> names;
-    if (DIR* d = ::opendir(dir_.c_str())) {
-      while (const dirent* e = ::readdir(d))
-        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) names.emplace_back(e->d_name);
-      ::closedir(d);
-    }
-    std::sort(names.begin(), names.end());
-    return names;
-  }
+  std::vector<std::string> list() const { return folder_entries(dir_); }
   std::string path(const std::string& name) const { return dir_ + "/" + name; }
   static std::string slurp(const std::string& p) {
     std::ifstream f(p, std::ios::binary);

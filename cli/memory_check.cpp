@@ -130,14 +130,14 @@ run_need run_memory(const run_buffers& r, const mul_options& mo) {
   // A conversion into rx holds its result beside its input, and divide and
   // conquer products of half its size with their tables of powers and
   // reciprocals and the products' transform buffers: counted as ten more
-  // copies of the larger operand (measured, 10^7 + 10^7 decimal digits to
-  // hex: peak RSS 250 MB against 174 MB itemized with three).
+  // copies of the larger operand (calibrated on a conversion's measured peak
+  // RSS; three copies fell short).
   if (r.convert) n.convert = saturating_add(operands, saturating_mul(std::max(r.an, r.bn), 10 * limb));
   // --verify: the operands and the product copied twice (integers, then
   // mpz, GMP's own product among them) and GMP's scratch (one more product);
   // decimal numbers go to GMP as text (2.4 x a number's bytes) through
-  // mpz_set_str, whose scratch is larger: measured, a decimal --verify's peak
-  // RSS rose by 10-12 x the product's bytes, so 12 more are counted.
+  // mpz_set_str, whose scratch is larger: 12 more product sizes, the top of
+  // what a decimal --verify's peak RSS was seen to add.
   if (r.verify) {
     n.verify = saturating_add(saturating_mul(saturating_add(operands, product), 2), product);
     if (r.rx == radix::decimal) n.verify = saturating_add(n.verify, saturating_mul(product, 12));
@@ -150,7 +150,7 @@ run_need run_memory(const run_buffers& r, const mul_options& mo) {
   const std::uint64_t verify = saturating_add(base, saturating_add(n.verify, n.tables));
   const std::uint64_t text = saturating_add(base, saturating_add(n.text, n.tables));
   // Plus what is not itemized (thread stacks, the product's small per-call
-  // tables, heap slack): a run's peak RSS came out ~6% over the sum above.
+  // tables, heap slack): a sixteenth and 64 MiB cover it.
   const std::uint64_t itemized = std::max({multiply, convert, verify, text});
   n.peak = saturating_add(itemized, saturating_add(itemized / 16, std::uint64_t{64} << 20));
   return n;

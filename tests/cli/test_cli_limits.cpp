@@ -49,8 +49,8 @@ TEST(CliInputLimits, EndlessDeviceFailsAtItsFirstByte) {
   EXPECT_LT(s, 5.0);
 }
 
-// Finding 3: a 2 GB sparse file took 3.9 GB and seconds before "offset 0"
-// (exit 1 under a cap). Now: exit 2 at offset 0 at once, capped or not.
+// Finding 3: a huge sparse file was read whole before "offset 0" (exit 1
+// under a cap). Now: exit 2 at offset 0 at once, capped or not.
 TEST(CliInputLimits, HugeSparseFileFailsAtOffsetZeroAtOnce) {
   const std::string f = temp_path("sparse");
   const int fd = ::open(f.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0600);
@@ -121,9 +121,9 @@ TEST(CliInputLimits, StreamedForeignBytesNameTheirOffset) {
   expect_one_line(run_cli({"5", "-"}, o), 2, {"operand B (standard input)", "byte offset 200000 of standard input"});
 }
 
-// Finding 4: under ulimit -v 3 GiB, --random 5 10^8 worked 3.7 s before the
-// refusal. Under 2 GiB (the run needs ~2.5 GB: operands, product, transform
-// buffers, text) it is refused before any work.
+// Finding 4: under a memory cap, --random 5 10^8 did its work before the
+// refusal. Under 2 GiB (less than the operands, product, transform buffers
+// and text need) it is refused before any work.
 TEST(CliMemoryPreflight, RandomRunTooLargeIsRefusedBeforeAnyWork) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "sanitizers reserve terabytes of address space: ulimit -v cannot apply";

@@ -14,6 +14,7 @@
 #include "bigmul/arith.hpp"
 #include "bigmul/config.hpp"
 #include "bigmul/error.hpp"
+#include "bigmul/fixed_factor.hpp"
 #include "bigmul/hd.hpp"
 #include "bigmul/integer.hpp"
 #include "bigmul/modular.hpp"

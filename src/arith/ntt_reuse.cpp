@@ -11,6 +11,8 @@
 #include "fft/ntt_arith.hpp"
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
+#include "mul/limb_ops.hpp"
+#include "mul/ntt_decimal_carry.hpp"
 #include "mul/ntt_garner.hpp"
 #include "mul/ntt_mul.hpp"
 #include "prim/buffer.hpp"
@@ -24,6 +26,8 @@ using fft::u64;
 
 // Coefficients a carry task handles at least (as mul/ntt_mul.cpp).
 constexpr std::size_t grain = std::size_t{1} << 13;
+// Decimal pieces a task: their division chains interleaved (as mul/ntt_mul.cpp).
+constexpr unsigned decimal_chains = 4;
 
 // The three engines behind one shape: plan type, primes, Garner digits.
 template <class Plan>
@@ -69,18 +73,37 @@ void load_forward(const Plan& plan, u64* x, const limb_t* src, std::size_t len, 
 }
 
 
-// r += v * B^pos modulo B^n - 1 (B^n = 1: a carry out of the top limb comes
-// back in at the bottom).
-void add_cyclic(limb_t* r, std::size_t n, std::size_t pos, const u64 v[3]) {
-  u64 carry = 0;
+// r += v[0 .. 3) * B^pos in radix rx (B = 2^64 or 10^19), cyclic: modulo
+// B^n - 1 (a carry out of the top limb comes back in at the bottom);
+// otherwise r has n limbs and a carry out of the top one is refused (false).
+bool add_tail(limb_t* r, std::size_t n, std::size_t pos, const u64 v[3], radix rx, bool cyclic) {
+  if (!cyclic && pos >= n) return v[0] == 0 && v[1] == 0 && v[2] == 0;
+  limb_t carry = 0;
   std::size_t i = pos % n;
   for (std::size_t k = 0; k < 3 || carry; ++k) {
-    const u64 add = k < 3 ? v[k] : 0;
-    const u128 s = static_cast<u128>(r[i]) + add + carry;
-    r[i] = static_cast<u64>(s);
-    carry = static_cast<u64>(s >> 64);
-    i = i + 1 == n ? 0 : i + 1;
+    r[i] = add_limb(r[i], k < 3 ? v[k] : 0, carry, rx);
+    if (++i == n) {
+      if (!cyclic) {
+        for (std::size_t j = k + 1; j < 3; ++j) carry |= v[j];
+        return carry == 0;
+      }
+      i = 0;
+    }
   }
+  return true;
+}
+
+// One decimal position from a coefficient's binary limbs x (< 2^163): t = x
+// + carry, digit = t mod 10^19, carry = t / 10^19 (< 2^101, two limbs).
+inline limb_t decimal_step(const u64 x[3], u64 pend[2]) {
+  const u128 s0 = static_cast<u128>(x[0]) + pend[0];
+  const u128 s1 = static_cast<u128>(x[1]) + pend[1] + static_cast<u64>(s0 >> 64);
+  const u64 t2 = x[2] + static_cast<u64>(s1 >> 64);  // < 2^35 < 10^19
+  const qr64 top = div_1e19((static_cast<u128>(t2) << 64) | static_cast<u64>(s1));
+  const qr64 low = div_1e19((static_cast<u128>(top.r) << 64) | static_cast<u64>(s0));
+  pend[0] = low.q;
+  pend[1] = top.q;
+  return low.r;
 }
 
 // The calling thread's residue buffers, kept between products (a tree level
@@ -102,8 +125,9 @@ u64* scratch(unsigned k, std::size_t n) {
 
 struct ntt_fixed_factor::state {
   ntt_engine engine = ntt_engine::portable;
+  radix rx = radix::binary;
   unsigned used = 0;
-  std::size_t n = 0, max_an = 0;
+  std::size_t n = 0, max_an = 0, bn = 0;
   std::vector<prim::buffer<u64>> fb;  // b's forward transform per prime
 
   template <class Plan>
@@ -116,11 +140,10 @@ struct ntt_fixed_factor::state {
     }
   }
 
+  // The cyclic product's residues, one array per prime (the calling
+  // thread's scratch): a's forward transforms, times b's, inverse.
   template <class Plan>
-  void mul(limb_t* r, const limb_t* a, std::size_t an, unsigned threads) const {
-    if (threads == 0) threads = prim::resolve_threads(0);
-    if (n < grain) threads = 1;
-    u64* res[4] = {};
+  void transforms(u64* res[4], const limb_t* a, std::size_t an, unsigned threads) const {
     for (unsigned k = 0; k < used; ++k) res[k] = scratch(k, n);
     for (unsigned k = 0; k < used; ++k) {
       const auto plan = Plan::get(k, n);
@@ -128,56 +151,137 @@ struct ntt_fixed_factor::state {
       plan->pointwise(res[k], fb[k].data(), threads);
       plan->inverse(res[k], threads);
     }
-    // Garner and the carries, in chunks: each chunk writes its limbs and
-    // keeps what carries past its end (three limbs), added in afterwards.
-    const std::size_t chunks = prim::chunk_count(n, grain, threads);
-    std::vector<u64> tails(3 * chunks, 0);
-    std::vector<char> ok(chunks, 1);
+  }
+
+  // r[0 .. rn) from coefficients 0 .. count of the residues (count <= rn):
+  // cyclic, rn = count = n, modulo B^n - 1; otherwise the plain sum of the
+  // coefficients at their limbs (rn > count, zero beyond them).
+  template <class Plan>
+  void mul(limb_t* r, std::size_t rn, std::size_t count, bool cyclic, const limb_t* a, std::size_t an,
+           unsigned threads) const {
+    if (threads == 0) threads = prim::resolve_threads(0);
+    if (n < grain) threads = 1;
+    u64* res[4] = {};
+    transforms<Plan>(res, a, an, threads);
     const u64* const* residues = res;
-    prim::parallel_for(chunks, threads, [&](std::size_t c) {
-      constexpr std::size_t group = 64;
-      u64 digits[4 * group], x[3];
-      const std::size_t lo = n * c / chunks, hi = n * (c + 1) / chunks;
-      u64 pend[3] = {0, 0, 0};
-      bool fine = true;
-      for (std::size_t g0 = lo; g0 < hi; g0 += group) {
-        const std::size_t len = std::min(group, hi - g0);
-        engine_of<Plan>::digits(residues, g0, len, digits, used);
-        if (used == 3) {
-          // The common case (the multiply's fused Garner and carry): x = v0 + p0 (v1 + p1 v2) < 2^163.
-          ntt_garner3_carry(digits, digits + len, digits + 2 * len, len, engine_of<Plan>::primes[0].p,
-                            engine_of<Plan>::primes[1].p, r + g0, pend);
-          continue;
-        }
-        for (std::size_t q = 0; q < len; ++q) {
-          fine &= ntt_horner_limbs(engine_of<Plan>::primes, used, digits, len, q, x);
-          u128 s = static_cast<u128>(pend[0]) + x[0];
-          r[g0 + q] = static_cast<u64>(s);
-          s = static_cast<u128>(pend[1]) + x[1] + static_cast<u64>(s >> 64);
-          pend[0] = static_cast<u64>(s);
-          pend[1] = pend[2] + x[2] + static_cast<u64>(s >> 64);  // pend < 2^163 / 2^64: no overflow
-          pend[2] = 0;
-        }
-      }
-      std::copy(pend, pend + 3, tails.begin() + static_cast<std::ptrdiff_t>(3 * c));
-      ok[c] = fine;
+    // The coefficients in pieces: each writes its limbs and keeps what
+    // carries past its end (three limbs), added in afterwards.
+    const bool decimal3 = rx == radix::decimal && used == 3 && engine != ntt_engine::portable;
+    const std::size_t tasks = prim::chunk_count(count, grain, threads);
+    const std::size_t per_task = rx == radix::binary ? 1 : decimal_chains;
+    const std::size_t pieces = tasks * per_task;
+    const auto bound = [&](std::size_t piece) { return count * piece / pieces; };
+    std::vector<u64> tails(3 * pieces, 0);
+    std::vector<char> ok(tasks, 1);
+    prim::parallel_for(tasks, threads, [&](std::size_t t) {
+      if (rx == radix::binary)
+        ok[t] = carry_binary<Plan>(residues, bound(t), bound(t + 1), r, tails.data() + 3 * t);
+      else if (decimal3)
+        carry_decimal3(residues, t, bound, r, tails.data() + 3 * decimal_chains * t);
+      else
+        ok[t] = carry_decimal<Plan>(residues, t, bound, r, tails.data() + 3 * decimal_chains * t);
     });
-    if (!std::all_of(ok.begin(), ok.end(), [](char f) { return f != 0; }))
+    bool fine = std::all_of(ok.begin(), ok.end(), [](char f) { return f != 0; });
+    std::fill(r + count, r + rn, limb_t{0});
+    for (std::size_t c = 0; c < pieces && fine; ++c)
+      fine = add_tail(r, rn, bound(c + 1), tails.data() + 3 * c, rx, cyclic);
+    if (!fine)
       throw error(error::kind::internal, "ntt_fixed_factor: a reconstructed coefficient exceeded its bound");
-    for (std::size_t c = 0; c < chunks; ++c) add_cyclic(r, n, n * (c + 1) / chunks, tails.data() + 3 * c);
+  }
+
+  // Binary coefficients lo .. hi: Garner, then the carry into r[lo .. hi).
+  template <class Plan>
+  bool carry_binary(const u64* const* residues, std::size_t lo, std::size_t hi, limb_t* r, u64 tail[3]) const {
+    constexpr std::size_t group = 64;
+    u64 digits[4 * group], x[3];
+    u64 pend[3] = {0, 0, 0};
+    bool fine = true;
+    for (std::size_t g0 = lo; g0 < hi; g0 += group) {
+      const std::size_t len = std::min(group, hi - g0);
+      engine_of<Plan>::digits(residues, g0, len, digits, used);
+      if (used == 3) {
+        // The common case (the multiply's fused Garner and carry): x = v0 + p0 (v1 + p1 v2) < 2^163.
+        ntt_garner3_carry(digits, digits + len, digits + 2 * len, len, engine_of<Plan>::primes[0].p,
+                          engine_of<Plan>::primes[1].p, r + g0, pend);
+        continue;
+      }
+      for (std::size_t q = 0; q < len; ++q) {
+        fine &= ntt_horner_limbs(engine_of<Plan>::primes, used, digits, len, q, x);
+        u128 s = static_cast<u128>(pend[0]) + x[0];
+        r[g0 + q] = static_cast<u64>(s);
+        s = static_cast<u128>(pend[1]) + x[1] + static_cast<u64>(s >> 64);
+        pend[0] = static_cast<u64>(s);
+        pend[1] = pend[2] + x[2] + static_cast<u64>(s >> 64);  // pend < 2^163 / 2^64: no overflow
+        pend[2] = 0;
+      }
+    }
+    std::copy(pend, pend + 3, tail);
+    return fine;
+  }
+
+  // Decimal, three primes below 2^50 (the vector engines): the multiply's
+  // carry (mul/ntt_decimal_carry.hpp), decimal_chains pieces a task.
+  template <class Bound>
+  static void carry_decimal3(const u64* const* residues, std::size_t task, Bound&& bound, limb_t* r, u64* tails) {
+    constexpr unsigned C = decimal_chains;
+    std::size_t lo[C], hi[C];
+    for (unsigned c = 0; c < C; ++c) {
+      lo[c] = bound(C * task + c);
+      hi[c] = bound(C * task + c + 1);
+    }
+    ntt_decimal3_carry<C>(residues, lo, hi, r, tails, 3);
+  }
+
+  // Decimal otherwise: Horner's limbs, then a division chain per piece,
+  // decimal_chains pieces a task interleaved (each waits on its divisions).
+  template <class Plan, class Bound>
+  bool carry_decimal(const u64* const* residues, std::size_t task, Bound&& bound, limb_t* r, u64* tails) const {
+    constexpr unsigned C = decimal_chains;
+    constexpr std::size_t group = 64;
+    std::size_t lo[C], hi[C], len[C];
+    u64 pend[C][2] = {}, xs[C][3 * group], digits[4 * group];
+    bool fine = true;
+    for (unsigned c = 0; c < C; ++c) {
+      lo[c] = bound(C * task + c);
+      hi[c] = bound(C * task + c + 1);
+    }
+    for (std::size_t off = 0;; off += group) {
+      const std::size_t all = chain_group(lo, hi, off, group, len);
+      if (all == ~std::size_t{0}) break;
+      for (unsigned c = 0; c < C; ++c) {
+        if (len[c] == 0) continue;
+        engine_of<Plan>::digits(residues, lo[c] + off, len[c], digits, used);
+        for (std::size_t q = 0; q < len[c]; ++q)
+          fine &= ntt_horner_limbs(engine_of<Plan>::primes, used, digits, len[c], q, xs[c] + 3 * q);
+      }
+      for (std::size_t q = 0; q < all; ++q)
+        for (unsigned c = 0; c < C; ++c) r[lo[c] + off + q] = decimal_step(xs[c] + 3 * q, pend[c]);
+      for (unsigned c = 0; c < C; ++c)
+        for (std::size_t q = all; q < len[c]; ++q) r[lo[c] + off + q] = decimal_step(xs[c] + 3 * q, pend[c]);
+    }
+    for (unsigned c = 0; c < C; ++c) {  // the binary carry (< 2^101) as base-10^19 limbs
+      const qr64 d = div_1e19((static_cast<u128>(pend[c][1]) << 64) | pend[c][0]);
+      tails[3 * c] = d.r;
+      tails[3 * c + 1] = d.q;
+      tails[3 * c + 2] = 0;
+    }
+    return fine;
   }
 };
 
-ntt_fixed_factor::ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, std::size_t min_length)
+ntt_fixed_factor::ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, std::size_t min_length,
+                                   radix rx)
     : s_(std::make_unique<state>()) {
   state& s = *s_;
   s.engine = ntt_resolve_engine(ntt_engine::best);
+  s.rx = rx;
+  s.bn = bn;
   s.max_an = std::max<std::size_t>(max_an, 1);
   s.n = fft::ntt_fit_length(std::max({min_length, s.max_an, bn, std::size_t{4}}));
   if (s.n == 0) throw error(error::kind::domain, "ntt_fixed_factor: no transform of " + std::to_string(min_length));
   // Each cyclic coefficient sums at most min(an, bn) products of two limbs,
   // as a plain product's does: the same prime count covers it.
-  s.used = ntt_primes_needed(s.engine, s.max_an, bn, radix::binary);
+  s.used = ntt_primes_needed(s.engine, s.max_an, bn, rx);
   switch (s.engine) {
     case ntt_engine::ifma: s.build<fft::ntt52_plan>(b, bn); break;
     case ntt_engine::avx2: s.build<fft::ntt_avx2_plan>(b, bn); break;
@@ -189,6 +293,18 @@ ntt_fixed_factor::~ntt_fixed_factor() = default;
 
 std::size_t ntt_fixed_factor::length() const { return s_->n; }
 std::size_t ntt_fixed_factor::max_an() const { return s_->max_an; }
+unsigned ntt_fixed_factor::primes() const { return s_->used; }
+const char* ntt_fixed_factor::engine_name() const { return ntt_engine_name(s_->engine); }
+
+void ntt_fixed_factor::run(limb_t* r, std::size_t rn, std::size_t count, bool cyclic, const limb_t* a,
+                           std::size_t an, unsigned threads) const {
+  const state& s = *s_;
+  switch (s.engine) {
+    case ntt_engine::ifma: return s.mul<fft::ntt52_plan>(r, rn, count, cyclic, a, an, threads);
+    case ntt_engine::avx2: return s.mul<fft::ntt_avx2_plan>(r, rn, count, cyclic, a, an, threads);
+    default: return s.mul<fft::ntt_plan>(r, rn, count, cyclic, a, an, threads);
+  }
+}
 
 void ntt_fixed_factor::mul_mod(limb_t* r, const limb_t* a, std::size_t an, unsigned threads) const {
   const state& s = *s_;
@@ -197,11 +313,15 @@ void ntt_fixed_factor::mul_mod(limb_t* r, const limb_t* a, std::size_t an, unsig
     std::fill(r, r + s.n, limb_t{0});
     return;
   }
-  switch (s.engine) {
-    case ntt_engine::ifma: return s.mul<fft::ntt52_plan>(r, a, an, threads);
-    case ntt_engine::avx2: return s.mul<fft::ntt_avx2_plan>(r, a, an, threads);
-    default: return s.mul<fft::ntt_plan>(r, a, an, threads);
-  }
+  run(r, s.n, s.n, true, a, an, threads);
+}
+
+void ntt_fixed_factor::mul_exact(limb_t* r, const limb_t* a, std::size_t an, unsigned threads) const {
+  const state& s = *s_;
+  if (an == 0 || an > s.max_an || an + s.bn - 1 > s.n)
+    throw error(error::kind::invalid_argument, "ntt_fixed_factor: an = " + std::to_string(an) +
+                                                   " limbs outside 1 .. " + std::to_string(s.max_an));
+  run(r, an + s.bn, an + s.bn - 1, false, a, an, threads);
 }
 
 const limb_t* ntt_fixed_factor::mul_mod_scratch(const limb_t* a, std::size_t an, unsigned threads) const {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-3.0-or-later
-// Products by one fixed binary operand whose forward transforms are computed
+// Products by one fixed operand (binary or decimal limbs) whose forward transforms are computed
 // once and reused by every product (internal): the radix converter multiplies
 // every node of a tree level by the same power 5^m, so caching that power's
 // transform saves one of the three transforms of each product (FLINT keeps
@@ -21,15 +21,19 @@ namespace bigmul::detail {
 
 class ntt_fixed_factor {
  public:
-  // b[0 .. bn) (bn >= 1), for products by operands of at most max_an limbs,
-  // modulo B^n - 1 with n >= max(min_length, max_an, bn) a transform length.
-  ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, std::size_t min_length);
+  // b[0 .. bn) (bn >= 1) in radix rx (B = 2^64 or 10^19), for products by
+  // operands of at most max_an limbs, modulo B^n - 1 with n >= max(min_length,
+  // max_an, bn) a transform length.
+  ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, std::size_t min_length,
+                   radix rx = radix::binary);
   ~ntt_fixed_factor();
   ntt_fixed_factor(const ntt_fixed_factor&) = delete;
   ntt_fixed_factor& operator=(const ntt_fixed_factor&) = delete;
 
   std::size_t length() const;  // n
   std::size_t max_an() const;
+  unsigned primes() const;          // the primes each product transforms over
+  const char* engine_name() const;  // the NTT engine: "ifma", "avx2" or "portable"
 
   // r[0 .. n) = a * b mod (B^n - 1) for a[0 .. an), an <= max_an: a value in
   // [0, B^n - 1] (B^n - 1 stands for 0); exactly a * b when a * b < B^n - 1.
@@ -37,11 +41,17 @@ class ntt_fixed_factor {
   void mul_mod(limb_t* r, const limb_t* a, std::size_t an, unsigned threads = 0) const;
   // The same into the calling thread's result buffer (n limbs, kept between
   // calls: no fresh pages a product), valid until its next call.
+  // r[0 .. an + bn) = a * b exactly, for 1 <= an <= max_an with
+  // an + bn - 1 <= n (no coefficient wraps: what bigmul::fixed_factor
+  // prepares min_length for). Throws invalid_argument otherwise.
+  void mul_exact(limb_t* r, const limb_t* a, std::size_t an, unsigned threads = 0) const;
   const limb_t* mul_mod_scratch(const limb_t* a, std::size_t an, unsigned threads = 0) const;
 
   struct state;
 
  private:
+  void run(limb_t* r, std::size_t rn, std::size_t count, bool cyclic, const limb_t* a, std::size_t an,
+           unsigned threads) const;
   std::unique_ptr<state> s_;
 };
 

@@ -150,3 +150,30 @@ class Integer:
     def __le__(self, other: _Operand) -> bool: ...
     def __gt__(self, other: _Operand) -> bool: ...
     def __ge__(self, other: _Operand) -> bool: ...
+
+class FixedFactor:
+    """b (a nonzero int) prepared once for many products b * a by ints a of at most
+    max_bits bits: its NTT transforms are computed once and kept, so each product
+    transforms only a (two transforms where mul() takes three). Exact, as mul().
+    ValueError for b == 0, max_bits outside [1, 2**46], an a longer than prepared for,
+    or a released object. A context manager: the with block's end releases it.
+    """
+
+    def __init__(self, b: _IntLike, max_bits: int, *, threads: int | None = None) -> None: ...
+    def mul(self, a: _IntLike, *, threads: int | None = None) -> int:
+        """b * a, for an int a of at most max_bits bits."""
+    def mul_many(self, values: Sequence[_IntLike], *, threads: int | None = None) -> list[int]:
+        """[b * a for a in values] as one batch, spread over the threads."""
+    def release(self) -> None:
+        """Frees the kept transforms now; later products raise ValueError."""
+    @property
+    def prepared(self) -> bool:
+        """Whether the transforms are held (False after release())."""
+    @property
+    def max_bits(self) -> int:
+        """The longest operand prepared for, in bits."""
+    @property
+    def transform_length(self) -> int:
+        """The kept transforms' length in points (0: products go to mul())."""
+    def __enter__(self) -> FixedFactor: ...
+    def __exit__(self, *exc: object) -> bool: ...

@@ -21,6 +21,8 @@
 
 namespace bigmul::python {
 
+void bind_fixed_factor(py::module_& m);  // bigmul.FixedFactor (python/fixed_factor.cpp)
+
 mul_options make_options(const py::object& algorithm, const py::object& threads, const std::string& backend,
                          bool check, const char* fn) {
   mul_options o;
@@ -333,5 +335,6 @@ PYBIND11_MODULE(bigmul, m) {
       "release_scratch() -> None\n\n"
       "Frees the transform buffers the calling thread keeps between large products.");
   bind_modular(m);
+  bind_fixed_factor(m);
   bind_integer(m);
 }

@@ -57,6 +57,11 @@ std::size_t cost(std::size_t transforms, unsigned primes, std::size_t n) { retur
 // (only then is a transform kept worth it).
 bool mul_runs_ntt(std::size_t an, std::size_t bn, radix rx) { return mul_heap_bytes(an, bn, rx) != 0; }
 
+// Below this many points mul's own transforms (folded shapes, fused loads)
+// cost as much as the two kept-length ones: products go to mul and no
+// transform is kept. (Not tuned: about 10^4 digits a product.)
+constexpr std::size_t min_points = std::size_t{1} << 12;
+
 // The transform holds every coefficient of a max_an x bn product.
 std::size_t min_length(std::size_t max_an, std::size_t bn) { return max_an + bn - 1; }
 
@@ -77,7 +82,7 @@ fixed_factor::fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, 
   s.max_an = max_an;
   s.b.assign(b, b + bn);
   (void)threads;  // the transforms of b use the library's default, as the converter's do
-  if (mul_runs_ntt(max_an, bn, rx)) {
+  if (mul_runs_ntt(max_an, bn, rx) && fft::ntt_fit_length(min_length(max_an, bn)) >= min_points) {
     if (heap_bytes(bn, max_an, rx) == SIZE_MAX)
       throw error(error::kind::domain, std::string(who) + ": " + std::to_string(max_an) + " + " + std::to_string(bn) +
                                            " limbs is beyond the NTT's longest transform");
@@ -128,11 +133,11 @@ std::size_t fixed_factor::heap_bytes(std::size_t bn, std::size_t max_an, radix r
   if (bn == 0 || max_an == 0) return 0;
   detail::check_product_size(max_an, bn, "bigmul::fixed_factor::heap_bytes");
   const std::size_t b = bn * sizeof(limb_t);
-  if (!mul_runs_ntt(max_an, bn, rx)) {
+  const std::size_t n = fft::ntt_fit_length(std::max({min_length(max_an, bn), std::size_t{4}}));
+  if (!mul_runs_ntt(max_an, bn, rx) || (n != 0 && n < min_points)) {
     const std::size_t m = mul_heap_bytes(max_an, bn, rx);
     return m > SIZE_MAX - b ? SIZE_MAX : b + m;
   }
-  const std::size_t n = fft::ntt_fit_length(std::max({min_length(max_an, bn), std::size_t{4}}));
   if (n == 0) return SIZE_MAX;
   const unsigned primes = detail::ntt_primes_needed(detail::ntt_default_engine(), max_an, bn, rx);
   // The kept transforms, and a product's residue arrays on its thread.
@@ -143,12 +148,14 @@ namespace {
 
 // Whether the kept transforms beat bigmul::mul for an a of an limbs: two
 // transforms of the kept length against mul's three of its own (shorter
-// when a is much shorter than max_an).
+// when a is much shorter than max_an; a folded shape's piece or low product
+// counted as transforms of its length).
 bool fixed_pays(const detail::ntt_fixed_factor& f, std::size_t an, std::size_t bn, radix rx) {
-  if (!mul_runs_ntt(an, bn, rx)) return false;
+  if (!mul_runs_ntt(an, bn, rx) || f.length() < min_points) return false;
   const detail::ntt_layout plain = detail::ntt_choose_layout(detail::ntt_default_engine(), std::max(an, bn),
                                                              std::min(an, bn), rx);
-  return cost(2, f.primes(), f.length()) < cost(3, plain.primes, plain.shape.n);
+  const std::size_t plain_points = plain.shape.n + plain.shape.piece + plain.shape.low_length;
+  return cost(2, f.primes(), f.length()) < cost(3, plain.primes, plain_points);
 }
 
 }  // namespace

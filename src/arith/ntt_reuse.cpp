@@ -28,6 +28,8 @@ using fft::u64;
 constexpr std::size_t grain = std::size_t{1} << 13;
 // Decimal pieces a task: their division chains interleaved (as mul/ntt_mul.cpp).
 constexpr unsigned decimal_chains = 4;
+// The longest transform that runs one prime a task on several threads.
+constexpr std::size_t by_task_max_length = std::size_t{1} << 16;
 
 // The three engines behind one shape: plan type, primes, Garner digits.
 template <class Plan>
@@ -145,12 +147,20 @@ struct ntt_fixed_factor::state {
   template <class Plan>
   void transforms(u64* res[4], const limb_t* a, std::size_t an, unsigned threads) const {
     for (unsigned k = 0; k < used; ++k) res[k] = scratch(k, n);
-    for (unsigned k = 0; k < used; ++k) {
+    const auto one = [&](unsigned k, unsigned th) {
       const auto plan = Plan::get(k, n);
-      load_forward(*plan, res[k], a, an, threads);
-      plan->pointwise(res[k], fb[k].data(), threads);
-      plan->inverse(res[k], threads);
+      load_forward(*plan, res[k], a, an, th);
+      plan->pointwise(res[k], fb[k].data(), th);
+      plan->inverse(res[k], th);
+    };
+    // Short transforms: a prime a task (a split transform that small pays
+    // more in hand-offs than it gains, as in mul/ntt_mul.cpp); the scratch
+    // comes from this thread, allocated above.
+    if (threads > 1 && n <= by_task_max_length) {
+      prim::parallel_for(used, threads, [&](std::size_t k) { one(static_cast<unsigned>(k), 1); });
+      return;
     }
+    for (unsigned k = 0; k < used; ++k) one(k, threads);
   }
 
   // r[0 .. rn) from coefficients 0 .. count of the residues (count <= rn):

@@ -75,6 +75,24 @@ void expect_products(const fixed_factor& f, const std::vector<limb_t>& b, const 
                      << " seed=" << test::seed();
 }
 
+// The smallest balanced size whose fixed_factor keeps transforms.
+std::size_t fixed_crossover(radix rx) {
+  std::size_t lo = 1, hi = ntt_crossover(rx);
+  const auto keeps = [&](std::size_t n) {
+    const std::vector<limb_t> b(n, 1);
+    return fixed_factor(b.data(), n, n, rx).transform_length() > 0;
+  };
+  while (!keeps(hi)) hi *= 2;
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (keeps(mid))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
 const radix radices[] = {radix::binary, radix::decimal};
 
 TEST(FixedFactor, SmallAndCrossoverSizesEveryEngine) {
@@ -82,10 +100,11 @@ TEST(FixedFactor, SmallAndCrossoverSizesEveryEngine) {
   for (const char* e : engines()) {
     EngineScope scope(e);
     for (const radix rx : radices) {
-      const std::size_t t = ntt_crossover(rx);
-      const std::size_t sizes[] = {1, 2, 3, 17, t - 1, t, t + 1, 3 * t};
+      // mul's NTT crossover (below, products go to mul) and the fixed one.
+      const std::size_t m = ntt_crossover(rx), t = fixed_crossover(rx);
+      const std::size_t sizes[] = {1, 2, 17, m - 1, m, m + 1, t - 1, t, t + 1, 3 * t};
       for (const std::size_t bn : sizes)
-        for (const std::size_t max_an : {std::size_t{1}, t - 1, t, t + 1, 2 * t + 5}) {
+        for (const std::size_t max_an : {std::size_t{1}, m, t - 1, t, t + 1, 2 * t + 5}) {
           const auto b = test::make_operand(operand_kind::random, bn, rx, g);
           const fixed_factor f(b.data(), bn, max_an, rx);
           if (bn >= t && max_an >= t) {
@@ -107,7 +126,7 @@ TEST(FixedFactor, AdversarialOperandsEveryEngine) {
   for (const char* e : engines()) {
     EngineScope scope(e);
     for (const radix rx : radices) {
-      const std::size_t t = ntt_crossover(rx), bn = t + 7, max_an = 3 * t;
+      const std::size_t t = fixed_crossover(rx), bn = t + 7, max_an = 3 * t;
       for (const operand_kind kb : kinds) {
         const auto b = test::make_operand(kb, kb == operand_kind::one ? 1 : bn, rx, g);
         const fixed_factor f(b.data(), b.size(), max_an, rx);
@@ -143,7 +162,7 @@ TEST(FixedFactor, MillionDigitsThreads) {
 TEST(FixedFactor, BatchesSpreadAndSplit) {
   auto g = test::rng(3604);
   for (const radix rx : radices) {
-    const std::size_t t = ntt_crossover(rx);
+    const std::size_t t = fixed_crossover(rx);
     // Short transforms (one product a thread) and long ones (each split).
     for (const std::size_t n : {std::size_t{5}, 2 * t, test::sanitized ? 4 * t : std::size_t{40000}}) {
       const std::size_t G = n > 10000 ? 2 : 7;
@@ -170,7 +189,7 @@ TEST(FixedFactor, BatchesSpreadAndSplit) {
 
 TEST(FixedFactor, ConcurrentCallers) {
   auto g = test::rng(3605);
-  const std::size_t n = 3 * ntt_crossover(radix::binary);
+  const std::size_t n = 3 * fixed_crossover(radix::binary);
   const auto b = test::make_operand(operand_kind::random, n, radix::binary, g);
   const fixed_factor f(b.data(), n, n);
   std::vector<std::vector<limb_t>> as, rs(4);
@@ -188,7 +207,7 @@ TEST(FixedFactor, ConcurrentCallers) {
 // The integer overloads: signs, zero, an operand in the other radix.
 TEST(FixedFactor, IntegerOverloads) {
   auto g = test::rng(3606);
-  const std::size_t n = 2 * ntt_crossover(radix::decimal);
+  const std::size_t n = 2 * fixed_crossover(radix::decimal);
   for (const radix rx : radices) {
     const auto bl = test::make_operand(operand_kind::random, n, rx, g);
     const integer b(std::span<const limb_t>(bl), true, rx);  // negative
@@ -224,7 +243,7 @@ void expect_invalid(const std::function<void()>& call, const std::string& says) 
 
 TEST(FixedFactor, Misuse) {
   auto g = test::rng(3607);
-  for (const std::size_t n : {std::size_t{4}, 2 * ntt_crossover(radix::binary)}) {
+  for (const std::size_t n : {std::size_t{4}, 2 * fixed_crossover(radix::binary)}) {
     const auto b = test::make_operand(operand_kind::random, n, radix::binary, g);
     fixed_factor f(b.data(), n, n);
     auto a = test::make_operand(operand_kind::random, n + 1, radix::binary, g);
@@ -265,7 +284,7 @@ TEST(FixedFactor, Misuse) {
 }
 
 TEST(FixedFactor, HeapBytes) {
-  const std::size_t t = ntt_crossover(radix::binary);
+  const std::size_t t = fixed_crossover(radix::binary);
   const std::vector<limb_t> b(4 * t, 3);
   const fixed_factor f(b.data(), b.size(), 4 * t);
   EXPECT_GT(f.heap_bytes(), 3 * 8 * f.transform_length());

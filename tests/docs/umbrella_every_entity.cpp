@@ -86,6 +86,14 @@ void limb_level() {
   check(bigmul::mul_heap_bytes(1000000, 1000000) > 0 && bigmul::mul_table_bytes(1000000, 1000000) > 0,
         "mul_heap_bytes/mul_table_bytes");
   bigmul::prepare_mul(5000, 5000);
+  {
+    bigmul::fixed_factor f(&d9, 1, 1, bigmul::radix::decimal);
+    limb_t fd[2] = {};
+    f.mul(fd, &d9, 1, bigmul::radix::decimal);
+    check(fd[0] == dd[0] && fd[1] == dd[1] && f.size() == 1 &&
+              f.heap_bytes() == bigmul::fixed_factor::heap_bytes(1, 1, bigmul::radix::decimal),
+          "fixed_factor");
+  }
   bigmul::release_scratch();
   check(bigmul::gmp_crossover_limbs() > 0 && bigmul::mpz_mul_crossover_limbs() == bigmul::gmp_crossover_limbs(),
         "gmp_crossover_limbs");

@@ -86,7 +86,7 @@ fixed_factor::fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, 
     if (heap_bytes(bn, max_an, rx) == SIZE_MAX)
       throw error(error::kind::domain, std::string(who) + ": " + std::to_string(max_an) + " + " + std::to_string(bn) +
                                            " limbs is beyond the NTT's longest transform");
-    s.ntt = std::make_unique<detail::ntt_fixed_factor>(b, bn, max_an, min_length(max_an, bn), rx);
+    s.ntt = std::make_unique<detail::ntt_fixed_factor>(b, bn, max_an, min_length(max_an, bn), rx, true);
   }
 } catch (...) {
   detail::rethrow_allocation_failure("bigmul::fixed_factor");
@@ -125,7 +125,7 @@ std::size_t fixed_factor::transform_length() const noexcept { return s_ && s_->n
 std::size_t fixed_factor::heap_bytes() const noexcept {
   if (!s_) return 0;
   const std::size_t b = s_->b.size() * sizeof(limb_t);
-  return s_->ntt ? b + std::size_t{s_->ntt->primes()} * s_->ntt->length() * sizeof(limb_t) : b;
+  return s_->ntt ? b + s_->ntt->kept_bytes() : b;
 }
 
 std::size_t fixed_factor::heap_bytes(std::size_t bn, std::size_t max_an, radix rx) {
@@ -138,10 +138,8 @@ std::size_t fixed_factor::heap_bytes(std::size_t bn, std::size_t max_an, radix r
     const std::size_t m = mul_heap_bytes(max_an, bn, rx);
     return m > SIZE_MAX - b ? SIZE_MAX : b + m;
   }
-  if (n == 0) return SIZE_MAX;
-  const unsigned primes = detail::ntt_primes_needed(detail::ntt_default_engine(), max_an, bn, rx);
-  // The kept transforms, and a product's residue arrays on its thread.
-  return b + 2 * std::size_t{primes} * n * sizeof(limb_t);
+  const std::size_t t = detail::ntt_fixed_factor::bytes(bn, max_an, min_length(max_an, bn), rx, true);
+  return t == SIZE_MAX ? SIZE_MAX : b + t;
 }
 
 namespace {
@@ -155,7 +153,7 @@ bool fixed_pays(const detail::ntt_fixed_factor& f, std::size_t an, std::size_t b
   const detail::ntt_layout plain = detail::ntt_choose_layout(detail::ntt_default_engine(), std::max(an, bn),
                                                              std::min(an, bn), rx);
   const std::size_t plain_points = plain.shape.n + plain.shape.piece + plain.shape.low_length;
-  return cost(2, f.primes(), f.length()) < cost(3, plain.primes, plain_points);
+  return cost(2, f.primes(), f.length() + f.low_length()) < cost(3, plain.primes, plain_points);
 }
 
 }  // namespace

@@ -130,7 +130,11 @@ struct ntt_fixed_factor::state {
   radix rx = radix::binary;
   unsigned used = 0;
   std::size_t n = 0, max_an = 0, bn = 0;
-  std::vector<prim::buffer<u64>> fb;  // b's forward transform per prime
+  // Folded (exact products only): coefficients n .. n + wrap wrap onto the
+  // lowest ones, which a product of the operands' low wrap limbs, cyclic
+  // of length low_n >= 2 wrap - 1, recomputes; 0: no fold.
+  std::size_t wrap = 0, low_n = 0;
+  std::vector<prim::buffer<u64>> fb, fb_low;  // b's forward transforms per prime (b mod x^wrap in fb_low)
 
   template <class Plan>
   void build(const limb_t* b, std::size_t bn) {
@@ -140,18 +144,29 @@ struct ntt_fixed_factor::state {
       fb[k] = prim::buffer<u64>(n);
       load_forward(*Plan::get(k, n), fb[k].data(), b, bn, threads);
     }
+    if (low_n == 0) return;
+    fb_low.resize(used);
+    for (unsigned k = 0; k < used; ++k) {
+      fb_low[k] = prim::buffer<u64>(low_n);
+      load_forward(*Plan::get(k, low_n), fb_low[k].data(), b, std::min(bn, wrap), 1);
+    }
   }
 
   // The cyclic product's residues, one array per prime (the calling
   // thread's scratch): a's forward transforms, times b's, inverse.
   template <class Plan>
-  void transforms(u64* res[4], const limb_t* a, std::size_t an, unsigned threads) const {
-    for (unsigned k = 0; k < used; ++k) res[k] = scratch(k, n);
+  void transforms(u64* res[4], const limb_t* a, std::size_t an, std::size_t w, unsigned threads) const {
+    u64* low[4] = {};
+    for (unsigned k = 0; k < used; ++k) {
+      res[k] = scratch(k, n + wrap);
+      if (w) low[k] = scratch(5 + k, low_n);
+    }
     const auto one = [&](unsigned k, unsigned th) {
       const auto plan = Plan::get(k, n);
       load_forward(*plan, res[k], a, an, th);
       plan->pointwise(res[k], fb[k].data(), th);
       plan->inverse(res[k], th);
+      if (w) unfold<Plan>(k, res[k], low[k], a, std::min(an, w), w, th);
     };
     // Short transforms: a prime a task (a split transform that small pays
     // more in hand-offs than it gains, as in mul/ntt_mul.cpp); the scratch
@@ -163,6 +178,24 @@ struct ntt_fixed_factor::state {
     for (unsigned k = 0; k < used; ++k) one(k, threads);
   }
 
+  // The cyclic product's c_j = x_j + x_(j+n) for j < w (x: the plain
+  // product's coefficients, all below n + w): x_j for j < w from the low
+  // product (a mod x^w)(b mod x^wrap), which has no coefficient past
+  // w + wrap - 2 < low_n, then x_(j+n) = c_j - x_j, in the residues.
+  template <class Plan>
+  void unfold(unsigned k, u64* res, u64* low, const limb_t* a, std::size_t al, std::size_t w, unsigned th) const {
+    const auto plan = Plan::get(k, low_n);
+    load_forward(*plan, low, a, al, th);
+    plan->pointwise(low, fb_low[k].data(), th);
+    plan->inverse(low, th);
+    const u64 p = plan->modulus();
+    for (std::size_t j = 0; j < w; ++j) {
+      const u64 x = low[j] % p, c = res[j] % p;
+      res[j] = x;
+      res[n + j] = c >= x ? c - x : c + p - x;
+    }
+  }
+
   // r[0 .. rn) from coefficients 0 .. count of the residues (count <= rn):
   // cyclic, rn = count = n, modulo B^n - 1; otherwise the plain sum of the
   // coefficients at their limbs (rn > count, zero beyond them).
@@ -172,7 +205,7 @@ struct ntt_fixed_factor::state {
     if (threads == 0) threads = prim::resolve_threads(0);
     if (n < grain) threads = 1;
     u64* res[4] = {};
-    transforms<Plan>(res, a, an, threads);
+    transforms<Plan>(res, a, an, count > n ? count - n : 0, threads);
     const u64* const* residues = res;
     // The coefficients in pieces: each writes its limbs and keeps what
     // carries past its end (three limbs), added in afterwards.
@@ -279,15 +312,42 @@ struct ntt_fixed_factor::state {
   }
 };
 
+ntt_fixed_factor::shape ntt_fixed_factor::choose_shape(std::size_t bn, std::size_t max_an, std::size_t min_length,
+                                                      bool may_fold) {
+  shape sh;
+  max_an = std::max<std::size_t>(max_an, 1);
+  sh.n = fft::ntt_fit_length(std::max({min_length, max_an, bn, std::size_t{4}}));
+  if (!may_fold || sh.n == 0 || min_length <= 8) return sh;
+  // The next shorter length, the overhang recomputed by a short product:
+  // two transforms of n0 + low_n points a product instead of two of n.
+  const std::size_t n0 = fft::ntt_length_below(min_length);
+  if (n0 < std::max(max_an, bn)) return sh;
+  const std::size_t w = min_length - n0, low = fft::ntt_fit_length(std::max<std::size_t>(2 * w - 1, 4));
+  if (low != 0 && low < n0 && n0 + low < sh.n) sh = shape{n0, w, low};
+  return sh;
+}
+
+std::size_t ntt_fixed_factor::bytes(std::size_t bn, std::size_t max_an, std::size_t min_length, radix rx,
+                                    bool may_fold) {
+  const shape sh = choose_shape(bn, max_an, min_length, may_fold);
+  if (sh.n == 0) return SIZE_MAX;
+  const std::size_t primes = ntt_primes_needed(ntt_default_engine(), std::max<std::size_t>(max_an, 1), bn, rx);
+  // The kept transforms, and a product's residue arrays on its thread.
+  return primes * (2 * sh.n + sh.wrap + 2 * sh.low_n) * sizeof(u64);
+}
+
 ntt_fixed_factor::ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, std::size_t min_length,
-                                   radix rx)
+                                   radix rx, bool may_fold)
     : s_(std::make_unique<state>()) {
   state& s = *s_;
   s.engine = ntt_resolve_engine(ntt_engine::best);
   s.rx = rx;
   s.bn = bn;
   s.max_an = std::max<std::size_t>(max_an, 1);
-  s.n = fft::ntt_fit_length(std::max({min_length, s.max_an, bn, std::size_t{4}}));
+  const shape sh = choose_shape(bn, max_an, min_length, may_fold);
+  s.n = sh.n;
+  s.wrap = sh.wrap;
+  s.low_n = sh.low_n;
   if (s.n == 0) throw error(error::kind::domain, "ntt_fixed_factor: no transform of " + std::to_string(min_length));
   // Each cyclic coefficient sums at most min(an, bn) products of two limbs,
   // as a plain product's does: the same prime count covers it.
@@ -302,6 +362,10 @@ ntt_fixed_factor::ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t 
 ntt_fixed_factor::~ntt_fixed_factor() = default;
 
 std::size_t ntt_fixed_factor::length() const { return s_->n; }
+std::size_t ntt_fixed_factor::low_length() const { return s_->low_n; }
+std::size_t ntt_fixed_factor::kept_bytes() const {
+  return std::size_t{s_->used} * (s_->n + s_->low_n) * sizeof(u64);
+}
 std::size_t ntt_fixed_factor::max_an() const { return s_->max_an; }
 unsigned ntt_fixed_factor::primes() const { return s_->used; }
 const char* ntt_fixed_factor::engine_name() const { return ntt_engine_name(s_->engine); }
@@ -319,6 +383,7 @@ void ntt_fixed_factor::run(limb_t* r, std::size_t rn, std::size_t count, bool cy
 void ntt_fixed_factor::mul_mod(limb_t* r, const limb_t* a, std::size_t an, unsigned threads) const {
   const state& s = *s_;
   if (an > s.max_an) throw error(error::kind::invalid_argument, "ntt_fixed_factor: operand longer than declared");
+  if (s.low_n != 0) throw error(error::kind::internal, "ntt_fixed_factor: a folded shape has no cyclic product");
   if (an == 0) {
     std::fill(r, r + s.n, limb_t{0});
     return;
@@ -328,7 +393,7 @@ void ntt_fixed_factor::mul_mod(limb_t* r, const limb_t* a, std::size_t an, unsig
 
 void ntt_fixed_factor::mul_exact(limb_t* r, const limb_t* a, std::size_t an, unsigned threads) const {
   const state& s = *s_;
-  if (an == 0 || an > s.max_an || an + s.bn - 1 > s.n)
+  if (an == 0 || an > s.max_an || an + s.bn - 1 > s.n + s.wrap)
     throw error(error::kind::invalid_argument, "ntt_fixed_factor: an = " + std::to_string(an) +
                                                    " limbs outside 1 .. " + std::to_string(s.max_an));
   run(r, an + s.bn, an + s.bn - 1, false, a, an, threads);

@@ -23,15 +23,23 @@ class ntt_fixed_factor {
  public:
   // b[0 .. bn) (bn >= 1) in radix rx (B = 2^64 or 10^19), for products by
   // operands of at most max_an limbs, modulo B^n - 1 with n >= max(min_length,
-  // max_an, bn) a transform length.
+  // max_an, bn) a transform length. may_fold (exact products only, no
+  // mul_mod): n may be the next shorter length, the min_length - n
+  // coefficients past it recomputed by a short product (low_length()
+  // points) where that costs less.
   ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, std::size_t min_length,
-                   radix rx = radix::binary);
+                   radix rx = radix::binary, bool may_fold = false);
   ~ntt_fixed_factor();
   ntt_fixed_factor(const ntt_fixed_factor&) = delete;
   ntt_fixed_factor& operator=(const ntt_fixed_factor&) = delete;
 
   std::size_t length() const;  // n
   std::size_t max_an() const;
+  std::size_t low_length() const;   // the fold's short transform (0: not folded)
+  std::size_t kept_bytes() const;   // b's transforms
+  // The bytes such an object keeps plus one product's residue arrays
+  // (SIZE_MAX: no transform that long).
+  static std::size_t bytes(std::size_t bn, std::size_t max_an, std::size_t min_length, radix rx, bool may_fold);
   unsigned primes() const;          // the primes each product transforms over
   const char* engine_name() const;  // the NTT engine: "ifma", "avx2" or "portable"
 
@@ -42,14 +50,19 @@ class ntt_fixed_factor {
   // The same into the calling thread's result buffer (n limbs, kept between
   // calls: no fresh pages a product), valid until its next call.
   // r[0 .. an + bn) = a * b exactly, for 1 <= an <= max_an with
-  // an + bn - 1 <= n (no coefficient wraps: what bigmul::fixed_factor
-  // prepares min_length for). Throws invalid_argument otherwise.
+  // an + bn - 1 <= min_length (what bigmul::fixed_factor prepares: no
+  // coefficient wraps, or the fold recomputes it). Throws invalid_argument
+  // otherwise.
   void mul_exact(limb_t* r, const limb_t* a, std::size_t an, unsigned threads = 0) const;
   const limb_t* mul_mod_scratch(const limb_t* a, std::size_t an, unsigned threads = 0) const;
 
   struct state;
 
  private:
+  struct shape {
+    std::size_t n = 0, wrap = 0, low_n = 0;
+  };
+  static shape choose_shape(std::size_t bn, std::size_t max_an, std::size_t min_length, bool may_fold);
   void run(limb_t* r, std::size_t rn, std::size_t count, bool cyclic, const limb_t* a, std::size_t an,
            unsigned threads) const;
   std::unique_ptr<state> s_;

@@ -16,6 +16,7 @@
 #include "bigmul/integer.hpp"
 #include "bigmul/mul.hpp"
 #include "mul/ntt_mul.hpp"
+#include "src/arith/ntt_reuse.hpp"
 #include "test_support.hpp"
 
 namespace bigmul {
@@ -184,6 +185,38 @@ TEST(FixedFactor, BatchesSpreadAndSplit) {
       }
       f.mul_batched(nullptr, nullptr, n, 0, rx);  // G = 0: nothing
     }
+  }
+}
+
+// Folded shapes: the kept length below max_an + bn - 1, the overhang's
+// lowest coefficients recomputed by a short product. Operands that reach
+// past the kept length by 0, 1, some and all of the fold, every engine.
+TEST(FixedFactor, FoldedShapesEveryEngine) {
+  auto g = test::rng(3608);
+  struct sizes {
+    std::size_t bn, max_an;
+  };
+  const sizes cases[] = {{4200, 4200}, {300, 8000}, {8000, 300}, {4097, 4097}};
+  for (const char* e : engines()) {
+    EngineScope scope(e);
+    for (const radix rx : radices)
+      for (const sizes c : cases) {
+        const auto b = test::make_operand(c.bn % 2 ? operand_kind::all_max : operand_kind::random, c.bn, rx, g);
+        const detail::ntt_fixed_factor f(b.data(), c.bn, c.max_an, c.max_an + c.bn - 1, rx, true);
+        ASSERT_GT(f.low_length(), 0u) << "bn=" << c.bn << " max_an=" << c.max_an;
+        const std::size_t n = f.length();
+        ASSERT_LT(n, c.max_an + c.bn - 1);
+        for (const std::size_t an : {c.max_an, c.max_an - 1, n - c.bn + 1, n - c.bn + 2, std::size_t{1}}) {
+          if (an < 1 || an > c.max_an) continue;
+          for (const operand_kind k : {operand_kind::random, operand_kind::all_max}) {
+            const auto a = test::make_operand(k, an, rx, g);
+            std::vector<limb_t> r(an + c.bn, 3);
+            f.mul_exact(r.data(), a.data(), an, 2);
+            ASSERT_EQ(r, test::gmp_product(a.data(), an, b.data(), c.bn, rx))
+                << e << " bn=" << c.bn << " max_an=" << c.max_an << " an=" << an << " seed=" << test::seed();
+          }
+        }
+      }
   }
 }
 

@@ -12,6 +12,7 @@
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "mul/limb_ops.hpp"
+#include "mul/ntt_coefficients.hpp"
 #include "mul/ntt_decimal_carry.hpp"
 #include "mul/ntt_garner.hpp"
 #include "mul/ntt_mul.hpp"
@@ -75,18 +76,22 @@ void load_forward(const Plan& plan, u64* x, const limb_t* src, std::size_t len, 
 }
 
 
-// r += v[0 .. 3) * B^pos in radix rx (B = 2^64 or 10^19), cyclic: modulo
-// B^n - 1 (a carry out of the top limb comes back in at the bottom);
+// What a piece of the carries leaves past its end, in limbs.
+constexpr std::size_t tail_limbs = 4;
+
+// r += v[0 .. tail_limbs) * B^pos in radix rx (B = 2^64 or 10^19), cyclic:
+// modulo B^n - 1 (a carry out of the top limb comes back in at the bottom);
 // otherwise r has n limbs and a carry out of the top one is refused (false).
-bool add_tail(limb_t* r, std::size_t n, std::size_t pos, const u64 v[3], radix rx, bool cyclic) {
-  if (!cyclic && pos >= n) return v[0] == 0 && v[1] == 0 && v[2] == 0;
+bool add_tail(limb_t* r, std::size_t n, std::size_t pos, const u64* v, radix rx, bool cyclic) {
+  constexpr std::size_t m = tail_limbs;
+  if (!cyclic && pos >= n) return std::all_of(v, v + m, [](u64 x) { return x == 0; });
   limb_t carry = 0;
   std::size_t i = pos % n;
-  for (std::size_t k = 0; k < 3 || carry; ++k) {
-    r[i] = add_limb(r[i], k < 3 ? v[k] : 0, carry, rx);
+  for (std::size_t k = 0; k < m || carry; ++k) {
+    r[i] = add_limb(r[i], k < m ? v[k] : 0, carry, rx);
     if (++i == n) {
       if (!cyclic) {
-        for (std::size_t j = k + 1; j < 3; ++j) carry |= v[j];
+        for (std::size_t j = k + 1; j < m; ++j) carry |= v[j];
         return carry == 0;
       }
       i = 0;
@@ -134,6 +139,23 @@ struct ntt_fixed_factor::state {
   // lowest ones, which a product of the operands' low wrap limbs, cyclic
   // of length low_n >= 2 wrap - 1, recomputes; 0: no fold.
   std::size_t wrap = 0, low_n = 0;
+  // Binary limbs cut into coefficients of `bits` bits (64: whole limbs)
+  // where that keeps three primes (mul/ntt_coefficients.hpp); sizes n, wrap
+  // and low_n count coefficients.
+  unsigned bits = 64;
+  std::size_t coefficients(std::size_t limbs) const { return bits == 64 ? limbs : ntt_coefficient_count(limbs, bits); }
+  std::size_t limb_at(std::size_t c) const { return bits == 64 ? c : (c * bits) >> 6; }
+
+  // Coefficients 0 .. count of src[0 .. len) as residues, then the forward transform.
+  template <class Plan>
+  void load(const Plan& plan, u64* x, const limb_t* src, std::size_t len, std::size_t count, unsigned th) const {
+    if (bits == 64) return load_forward(plan, x, src, std::min(len, count), th);
+    ntt_load_coefficients(x, plan.length(), src, len, count, bits, plan.modulus(), th);
+    if constexpr (requires { plan.forward(x, th, count); })
+      plan.forward(x, th, count);
+    else
+      plan.forward(x, th);
+  }
   std::vector<prim::buffer<u64>> fb, fb_low;  // b's forward transforms per prime (b mod x^wrap in fb_low)
 
   template <class Plan>
@@ -142,13 +164,13 @@ struct ntt_fixed_factor::state {
     const unsigned threads = n < grain ? 1u : prim::resolve_threads(0);
     for (unsigned k = 0; k < used; ++k) {
       fb[k] = prim::buffer<u64>(n);
-      load_forward(*Plan::get(k, n), fb[k].data(), b, bn, threads);
+      load(*Plan::get(k, n), fb[k].data(), b, bn, coefficients(bn), threads);
     }
     if (low_n == 0) return;
     fb_low.resize(used);
     for (unsigned k = 0; k < used; ++k) {
       fb_low[k] = prim::buffer<u64>(low_n);
-      load_forward(*Plan::get(k, low_n), fb_low[k].data(), b, std::min(bn, wrap), 1);
+      load(*Plan::get(k, low_n), fb_low[k].data(), b, bn, std::min(coefficients(bn), wrap), 1);
     }
   }
 
@@ -163,10 +185,10 @@ struct ntt_fixed_factor::state {
     }
     const auto one = [&](unsigned k, unsigned th) {
       const auto plan = Plan::get(k, n);
-      load_forward(*plan, res[k], a, an, th);
+      load(*plan, res[k], a, an, coefficients(an), th);
       plan->pointwise(res[k], fb[k].data(), th);
       plan->inverse(res[k], th);
-      if (w) unfold<Plan>(k, res[k], low[k], a, std::min(an, w), w, th);
+      if (w) unfold<Plan>(k, res[k], low[k], a, an, w, th);
     };
     // Short transforms: a prime a task (a split transform that small pays
     // more in hand-offs than it gains, as in mul/ntt_mul.cpp); the scratch
@@ -185,7 +207,7 @@ struct ntt_fixed_factor::state {
   template <class Plan>
   void unfold(unsigned k, u64* res, u64* low, const limb_t* a, std::size_t al, std::size_t w, unsigned th) const {
     const auto plan = Plan::get(k, low_n);
-    load_forward(*plan, low, a, al, th);
+    load(*plan, low, a, al, std::min(coefficients(al), w), th);
     plan->pointwise(low, fb_low[k].data(), th);
     plan->inverse(low, th);
     const u64 p = plan->modulus();
@@ -214,20 +236,23 @@ struct ntt_fixed_factor::state {
     const std::size_t per_task = rx == radix::binary ? 1 : decimal_chains;
     const std::size_t pieces = tasks * per_task;
     const auto bound = [&](std::size_t piece) { return count * piece / pieces; };
-    std::vector<u64> tails(3 * pieces, 0);
+    std::vector<u64> tails(tail_limbs * pieces, 0);
     std::vector<char> ok(tasks, 1);
     prim::parallel_for(tasks, threads, [&](std::size_t t) {
-      if (rx == radix::binary)
-        ok[t] = carry_binary<Plan>(residues, bound(t), bound(t + 1), r, tails.data() + 3 * t);
+      u64* tail = tails.data() + tail_limbs * per_task * t;
+      if (rx == radix::binary && bits < 64)
+        ok[t] = carry_bits<Plan>(residues, bound(t), bound(t + 1), r, tail);
+      else if (rx == radix::binary)
+        ok[t] = carry_binary<Plan>(residues, bound(t), bound(t + 1), r, tail);
       else if (decimal3)
-        carry_decimal3(residues, t, bound, r, tails.data() + 3 * decimal_chains * t);
+        carry_decimal3(residues, t, bound, r, tail);
       else
-        ok[t] = carry_decimal<Plan>(residues, t, bound, r, tails.data() + 3 * decimal_chains * t);
+        ok[t] = carry_decimal<Plan>(residues, t, bound, r, tail);
     });
     bool fine = std::all_of(ok.begin(), ok.end(), [](char f) { return f != 0; });
-    std::fill(r + count, r + rn, limb_t{0});
+    std::fill(r + std::min(limb_at(count), rn), r + rn, limb_t{0});
     for (std::size_t c = 0; c < pieces && fine; ++c)
-      fine = add_tail(r, rn, bound(c + 1), tails.data() + 3 * c, rx, cyclic);
+      fine = add_tail(r, rn, limb_at(bound(c + 1)), tails.data() + tail_limbs * c, rx, cyclic);
     if (!fine)
       throw error(error::kind::internal, "ntt_fixed_factor: a reconstructed coefficient exceeded its bound");
   }
@@ -259,6 +284,36 @@ struct ntt_fixed_factor::state {
       }
     }
     std::copy(pend, pend + 3, tail);
+    tail[3] = 0;
+    return fine;
+  }
+
+  // Binary coefficients lo .. hi of `bits` bits, at their bit offsets: a
+  // running sum emits the limbs below the next coefficient's bit
+  // (ntt_bit_accumulator), the first at limb_at(lo); its last four limbs
+  // are the tail.
+  template <class Plan>
+  bool carry_bits(const u64* const* residues, std::size_t lo, std::size_t hi, limb_t* r, u64 tail[4]) const {
+    constexpr std::size_t group = 64;
+    u64 digits[4 * group], x[3];
+    std::size_t out = limb_at(lo);
+    ntt_bit_accumulator sum;
+    sum.shift = static_cast<unsigned>((lo * bits) & 63);
+    bool fine = true;
+    for (std::size_t g0 = lo; g0 < hi; g0 += group) {
+      const std::size_t len = std::min(group, hi - g0);
+      engine_of<Plan>::digits(residues, g0, len, digits, used);
+      if (used == 3) {
+        out += ntt_bit_carry3(digits, digits + len, digits + 2 * len, len, engine_of<Plan>::primes[0].p,
+                              engine_of<Plan>::primes[1].p, bits, sum, r + out);
+        continue;
+      }
+      for (std::size_t q = 0; q < len; ++q) {
+        fine &= ntt_horner_limbs(engine_of<Plan>::primes, used, digits, len, q, x);
+        if (sum.add(x, bits, r + out)) ++out;
+      }
+    }
+    std::copy(sum.acc, sum.acc + 4, tail);
     return fine;
   }
 
@@ -272,7 +327,7 @@ struct ntt_fixed_factor::state {
       lo[c] = bound(C * task + c);
       hi[c] = bound(C * task + c + 1);
     }
-    ntt_decimal3_carry<C>(residues, lo, hi, r, tails, 3);
+    ntt_decimal3_carry<C>(residues, lo, hi, r, tails, tail_limbs);
   }
 
   // Decimal otherwise: Horner's limbs, then a division chain per piece,
@@ -304,9 +359,9 @@ struct ntt_fixed_factor::state {
     }
     for (unsigned c = 0; c < C; ++c) {  // the binary carry (< 2^101) as base-10^19 limbs
       const qr64 d = div_1e19((static_cast<u128>(pend[c][1]) << 64) | pend[c][0]);
-      tails[3 * c] = d.r;
-      tails[3 * c + 1] = d.q;
-      tails[3 * c + 2] = 0;
+      tails[tail_limbs * c] = d.r;
+      tails[tail_limbs * c + 1] = d.q;
+      std::fill(tails + tail_limbs * c + 2, tails + tail_limbs * (c + 1), u64{0});
     }
     return fine;
   }
@@ -327,31 +382,57 @@ ntt_fixed_factor::shape ntt_fixed_factor::choose_shape(std::size_t bn, std::size
   return sh;
 }
 
+ntt_fixed_factor::shape ntt_fixed_factor::choose(ntt_engine e, std::size_t bn, std::size_t max_an,
+                                                std::size_t min_length, radix rx, bool may_fold,
+                                                unsigned force_bits) {
+  max_an = std::max<std::size_t>(max_an, 1);
+  // Each cyclic coefficient sums at most min(an, bn) products of two limbs,
+  // as a plain product's does: the same prime count covers it.
+  unsigned primes = ntt_primes_needed(e, max_an, bn, rx), bits = 64;
+  if (may_fold && rx == radix::binary) {
+    // Large binary products: the multiply's cut into b-bit coefficients
+    // where three primes cover those and not whole limbs.
+    const ntt_layout l = ntt_choose_layout(e, std::max(max_an, bn), std::min(max_an, bn), rx, 0, force_bits);
+    if (force_bits != 0 || (l.bits < 64 && l.primes < primes)) {
+      primes = l.primes;
+      bits = l.bits;
+    }
+  }
+  shape sh;
+  if (bits == 64) {
+    sh = choose_shape(bn, max_an, min_length, may_fold);
+  } else {
+    const std::size_t ca = ntt_coefficient_count(max_an, bits), cb = ntt_coefficient_count(bn, bits);
+    sh = choose_shape(cb, ca, ca + cb - 1, may_fold);
+  }
+  sh.primes = primes;
+  sh.bits = bits;
+  return sh;
+}
+
 std::size_t ntt_fixed_factor::bytes(std::size_t bn, std::size_t max_an, std::size_t min_length, radix rx,
                                     bool may_fold) {
-  const shape sh = choose_shape(bn, max_an, min_length, may_fold);
+  const shape sh = choose(ntt_default_engine(), bn, max_an, min_length, rx, may_fold, 0);
   if (sh.n == 0) return SIZE_MAX;
-  const std::size_t primes = ntt_primes_needed(ntt_default_engine(), std::max<std::size_t>(max_an, 1), bn, rx);
   // The kept transforms, and a product's residue arrays on its thread.
-  return primes * (2 * sh.n + sh.wrap + 2 * sh.low_n) * sizeof(u64);
+  return std::size_t{sh.primes} * (2 * sh.n + sh.wrap + 2 * sh.low_n) * sizeof(u64);
 }
 
 ntt_fixed_factor::ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, std::size_t min_length,
-                                   radix rx, bool may_fold)
+                                   radix rx, bool may_fold, unsigned force_bits)
     : s_(std::make_unique<state>()) {
   state& s = *s_;
   s.engine = ntt_resolve_engine(ntt_engine::best);
   s.rx = rx;
   s.bn = bn;
   s.max_an = std::max<std::size_t>(max_an, 1);
-  const shape sh = choose_shape(bn, max_an, min_length, may_fold);
+  const shape sh = choose(s.engine, bn, max_an, min_length, rx, may_fold, force_bits);
   s.n = sh.n;
   s.wrap = sh.wrap;
   s.low_n = sh.low_n;
+  s.bits = sh.bits;
+  s.used = sh.primes;
   if (s.n == 0) throw error(error::kind::domain, "ntt_fixed_factor: no transform of " + std::to_string(min_length));
-  // Each cyclic coefficient sums at most min(an, bn) products of two limbs,
-  // as a plain product's does: the same prime count covers it.
-  s.used = ntt_primes_needed(s.engine, s.max_an, bn, rx);
   switch (s.engine) {
     case ntt_engine::ifma: s.build<fft::ntt52_plan>(b, bn); break;
     case ntt_engine::avx2: s.build<fft::ntt_avx2_plan>(b, bn); break;
@@ -369,6 +450,7 @@ std::size_t ntt_fixed_factor::kept_bytes() const {
 std::size_t ntt_fixed_factor::max_an() const { return s_->max_an; }
 unsigned ntt_fixed_factor::primes() const { return s_->used; }
 const char* ntt_fixed_factor::engine_name() const { return ntt_engine_name(s_->engine); }
+unsigned ntt_fixed_factor::coefficient_bits() const { return s_->bits; }
 
 void ntt_fixed_factor::run(limb_t* r, std::size_t rn, std::size_t count, bool cyclic, const limb_t* a,
                            std::size_t an, unsigned threads) const {
@@ -393,10 +475,11 @@ void ntt_fixed_factor::mul_mod(limb_t* r, const limb_t* a, std::size_t an, unsig
 
 void ntt_fixed_factor::mul_exact(limb_t* r, const limb_t* a, std::size_t an, unsigned threads) const {
   const state& s = *s_;
-  if (an == 0 || an > s.max_an || an + s.bn - 1 > s.n + s.wrap)
+  const std::size_t count = an == 0 ? 0 : s.coefficients(an) + s.coefficients(s.bn) - 1;
+  if (an == 0 || an > s.max_an || count > s.n + s.wrap)
     throw error(error::kind::invalid_argument, "ntt_fixed_factor: an = " + std::to_string(an) +
                                                    " limbs outside 1 .. " + std::to_string(s.max_an));
-  run(r, an + s.bn, an + s.bn - 1, false, a, an, threads);
+  run(r, an + s.bn, count, false, a, an, threads);
 }
 
 const limb_t* ntt_fixed_factor::mul_mod_scratch(const limb_t* a, std::size_t an, unsigned threads) const {

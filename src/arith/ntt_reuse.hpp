@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "bigmul/config.hpp"
+#include "mul/ntt_mul.hpp"
 
 namespace bigmul::detail {
 
@@ -26,9 +27,11 @@ class ntt_fixed_factor {
   // max_an, bn) a transform length. may_fold (exact products only, no
   // mul_mod): n may be the next shorter length, the min_length - n
   // coefficients past it recomputed by a short product (low_length()
-  // points) where that costs less.
+  // points) where that costs less; and large binary products cut limbs
+  // into coefficients of fewer bits where three primes then cover them, as
+  // the multiply does (force_bits, tests: that many bits).
   ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, std::size_t min_length,
-                   radix rx = radix::binary, bool may_fold = false);
+                   radix rx = radix::binary, bool may_fold = false, unsigned force_bits = 0);
   ~ntt_fixed_factor();
   ntt_fixed_factor(const ntt_fixed_factor&) = delete;
   ntt_fixed_factor& operator=(const ntt_fixed_factor&) = delete;
@@ -37,6 +40,7 @@ class ntt_fixed_factor {
   std::size_t max_an() const;
   std::size_t low_length() const;   // the fold's short transform (0: not folded)
   std::size_t kept_bytes() const;   // b's transforms
+  unsigned coefficient_bits() const;  // bits a coefficient (64: whole limbs)
   // The bytes such an object keeps plus one product's residue arrays
   // (SIZE_MAX: no transform that long).
   static std::size_t bytes(std::size_t bn, std::size_t max_an, std::size_t min_length, radix rx, bool may_fold);
@@ -61,8 +65,11 @@ class ntt_fixed_factor {
  private:
   struct shape {
     std::size_t n = 0, wrap = 0, low_n = 0;
+    unsigned primes = 0, bits = 64;
   };
   static shape choose_shape(std::size_t bn, std::size_t max_an, std::size_t min_length, bool may_fold);
+  static shape choose(ntt_engine e, std::size_t bn, std::size_t max_an, std::size_t min_length, radix rx,
+                      bool may_fold, unsigned force_bits);
   void run(limb_t* r, std::size_t rn, std::size_t count, bool cyclic, const limb_t* a, std::size_t an,
            unsigned threads) const;
   std::unique_ptr<state> s_;

@@ -220,6 +220,36 @@ TEST(FixedFactor, FoldedShapesEveryEngine) {
   }
 }
 
+// Binary limbs cut into coefficients of fewer bits (what products past
+// ~2^22 limbs take to stay on three primes), forced at small sizes: every
+// engine, folded and not, operands of every length class.
+TEST(FixedFactor, BitCoefficientsEveryEngine) {
+  auto g = test::rng(3609);
+  struct sizes {
+    std::size_t bn, max_an;
+  };
+  const sizes cases[] = {{3000, 3000}, {500, 7000}, {7000, 40}, {3, 5}};
+  for (const char* e : engines()) {
+    EngineScope scope(e);
+    for (const unsigned bits : {17u, 50u, 62u})
+      for (const sizes c : cases) {
+        const auto b = test::make_operand(bits == 50 ? operand_kind::all_max : operand_kind::random, c.bn,
+                                          radix::binary, g);
+        const detail::ntt_fixed_factor f(b.data(), c.bn, c.max_an, c.max_an + c.bn - 1, radix::binary, true, bits);
+        ASSERT_EQ(f.coefficient_bits(), bits);
+        for (const std::size_t an : {c.max_an, c.max_an - 1, c.max_an / 2 + 1, std::size_t{1}})
+          for (const operand_kind k : {operand_kind::random, operand_kind::all_max}) {
+            const auto a = test::make_operand(k, an, radix::binary, g);
+            std::vector<limb_t> r(an + c.bn, 3);
+            f.mul_exact(r.data(), a.data(), an, 2);
+            ASSERT_EQ(r, test::gmp_product(a.data(), an, b.data(), c.bn, radix::binary))
+                << e << " bits=" << bits << " bn=" << c.bn << " max_an=" << c.max_an << " an=" << an
+                << " low=" << f.low_length() << " seed=" << test::seed();
+          }
+      }
+  }
+}
+
 TEST(FixedFactor, ConcurrentCallers) {
   auto g = test::rng(3605);
   const std::size_t n = 3 * fixed_crossover(radix::binary);

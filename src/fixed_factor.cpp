@@ -166,6 +166,7 @@ void fixed_factor::product(const state& s, limb_t* r, const limb_t* a, std::size
   }
   mul_options o;
   o.threads = threads;
+  o.where = backend::cpu;  // as the kept transforms: one backend for every product
   if (an >= bn)
     bigmul::mul(r, a, an, s.b.data(), bn, s.rx, o);
   else

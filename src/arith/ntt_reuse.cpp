@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bigmul/error.hpp"
@@ -17,6 +18,7 @@
 #include "mul/ntt_garner.hpp"
 #include "mul/ntt_mul.hpp"
 #include "prim/buffer.hpp"
+#include "prim/cpu_features.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::detail {
@@ -266,6 +268,13 @@ struct ntt_fixed_factor::state {
     bool fine = true;
     for (std::size_t g0 = lo; g0 < hi; g0 += group) {
       const std::size_t len = std::min(group, hi - g0);
+      if constexpr (std::is_same_v<Plan, fft::ntt52_plan>) {
+        if (used == 3) {  // IFMA: Garner and Horner 8 a vector, the carry adds only (as the multiply)
+          fft::ntt52_crt3_limbs(residues, g0, len, digits);
+          ntt_limbs3_carry(digits, len, r + g0, pend);
+          continue;
+        }
+      }
       engine_of<Plan>::digits(residues, g0, len, digits, used);
       if (used == 3) {
         // The common case (the multiply's fused Garner and carry): x = v0 + p0 (v1 + p1 v2) < 2^163.
@@ -300,12 +309,21 @@ struct ntt_fixed_factor::state {
     ntt_bit_accumulator sum;
     sum.shift = static_cast<unsigned>((lo * bits) & 63);
     bool fine = true;
+    const bool bmi2 = prim::cpu_has_bmi2_adx();
     for (std::size_t g0 = lo; g0 < hi; g0 += group) {
       const std::size_t len = std::min(group, hi - g0);
+      if constexpr (std::is_same_v<Plan, fft::ntt52_plan>) {
+        if (used == 3) {  // IFMA: Garner and Horner 8 a vector, the sum adds only (as the multiply)
+          fft::ntt52_crt3_limbs(residues, g0, len, digits);
+          out += (bmi2 ? ntt_bit_carry3_limbs_bmi2 : ntt_bit_carry3_limbs)(digits, len, bits, sum, r + out);
+          continue;
+        }
+      }
       engine_of<Plan>::digits(residues, g0, len, digits, used);
       if (used == 3) {
-        out += ntt_bit_carry3(digits, digits + len, digits + 2 * len, len, engine_of<Plan>::primes[0].p,
-                              engine_of<Plan>::primes[1].p, bits, sum, r + out);
+        out += (bmi2 ? ntt_bit_carry3_bmi2 : ntt_bit_carry3)(digits, digits + len, digits + 2 * len, len,
+                                                             engine_of<Plan>::primes[0].p,
+                                                             engine_of<Plan>::primes[1].p, bits, sum, r + out);
         continue;
       }
       for (std::size_t q = 0; q < len; ++q) {

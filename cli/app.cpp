@@ -38,13 +38,14 @@
 #include "mul/cuda/params_gpu.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
+#include "prim/stopwatch.hpp"
 #include "src/arith/radix_convert.hpp"
 #include "src/digits/digits.hpp"
 
 namespace bigmul::cli {
 namespace {
 
-using clock_type = std::chrono::steady_clock;
+using clock_type = prim::steady_clock;
 
 // Runs whose operands hold at least this many digits in all show progress.
 constexpr std::uint64_t progress_min_digits = 100000;
@@ -56,9 +57,7 @@ constexpr std::uint64_t progress_min_digits = 100000;
 constexpr std::size_t heap_bytes_per_char = 12;
 
 
-double seconds_since(clock_type::time_point t0) {
-  return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
+using prim::seconds_since;
 
 // An operand or the product as the command line holds it: limbs (no high
 // zeros; none for zero) in the arena or in an integer, sign and radix.

@@ -2,7 +2,6 @@
 #include "mul/fft_mul.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <cmath>
 #include <map>
@@ -20,14 +19,13 @@
 #include "mul/fft_wrap.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
+#include "prim/stopwatch.hpp"
 
 namespace bigmul::detail {
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-double seconds_since(clock_type::time_point t0) {
-  return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
+using clock_type = prim::steady_clock;
+using prim::seconds_since;
 
 // Plans are costly to build (twiddle tables) and immutable once built: one
 // per (kind, length), shared by every thread.

@@ -24,7 +24,7 @@ launch 1 1 --baseline
 launch 1 2 --baseline
 launch 2 1
 launch 4 1
-python3 - "$rows" "$out/mpi.json" "$out/mpi.txt" "$(git -C "$root" rev-parse --short HEAD)" <<'PY'
+python3 - "$rows" "$out/mpi.json" "$out/mpi.txt" "$(git -C "$root" rev-parse --short HEAD)" "$@" <<'PY'
 import json, platform, sys, datetime, subprocess
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")

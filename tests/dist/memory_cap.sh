@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-3.0-or-later
+# The distributed product's point: a product that does not fit one process
+# under a per-process address-space cap (ulimit -v) completes on 4 ranks under
+# the same cap, and equals the product checked by --verify without the cap.
+# The cap leaves Open MPI's own mappings (~300 MB of address space a process)
+# room and 10^8 product digits' working memory (~400 MB on one rank, ~100 MB
+# on each of 4) not.
+# Usage: memory_cap.sh MPIEXEC BUILD_DIR
+set -uo pipefail
+mpiexec=$1 mpi=$2/bigmul-mpi
+cap_kb=450000
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "memory_cap: $*" >&2; exit 1; }
+capped() {  # capped RANKS OUTPUT
+  (ulimit -v $cap_kb; "$mpiexec" -n "$1" --oversubscribe --bind-to none "$mpi" --random 50000000 --seed 1 -o "$2" -t \
+     >"$work/log" 2>&1)
+}
+capped 1 "$work/p1" && fail "1 rank under ulimit -v $cap_kb completed: the cap no longer constrains, raise the size"
+grep -q "out of memory" "$work/log" || fail "1 rank under the cap failed otherwise: $(tail -3 "$work/log")"
+[[ -e $work/p1 ]] && fail "1 rank under the cap left a partial -o file"
+capped 4 "$work/p4" || fail "4 ranks under ulimit -v $cap_kb failed: $(tail -3 "$work/log")"
+grep -q "planned working memory" "$work/log" || fail "-t lacks the per-rank memory line"
+"$mpiexec" -n 1 "$mpi" --random 50000000 --seed 1 -o "$work/ref" --verify >"$work/log" 2>&1 ||
+  fail "uncapped 1-rank run with --verify failed: $(tail -3 "$work/log")"
+cmp -s "$work/p4" "$work/ref" || fail "4 ranks under the cap differ from the verified product"
+echo "memory_cap: 10^8-digit product: 1 rank out of memory, 4 ranks complete under ulimit -v $cap_kb KB"

@@ -20,22 +20,35 @@ namespace bigmul::prim {
 // Below this many elements per thread the scan runs serially.
 inline constexpr std::size_t scan_grain = 1 << 14;
 
-// out[i] = in[0] op in[1] op ... op in[i]. `out` may equal `in`.
-template <class T, class Op>
-void inclusive_scan(const T* in, T* out, std::size_t n, Op op, const T& identity,
-                    unsigned threads = 0) {
+namespace detail {
+
+// One step of either scan: out[i] gets the running value before (exclusive)
+// or after (inclusive) in[i] joins it; in[i] is read first since out may be in.
+template <bool Inclusive, class T, class Op>
+inline void scan_step(const T* in, T* out, std::size_t i, T& acc, Op& op) {
+  const T x = in[i];
+  if constexpr (!Inclusive) out[i] = acc;
+  acc = op(acc, x);
+  if constexpr (Inclusive) out[i] = acc;
+}
+
+// Both scans: serial below the grain, else the three phases. Returns the total
+// of all n elements (the inclusive scan skips the last chunk's total in phase
+// 1, so its return value is meaningful only for the exclusive scan).
+template <bool Inclusive, class T, class Op>
+T scan(const T* in, T* out, std::size_t n, Op op, const T& identity, unsigned threads) {
   const std::size_t chunks = chunk_count(n, scan_grain, threads);
   if (chunks <= 1) {
     T acc = identity;
-    for (std::size_t i = 0; i < n; ++i) out[i] = acc = op(acc, in[i]);
-    return;
+    for (std::size_t i = 0; i < n; ++i) scan_step<Inclusive>(in, out, i, acc, op);
+    return acc;
   }
-  // Phase 1: total of each chunk (the last chunk's total is never needed).
+  // Phase 1: total of each chunk (the inclusive scan never needs the last one).
   std::vector<T> totals(chunks, identity);
-  parallel_for(chunks - 1, threads, [&](std::size_t c) {
-    T acc = identity;
-    for (std::size_t i = n * c / chunks, e = n * (c + 1) / chunks; i < e; ++i) acc = op(acc, in[i]);
-    totals[c] = acc;
+  parallel_for(Inclusive ? chunks - 1 : chunks, threads, [&](std::size_t c) {
+    T a = identity;
+    for (std::size_t i = n * c / chunks, e = n * (c + 1) / chunks; i < e; ++i) a = op(a, in[i]);
+    totals[c] = a;
   });
   // Phase 2: exclusive scan of the chunk totals (few elements: serial).
   T acc = identity;
@@ -47,8 +60,18 @@ void inclusive_scan(const T* in, T* out, std::size_t n, Op op, const T& identity
   // Phase 3: rescan each chunk starting from its carried-in prefix.
   parallel_for(chunks, threads, [&](std::size_t c) {
     T a = totals[c];
-    for (std::size_t i = n * c / chunks, e = n * (c + 1) / chunks; i < e; ++i) out[i] = a = op(a, in[i]);
+    for (std::size_t i = n * c / chunks, e = n * (c + 1) / chunks; i < e; ++i) scan_step<Inclusive>(in, out, i, a, op);
   });
+  return acc;
+}
+
+}  // namespace detail
+
+// out[i] = in[0] op in[1] op ... op in[i]. `out` may equal `in`.
+template <class T, class Op>
+void inclusive_scan(const T* in, T* out, std::size_t n, Op op, const T& identity,
+                    unsigned threads = 0) {
+  detail::scan<true>(in, out, n, op, identity, threads);
 }
 
 // out[0] = identity, out[i] = in[0] op ... op in[i-1]. `out` may equal `in`.
@@ -56,37 +79,7 @@ void inclusive_scan(const T* in, T* out, std::size_t n, Op op, const T& identity
 template <class T, class Op>
 T exclusive_scan(const T* in, T* out, std::size_t n, Op op, const T& identity,
                  unsigned threads = 0) {
-  const std::size_t chunks = chunk_count(n, scan_grain, threads);
-  if (chunks <= 1) {
-    T acc = identity;
-    for (std::size_t i = 0; i < n; ++i) {
-      T x = in[i];
-      out[i] = acc;
-      acc = op(acc, x);
-    }
-    return acc;
-  }
-  std::vector<T> totals(chunks, identity);
-  parallel_for(chunks, threads, [&](std::size_t c) {
-    T a = identity;
-    for (std::size_t i = n * c / chunks, e = n * (c + 1) / chunks; i < e; ++i) a = op(a, in[i]);
-    totals[c] = a;
-  });
-  T acc = identity;
-  for (std::size_t c = 0; c < chunks; ++c) {
-    T t = totals[c];
-    totals[c] = acc;
-    acc = op(acc, t);
-  }
-  parallel_for(chunks, threads, [&](std::size_t c) {
-    T a = totals[c];
-    for (std::size_t i = n * c / chunks, e = n * (c + 1) / chunks; i < e; ++i) {
-      T x = in[i];
-      out[i] = a;
-      a = op(a, x);
-    }
-  });
-  return acc;
+  return detail::scan<false>(in, out, n, op, identity, threads);
 }
 
 }  // namespace bigmul::prim

@@ -3,6 +3,7 @@
 // `bigmul --distributed ...` executes this program (cli/distributed.cpp), so
 // the bigmul command itself never links or initializes MPI.
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <csignal>
@@ -92,6 +93,10 @@ void print_timing(MPI_Comm comm, const std::vector<std::pair<std::string, double
   MPI_Reduce(bytes.data(), summed.data(), static_cast<int>(bytes.size()), MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm);
   unsigned long long planned = st.planned_bytes, planned_max = 0;
   MPI_Reduce(&planned, &planned_max, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, comm);
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);  // ru_maxrss in KiB on Linux
+  unsigned long long rss = static_cast<unsigned long long>(u.ru_maxrss) * 1024, rss_max = 0;
+  MPI_Reduce(&rss, &rss_max, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, comm);
   if (rank_of(comm) != 0) return;
   int size = 1;
   MPI_Comm_size(comm, &size);
@@ -103,6 +108,7 @@ void print_timing(MPI_Comm comm, const std::vector<std::pair<std::string, double
     std::fprintf(stderr, "bigmul:   all-to-all %-18s %14llu bytes %10.6f s\n", st.exchanges[i].what.c_str(), summed[i],
                  xmaxed[i]);
   std::fprintf(stderr, "bigmul: planned working memory %llu bytes on the largest rank\n", planned_max);
+  std::fprintf(stderr, "bigmul: peak resident memory %llu bytes on the largest rank\n", rss_max);
 }
 
 int run(MPI_Comm comm, int argc, char** argv) {

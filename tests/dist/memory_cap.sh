@@ -21,7 +21,7 @@ capped 1 "$work/p1" && fail "1 rank under ulimit -v $cap_kb completed: the cap n
 grep -q "out of memory" "$work/log" || fail "1 rank under the cap failed otherwise: $(tail -3 "$work/log")"
 [[ -e $work/p1 ]] && fail "1 rank under the cap left a partial -o file"
 capped 4 "$work/p4" || fail "4 ranks under ulimit -v $cap_kb failed: $(tail -3 "$work/log")"
-grep -q "planned working memory" "$work/log" || fail "-t lacks the per-rank memory line"
+grep -q "peak resident memory [0-9]* bytes on the largest rank" "$work/log" || fail "-t lacks the per-rank peak memory line"
 "$mpiexec" -n 1 "$mpi" --random 50000000 --seed 1 -o "$work/ref" --verify >"$work/log" 2>&1 ||
   fail "uncapped 1-rank run with --verify failed: $(tail -3 "$work/log")"
 cmp -s "$work/p4" "$work/ref" || fail "4 ranks under the cap differ from the verified product"

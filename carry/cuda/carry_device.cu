@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "prim/cuda/common.cuh"
+#include "prim/cuda/grid.cuh"
 #include "prim/cuda/carry_scan_space.cuh"
 
 namespace bigmul::carry::cuda {
@@ -15,10 +16,9 @@ using prim::carry_gp;
 using prim::carry_op;
 
 constexpr unsigned spread_threads = 256;
-constexpr unsigned max_grid_y = 65535;
 constexpr unsigned carry_warps = carry_threads / 32;
 
-unsigned grid_y(std::size_t G) { return static_cast<unsigned>(G < max_grid_y ? G : max_grid_y); }
+using prim::cuda::grid_y;
 
 // One spread round: out[g * out_stride + p] for p < n_out, gather form.
 template <class T, class Base>

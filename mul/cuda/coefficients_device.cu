@@ -11,6 +11,7 @@
 #include "mul/coefficients_period.hpp"
 #include "mul/modcheck.hpp"
 #include "prim/cuda/common.cuh"
+#include "prim/cuda/grid.cuh"
 #include "prim/cuda/carry_scan_space.cuh"
 #include "prim/ops.hpp"
 #include "mul/cuda/coefficients_hd.hpp"
@@ -22,9 +23,8 @@ using prim::carry_gp;
 using prim::carry_op;
 
 constexpr unsigned threads = 256;
-constexpr unsigned max_grid_y = 65535;
 
-unsigned grid_y(std::size_t G) { return static_cast<unsigned>(G < max_grid_y ? G : max_grid_y); }
+using prim::cuda::grid_y;
 dim3 grid_for(std::size_t items, std::size_t G) {
   return dim3(static_cast<unsigned>(prim::cuda::ceil_div(items, threads)), grid_y(G));
 }

@@ -6,14 +6,14 @@
 #include <cuda_runtime.h>
 
 #include "prim/cuda/common.cuh"
+#include "prim/cuda/grid.cuh"
 
 namespace bigmul::detail::cuda {
 namespace {
 
 constexpr unsigned max_grid_x = 1u << 20;  // blocks loop (grid-stride) past this
-constexpr unsigned max_grid_y = 65535;
 
-unsigned grid_y(std::size_t G) { return static_cast<unsigned>(G < max_grid_y ? G : max_grid_y); }
+using prim::cuda::grid_y;
 unsigned grid_x(std::size_t items) { return static_cast<unsigned>(items < max_grid_x ? items : max_grid_x); }
 
 __device__ __forceinline__ void atomic_add_u64(std::uint64_t* p, std::uint64_t v) {

@@ -26,15 +26,14 @@
 #include "prim/buffer.hpp"
 #include "prim/cpu_features.hpp"
 #include "prim/parallel.hpp"
+#include "prim/stopwatch.hpp"
 
 namespace bigmul::detail {
 namespace {
 
 using fft::u64;
-using clock_type = std::chrono::steady_clock;
-double seconds_since(clock_type::time_point t0) {
-  return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
+using clock_type = prim::steady_clock;
+using prim::seconds_since;
 
 constexpr std::size_t grain = std::size_t{1} << 13;
 
@@ -822,67 +821,6 @@ std::size_t ntt_table_bytes(ntt_engine e, std::size_t an, std::size_t bn, radix 
                                 : e == ntt_engine::portable ? fft::ntt64_level_table::bytes(m / 2)
                                                             : fft::ntt52_level_table::bytes(m / 2);
   return l.primes * per_prime;
-}
-
-bool ntt_engine_available(ntt_engine e) {
-  switch (e) {
-    case ntt_engine::ifma: return fft::ntt52_supported();
-    case ntt_engine::avx2: return fft::ntt_avx2_supported();
-    default: return true;
-  }
-}
-
-const char* ntt_engine_name(ntt_engine e) {
-  switch (e) {
-    case ntt_engine::ifma: return "ifma";
-    case ntt_engine::avx2: return "avx2";
-    case ntt_engine::portable: return "portable";
-    default: return "best";
-  }
-}
-
-namespace {
-
-ntt_engine fastest_engine() {
-  if (fft::ntt52_supported()) return ntt_engine::ifma;
-  if (fft::ntt_avx2_supported()) return ntt_engine::avx2;
-  return ntt_engine::portable;
-}
-
-// BIGMUL_NTT_ENGINE: false when unset or empty; throws for an unknown name.
-bool engine_from_environment(ntt_engine& e) {
-  const char* v = std::getenv("BIGMUL_NTT_ENGINE");
-  if (!v || !*v) return false;
-  const std::string name(v);
-  for (ntt_engine c : {ntt_engine::ifma, ntt_engine::avx2, ntt_engine::portable})
-    if (name == ntt_engine_name(c)) {
-      e = c;
-      return true;
-    }
-  throw error(error::kind::invalid_argument,
-              "BIGMUL_NTT_ENGINE=" + name + " is not an NTT engine (ifma, avx2 or portable)");
-}
-
-}  // namespace
-
-ntt_engine ntt_resolve_engine(ntt_engine requested) {
-  ntt_engine e = requested;
-  const bool from_env = e == ntt_engine::best && engine_from_environment(e);
-  if (e == ntt_engine::best) return fastest_engine();
-  if (!ntt_engine_available(e))
-    throw error(error::kind::resource,
-                std::string(from_env ? "BIGMUL_NTT_ENGINE=" : "ntt: the engine ") + ntt_engine_name(e) +
-                    ": this processor cannot run it (" +
-                    (e == ntt_engine::ifma ? "no AVX-512 IFMA" : "no AVX2 and FMA") + ")");
-  return e;
-}
-
-ntt_engine ntt_default_engine() noexcept {
-  try {
-    return ntt_resolve_engine(ntt_engine::best);
-  } catch (...) {
-    return fastest_engine();
-  }
 }
 
 std::size_t ntt_scratch_bytes() {

@@ -2,6 +2,7 @@
 // bigmul-mpi's product output (dist/app/product_io.hpp).
 #include "dist/app/product_io.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -120,6 +121,10 @@ void to_file(MPI_Comm comm, const std::string& text, std::size_t offset, const s
   if (!mine.failed && rc != MPI_SUCCESS) mine = {true, error::kind::resource, "bigmul: cannot write '" + tmp + "'"};
   if (MPI_File_close(&f) != MPI_SUCCESS && !mine.failed)
     mine = {true, error::kind::resource, "bigmul: cannot write '" + tmp + "'"};
+  // Open MPI's collective I/O can report success after failing to allocate
+  // its buffers (it prints "OUT OF MEMORY"): rank 0 checks the file's length.
+  unsigned long long end = offset + text.size(), total = 0;
+  MPI_Allreduce(&end, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
   try {
     agree(comm, mine, false, true);
   } catch (...) {
@@ -127,6 +132,11 @@ void to_file(MPI_Comm comm, const std::string& text, std::size_t offset, const s
     throw;
   }
   phase_plain(comm, "output", false, [&] {
+    struct stat sb {};
+    if (rank == 0 && (stat(tmp.c_str(), &sb) != 0 || static_cast<unsigned long long>(sb.st_size) != total)) {
+      std::remove(tmp.c_str());
+      throw error(error::kind::resource, "bigmul: cannot write '" + path + "': MPI-IO wrote a short file");
+    }
     if (rank == 0 && std::rename(tmp.c_str(), path.c_str()) != 0) {
       const int err = errno;
       std::remove(tmp.c_str());

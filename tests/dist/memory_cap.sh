@@ -25,4 +25,14 @@ grep -q "peak resident memory [0-9]* bytes on the largest rank" "$work/log" || f
 "$mpiexec" -n 1 "$mpi" --random 50000000 --seed 1 -o "$work/ref" --verify >"$work/log" 2>&1 ||
   fail "uncapped 1-rank run with --verify failed: $(tail -3 "$work/log")"
 cmp -s "$work/p4" "$work/ref" || fail "4 ranks under the cap differ from the verified product"
+# A cap so tight that Open MPI's collective I/O cannot allocate its buffers:
+# a failure must not leave a short -o file behind an exit status of 0.
+"$mpiexec" -n 4 --oversubscribe --bind-to none "$mpi" --random 1000 --seed 1 -o "$work/small_ref" >/dev/null 2>&1 ||
+  fail "uncapped 1000-digit run failed"
+if (ulimit -v 250000; "$mpiexec" -n 4 --oversubscribe --bind-to none "$mpi" --random 1000 --seed 1 -o "$work/small" \
+      >"$work/log" 2>&1); then
+  cmp -s "$work/small" "$work/small_ref" || fail "tight cap: status 0 but the -o file is wrong or short"
+else
+  [[ -e $work/small ]] && fail "tight cap: failed but left an -o file"
+fi
 echo "memory_cap: 10^8-digit product: 1 rank out of memory, 4 ranks complete under ulimit -v $cap_kb KB"

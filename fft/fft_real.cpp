@@ -35,62 +35,26 @@ unsigned split_shift(const complex_fft<Real>& half) {
   return static_cast<unsigned>(std::countr_zero(2 * h)) / 2;
 }
 
-}  // namespace
-
-template <class Real>
-real_fft<Real>::real_fft(std::size_t n)
-    : n_(n), h_(checked_half(n)), half_(h_), roots_(n, split_shift(half_)) {}
-
-template <class Real>
-void real_fft<Real>::unpack(Real* re, Real* im, unsigned threads) const {
-  const std::size_t h = h_;
-  const auto& w = roots_;
+// The walk both directions share: each frequency pair (f, h - f) once, at the
+// lower frequency, with its twiddle w^f; frequency 0 alone (two real bins).
+template <class Real, class Half, class Roots, class Zero, class Pair>
+void over_pairs(const Half& half, const Roots& w, std::size_t h, Real* re, Real* im,
+                unsigned threads, Zero zero, Pair pair) {
   prim::parallel_chunks(h, std::size_t{1} << 13, threads, [&](std::size_t b, std::size_t e) {
     for (std::size_t pos = b; pos < e; ++pos) {
-      const std::size_t f = half_.frequency_at(pos);
+      const std::size_t f = half.frequency_at(pos);
       if (f == 0) {
-        real_unpack0(cplx<Real>{re[pos], im[pos]}, re[pos], im[pos]);  // X_0, X_h
+        zero(re[pos], im[pos]);
         continue;
       }
       const std::size_t g = h - f;
       if (f > g) continue;  // the pair is handled at the lower frequency
-      const std::size_t pg = half_.position_of(g);
-      const std::size_t hi = f >> w.shift, lo = f & w.mask;
-      const cplx<Real> wf{w.hi_re[hi] * w.lo_re[lo] - w.hi_im[hi] * w.lo_im[lo],
-                          w.hi_re[hi] * w.lo_im[lo] + w.hi_im[hi] * w.lo_re[lo]};
-      cplx<Real> xf, xg;
-      real_unpack(cplx<Real>{re[pos], im[pos]}, cplx<Real>{re[pg], im[pg]}, wf, xf, xg);
-      re[pos] = xf.x;
-      im[pos] = xf.y;
-      if (pg != pos) {
-        re[pg] = xg.x;
-        im[pg] = xg.y;
-      }
-    }
-  });
-}
-
-template <class Real>
-void real_fft<Real>::pack(Real* re, Real* im, unsigned threads) const {
-  const std::size_t h = h_;
-  const auto& w = roots_;
-  prim::parallel_chunks(h, std::size_t{1} << 13, threads, [&](std::size_t b, std::size_t e) {
-    for (std::size_t pos = b; pos < e; ++pos) {
-      const std::size_t f = half_.frequency_at(pos);
-      if (f == 0) {
-        const cplx<Real> z0 = real_pack0<cplx<Real>>(re[pos], im[pos]);
-        re[pos] = z0.x;
-        im[pos] = z0.y;
-        continue;
-      }
-      const std::size_t g = h - f;
-      if (f > g) continue;
-      const std::size_t pg = half_.position_of(g);
+      const std::size_t pg = half.position_of(g);
       const std::size_t hi = f >> w.shift, lo = f & w.mask;
       const cplx<Real> wf{w.hi_re[hi] * w.lo_re[lo] - w.hi_im[hi] * w.lo_im[lo],
                           w.hi_re[hi] * w.lo_im[lo] + w.hi_im[hi] * w.lo_re[lo]};
       cplx<Real> zf, zg;
-      real_pack(cplx<Real>{re[pos], im[pos]}, cplx<Real>{re[pg], im[pg]}, wf, zf, zg);
+      pair(cplx<Real>{re[pos], im[pos]}, cplx<Real>{re[pg], im[pg]}, wf, zf, zg);
       re[pos] = zf.x;
       im[pos] = zf.y;
       if (pg != pos) {
@@ -99,6 +63,36 @@ void real_fft<Real>::pack(Real* re, Real* im, unsigned threads) const {
       }
     }
   });
+}
+
+}  // namespace
+
+template <class Real>
+real_fft<Real>::real_fft(std::size_t n)
+    : n_(n), h_(checked_half(n)), half_(h_), roots_(n, split_shift(half_)) {}
+
+template <class Real>
+void real_fft<Real>::unpack(Real* re, Real* im, unsigned threads) const {
+  over_pairs(
+      half_, roots_, h_, re, im, threads,
+      [](Real& r, Real& i) { real_unpack0(cplx<Real>{r, i}, r, i); },  // X_0, X_h
+      [](cplx<Real> a, cplx<Real> b, cplx<Real> wf, cplx<Real>& xf, cplx<Real>& xg) {
+        real_unpack(a, b, wf, xf, xg);
+      });
+}
+
+template <class Real>
+void real_fft<Real>::pack(Real* re, Real* im, unsigned threads) const {
+  over_pairs(
+      half_, roots_, h_, re, im, threads,
+      [](Real& r, Real& i) {
+        const cplx<Real> z0 = real_pack0<cplx<Real>>(r, i);
+        r = z0.x;
+        i = z0.y;
+      },
+      [](cplx<Real> a, cplx<Real> b, cplx<Real> wf, cplx<Real>& zf, cplx<Real>& zg) {
+        real_pack(a, b, wf, zf, zg);
+      });
 }
 
 template <class Real>

@@ -23,6 +23,7 @@
 #include "mul/ntt_coefficients.hpp"
 #include "mul/ntt_decimal_carry.hpp"
 #include "mul/ntt_piece.hpp"
+#include "mul/ntt_prime_bound.hpp"
 #include "prim/buffer.hpp"
 #include "prim/cpu_features.hpp"
 #include "prim/parallel.hpp"
@@ -131,39 +132,6 @@ u64* const* scratch(std::size_t count, std::size_t n) {
   s.ptrs.resize(count);
   for (std::size_t i = 0; i < count; ++i) s.ptrs[i] = s.slab.data() + i * stride;
   return s.ptrs.data();
-}
-
-// How many of the primes (in order) a product needs: the fewest whose
-// product exceeds the largest coefficient, min(an, bn) (B - 1)^2. With the
-// IFMA primes, three suffice up to min(an, bn) of about 2^22 binary limbs
-// (2^23.8 decimal ones), four beyond.
-// The same for `terms` products of coefficients at most `top` each.
-unsigned primes_needed_for(const fft::ntt_prime* primes, unsigned available, u64 top, u64 terms) {
-  const fft::u128 sq = static_cast<fft::u128>(top) * top;
-  // bound = terms * top^2 as three limbs.
-  const fft::u128 lo = static_cast<fft::u128>(static_cast<u64>(sq)) * terms;
-  const fft::u128 hi = static_cast<fft::u128>(static_cast<u64>(sq >> 64)) * terms + static_cast<u64>(lo >> 64);
-  const u64 bound[3] = {static_cast<u64>(lo), static_cast<u64>(hi), static_cast<u64>(hi >> 64)};
-  u64 prod[4] = {1, 0, 0, 0};
-  for (unsigned k = 0; k < available; ++k) {
-    fft::u128 carry = 0;
-    for (auto& limb : prod) {
-      const fft::u128 t = static_cast<fft::u128>(limb) * primes[k].p + carry;
-      limb = static_cast<u64>(t);
-      carry = t >> 64;
-    }
-    // prod > bound?
-    if (prod[3] != 0) return k + 1;
-    for (int l = 2; l >= 0; --l)
-      if (prod[l] != bound[l]) {
-        if (prod[l] > bound[l]) return k + 1;
-        break;
-      }
-  }
-  return available + 1;  // not enough primes (cannot happen within the length limit)
-}
-unsigned primes_needed(const fft::ntt_prime* primes, unsigned available, std::size_t an, std::size_t bn, radix rx) {
-  return primes_needed_for(primes, available, rx == radix::binary ? ~u64{0} : decimal_limb_base - 1, std::min(an, bn));
 }
 
 // Coefficients of an operand's limbs for a plan that fills its first step

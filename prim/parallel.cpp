@@ -20,6 +20,10 @@
 #include <immintrin.h>
 #endif
 
+#include <pthread.h>
+
+#include <new>
+
 namespace bigmul::prim {
 namespace {
 
@@ -127,6 +131,32 @@ class pool {
       error_ = nullptr;
       std::rethrow_exception(e);
     }
+  }
+
+  pool() { pthread_atfork(nullptr, nullptr, [] { instance().forget_after_fork(); }); }
+
+  // In a forked child only the forking thread exists: the workers and any thread waiting on the
+  // mutexes or condition variables are gone, so destroying or joining them would hang. Give the
+  // child fresh synchronization objects and an empty pool (the old ones are leaked, never destroyed);
+  // its next parallel job spawns new workers.
+  void forget_after_fork() {
+    new std::vector<std::thread>(std::move(workers_));
+    workers_.clear();
+    new (&job_mutex_) std::mutex();
+    new (&mutex_) std::mutex();
+    new (&error_mutex_) std::mutex();
+    new (&cv_) std::condition_variable();
+    new (&done_cv_) std::condition_variable();
+    task_ = nullptr;
+    tasks_ = 0;
+    next_.store(0);
+    job_.store(0);
+    finished_.store(0);
+    sleepers_.store(0);
+    worker_count_.store(0);
+    caller_waiting_.store(false);
+    stop_.store(false);
+    new (&error_) std::exception_ptr();
   }
 
   unsigned sleepers() const { return sleepers_.load(std::memory_order_relaxed); }

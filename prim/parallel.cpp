@@ -138,9 +138,11 @@ class pool {
   // In a forked child only the forking thread exists: the workers and any thread waiting on the
   // mutexes or condition variables are gone, so destroying or joining them would hang. Give the
   // child fresh synchronization objects and an empty pool (the old ones are leaked, never destroyed);
-  // its next parallel job spawns new workers.
+  // its next parallel job spawns new workers. The orphans stay reachable from a static list, so leak
+  // checkers do not report them.
   void forget_after_fork() {
-    new std::vector<std::thread>(std::move(workers_));
+    static auto* orphans = new std::vector<std::thread>();
+    for (auto& t : workers_) orphans->push_back(std::move(t));
     workers_.clear();
     new (&job_mutex_) std::mutex();
     new (&mutex_) std::mutex();

@@ -3,9 +3,9 @@
 # The distributed product's point: a product that does not fit one process
 # under a per-process address-space cap (ulimit -v) completes on 4 ranks under
 # the same cap, and equals the product checked by --verify without the cap.
-# The cap leaves Open MPI's own mappings (~300 MB of address space a process)
-# room and 10^8 product digits' working memory (~400 MB on one rank, ~100 MB
-# on each of 4) not.
+# The cap leaves room for Open MPI's own address-space mappings but not for
+# one rank's working memory of a 10^8-digit product, while a quarter of it
+# fits; the test fails if the cap stops constraining or 4 ranks no longer fit.
 # Usage: memory_cap.sh MPIEXEC BUILD_DIR
 set -uo pipefail
 mpiexec=$1 mpi=$2/bigmul-mpi

@@ -24,6 +24,11 @@ namespace {
 
 using test::operand_kind;
 
+// A fixed operand's length and the longest operand it is prepared for.
+struct shape {
+  std::size_t bn, max_an;
+};
+
 // Runs the test body once per NTT engine (BIGMUL_NTT_ENGINE, read by every
 // product), restoring the variable afterwards.
 class EngineScope {
@@ -193,14 +198,11 @@ TEST(FixedFactor, BatchesSpreadAndSplit) {
 // past the kept length by 0, 1, some and all of the fold, every engine.
 TEST(FixedFactor, FoldedShapesEveryEngine) {
   auto g = test::rng(3608);
-  struct sizes {
-    std::size_t bn, max_an;
-  };
-  const sizes cases[] = {{4200, 4200}, {300, 8000}, {8000, 300}, {4097, 4097}};
+  const shape cases[] = {{4200, 4200}, {300, 8000}, {8000, 300}, {4097, 4097}};
   for (const char* e : engines()) {
     EngineScope scope(e);
     for (const radix rx : radices)
-      for (const sizes c : cases) {
+      for (const shape c : cases) {
         const auto b = test::make_operand(c.bn % 2 ? operand_kind::all_max : operand_kind::random, c.bn, rx, g);
         const detail::ntt_fixed_factor f(b.data(), c.bn, c.max_an, c.max_an + c.bn - 1, rx, true);
         ASSERT_GT(f.low_length(), 0u) << "bn=" << c.bn << " max_an=" << c.max_an;
@@ -225,14 +227,11 @@ TEST(FixedFactor, FoldedShapesEveryEngine) {
 // engine, folded and not, operands of every length class.
 TEST(FixedFactor, BitCoefficientsEveryEngine) {
   auto g = test::rng(3609);
-  struct sizes {
-    std::size_t bn, max_an;
-  };
-  const sizes cases[] = {{3000, 3000}, {500, 7000}, {7000, 40}, {3, 5}};
+  const shape cases[] = {{3000, 3000}, {500, 7000}, {7000, 40}, {3, 5}};
   for (const char* e : engines()) {
     EngineScope scope(e);
     for (const unsigned bits : {17u, 50u, 62u})
-      for (const sizes c : cases) {
+      for (const shape c : cases) {
         const auto b = test::make_operand(bits == 50 ? operand_kind::all_max : operand_kind::random, c.bn,
                                           radix::binary, g);
         const detail::ntt_fixed_factor f(b.data(), c.bn, c.max_an, c.max_an + c.bn - 1, radix::binary, true, bits);

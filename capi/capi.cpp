@@ -4,6 +4,7 @@
 // a C caller's frames.
 #include "bigmul/bigmul.h"
 
+#include <cstdint>
 #include <exception>
 #include <new>
 #include <string>
@@ -94,9 +95,33 @@ bigmul_status bigmul_set_threads(unsigned threads) {
   return BIGMUL_OK;
 }
 
-unsigned bigmul_threads(void) { return bigmul::prim::resolve_threads(0); }
+// Both read settings from the environment, which may be invalid
+// (BIGMUL_THREADS=abc, BIGMUL_NTT_ENGINE=...): the exception stays here.
+unsigned bigmul_threads(void) {
+  try {
+    const unsigned t = bigmul::prim::resolve_threads(0);
+    t_last_error.clear();
+    return t;
+  } catch (const std::exception& e) {
+    fail(BIGMUL_ERROR_ARGUMENT, std::string("bigmul_threads: ") + e.what());
+  } catch (...) {
+    fail(BIGMUL_ERROR_INTERNAL, "bigmul_threads: unknown failure");
+  }
+  return 1;
+}
 
-size_t bigmul_gmp_crossover_limbs(void) { return bigmul::gmp_crossover_limbs(); }
+size_t bigmul_gmp_crossover_limbs(void) {
+  try {
+    const std::size_t c = bigmul::gmp_crossover_limbs();
+    t_last_error.clear();
+    return c;
+  } catch (const std::exception& e) {
+    fail(BIGMUL_ERROR_ARGUMENT, std::string("bigmul_gmp_crossover_limbs: ") + e.what());
+  } catch (...) {
+    fail(BIGMUL_ERROR_INTERNAL, "bigmul_gmp_crossover_limbs: unknown failure");
+  }
+  return SIZE_MAX;
+}
 
 const char* bigmul_last_error(void) { return t_last_error.c_str(); }
 

@@ -89,12 +89,21 @@ BIGMUL_C_EXPORT bigmul_status bigmul_sqr(bigmul_limb_t* rp, const bigmul_limb_t*
  */
 BIGMUL_C_EXPORT bigmul_status bigmul_set_threads(unsigned threads);
 
-/** @brief The threads a product uses now (never 0). */
+/**
+ * @brief The threads a product uses now (never 0).
+ *
+ * When BIGMUL_THREADS is set to something that is not a thread count, and no
+ * count was set with bigmul_set_threads(), returns 1 and bigmul_last_error()
+ * names the variable (a product then fails with BIGMUL_ERROR_INTERNAL).
+ */
 BIGMUL_C_EXPORT unsigned bigmul_threads(void);
 
 /**
  * @brief The smaller operand's size in limbs from which bigmul's product beats
  * GMP's on this processor (measured; below it a caller should keep GMP's mpn_mul).
+ *
+ * SIZE_MAX (use GMP throughout) when the environment's engine choice
+ * (BIGMUL_NTT_ENGINE) is invalid; bigmul_last_error() then says why.
  */
 BIGMUL_C_EXPORT size_t bigmul_gmp_crossover_limbs(void);
 

@@ -30,25 +30,6 @@ namespace {
 
 const char* radix_name(radix rx) { return rx == radix::binary ? "binary" : "decimal"; }
 
-void check_radix(radix rx, const char* who) {
-  if (static_cast<unsigned>(rx) > static_cast<unsigned>(radix::decimal))
-    throw error(error::kind::invalid_argument, std::string(who) + ": radix " +
-                                                   std::to_string(static_cast<unsigned>(rx)) +
-                                                   " is not one of its enumerators");
-}
-
-void check_decimal(const limb_t* p, std::size_t n, const char* who, const char* which) {
-  for (std::size_t i = 0; i < n; ++i)
-    if (p[i] >= decimal_limb_base)
-      throw error(error::kind::invalid_argument, std::string(who) + ": operand " + which + " limb " +
-                                                     std::to_string(i) + " is not a decimal limb (>= 10^19)");
-}
-
-bool overlaps(const limb_t* x, std::size_t xn, const limb_t* y, std::size_t yn) {
-  const auto xa = reinterpret_cast<std::uintptr_t>(x), ya = reinterpret_cast<std::uintptr_t>(y);
-  return xa < ya + yn * sizeof(limb_t) && ya < xa + xn * sizeof(limb_t);
-}
-
 // The NTT's cost of a product in transform points: `transforms` transforms
 // of n points on each prime.
 std::size_t cost(std::size_t transforms, unsigned primes, std::size_t n) { return transforms * primes * n; }
@@ -70,13 +51,13 @@ std::size_t min_length(std::size_t max_an, std::size_t bn) { return max_an + bn 
 fixed_factor::fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, radix rx, unsigned threads) try
     : s_(std::make_unique<state>()) {
   static constexpr const char* who = "bigmul::fixed_factor";
-  check_radix(rx, who);
+  detail::check_radix(rx, who);
   if (bn == 0 || max_an == 0)
     throw error(error::kind::invalid_argument, std::string(who) + ": needs bn >= 1 and max_an >= 1 (got bn=" +
                                                    std::to_string(bn) + ", max_an=" + std::to_string(max_an) + ")");
   if (!b) throw error(error::kind::invalid_argument, std::string(who) + ": null pointer");
   detail::check_product_size(max_an, bn, who);
-  if (rx == radix::decimal) check_decimal(b, bn, who, "b");
+  if (rx == radix::decimal) detail::check_decimal(b, bn, who, "b");
   state& s = *s_;
   s.rx = rx;
   s.max_an = max_an;
@@ -129,7 +110,7 @@ std::size_t fixed_factor::heap_bytes() const noexcept {
 }
 
 std::size_t fixed_factor::heap_bytes(std::size_t bn, std::size_t max_an, radix rx) {
-  check_radix(rx, "bigmul::fixed_factor::heap_bytes");
+  detail::check_radix(rx, "bigmul::fixed_factor::heap_bytes");
   if (bn == 0 || max_an == 0) return 0;
   detail::check_product_size(max_an, bn, "bigmul::fixed_factor::heap_bytes");
   const std::size_t b = bn * sizeof(limb_t);
@@ -185,7 +166,7 @@ void fixed_factor::mul(limb_t* r, const limb_t* a, std::size_t an, radix rx, uns
   const state& s = checked(who);
   check_operand(s, a, an, 1, rx, who);
   if (!r) throw error(error::kind::invalid_argument, std::string(who) + ": null pointer");
-  if (overlaps(r, an + s.b.size(), a, an))
+  if (detail::overlaps(r, an + s.b.size(), a, an))
     throw error(error::kind::invalid_argument, std::string(who) + ": the result overlaps the operand");
   product(s, r, a, an, threads);
 } catch (...) {
@@ -194,7 +175,7 @@ void fixed_factor::mul(limb_t* r, const limb_t* a, std::size_t an, radix rx, uns
 
 void fixed_factor::check_operand(const state& s, const limb_t* a, std::size_t an, std::size_t G, radix rx,
                                  const char* who) {
-  check_radix(rx, who);
+  detail::check_radix(rx, who);
   if (rx != s.rx)
     throw error(error::kind::invalid_argument, std::string(who) + ": operand radix " + radix_name(rx) +
                                                    ", the fixed factor was prepared for " + radix_name(s.rx));
@@ -203,7 +184,7 @@ void fixed_factor::check_operand(const state& s, const limb_t* a, std::size_t an
                                                    " limbs, prepared for 1 .. " + std::to_string(s.max_an));
   if (!a) throw error(error::kind::invalid_argument, std::string(who) + ": null pointer");
   detail::check_batch_size(an + s.b.size(), G, who);
-  if (rx == radix::decimal) check_decimal(a, an * G, who, "a");
+  if (rx == radix::decimal) detail::check_decimal(a, an * G, who, "a");
 }
 
 void fixed_factor::mul_batched(limb_t* r, const limb_t* a, std::size_t an, std::size_t G, radix rx,
@@ -214,7 +195,7 @@ void fixed_factor::mul_batched(limb_t* r, const limb_t* a, std::size_t an, std::
   check_operand(s, a, an, G, rx, who);
   const std::size_t rn = an + s.b.size();
   if (!r) throw error(error::kind::invalid_argument, std::string(who) + ": null pointer");
-  if (overlaps(r, rn * G, a, an * G))
+  if (detail::overlaps(r, rn * G, a, an * G))
     throw error(error::kind::invalid_argument, std::string(who) + ": the results overlap the operands");
   if (spread(s, an)) {
     prim::parallel_for(G, prim::resolve_threads(threads), [&](std::size_t g) { product(s, r + g * rn, a + g * an, an, 1); });

@@ -33,16 +33,6 @@ namespace {
 
 using u64 = std::uint64_t;
 
-// BIGMUL_BATCHED_ENGINE: unset, empty or "auto" (the IFMA kernels where the
-// processor has them), or "scalar"; anything else is an error naming it.
-bool env_forces_scalar() {
-  const char* e = std::getenv("BIGMUL_BATCHED_ENGINE");
-  if (!e || !*e || std::strcmp(e, "auto") == 0) return false;
-  if (std::strcmp(e, "scalar") == 0) return true;
-  throw error(error::kind::invalid_argument,
-              "BIGMUL_BATCHED_ENGINE=" + std::string(e) + " is not a batched engine (auto or scalar)");
-}
-
 #if defined(BIGMUL_HAVE_IFMA_CODE)
 
 constexpr u64 mask52 = (u64{1} << 52) - 1;
@@ -239,8 +229,7 @@ BIGMUL_IFMA void mul_batched_ifma_impl(u64* r, const u64* a, const u64* b, std::
 
 bool batched_ifma_supported() {
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  static const bool ok = !env_forces_scalar() && prim::cpu_has_avx512_ifma();  // the variable checked everywhere
-  return ok;
+  return batched_engine_chosen() == batched_engine::ifma;
 #else
   return false;
 #endif

@@ -13,9 +13,18 @@
 
 namespace bigmul::detail {
 
-// Whether the lane engine can run: the processor has AVX-512 F and IFMA and
-// BIGMUL_BATCHED_ENGINE is not "scalar" (which forces the per-product path,
-// for tests and comparisons). Probed once.
+// The lanes that run mul_batched and the batched modular operations,
+// probed once: BIGMUL_BATCHED_ENGINE=ifma, avx2 or scalar (one product at a
+// time) forces one (an error names a value the processor cannot run or that
+// is no engine); unset, empty or "auto": ifma where the processor has AVX-512
+// IFMA, else avx2 where it has AVX2 and FMA (mul/batched_avx2.hpp), else
+// scalar; auto under BIGMUL_NTT_ENGINE=avx2 takes avx2, so that setting makes
+// an IFMA processor run what an AVX2 one runs.
+enum class batched_engine { scalar, avx2, ifma };
+batched_engine batched_engine_chosen();
+
+// Whether these lanes run: batched_engine_chosen() is ifma (and this
+// compiler built them).
 bool batched_ifma_supported();
 
 // Largest operand size (limbs) for which mul_batched uses the lanes: up to

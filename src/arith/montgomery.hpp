@@ -11,12 +11,14 @@
 //   * lanes (montgomery_ifma.cpp): eight independent operations per AVX-512
 //     IFMA vector, one per 64-bit lane, each lane with its own modulus, base
 //     and exponent, in 52-bit digits with Gueron and Krasnov's "almost
-//     Montgomery" product (inputs and outputs below 2m, R = 2^(52 D) >= 4m).
+//     Montgomery" product (inputs and outputs below 2m, R = 2^(52 D) >= 4m);
+//     on processors without IFMA the same in AVX2 lanes, four a vector, each
+//     digit product split exactly by two FMAs (montgomery_avx2.cpp).
 //
 // What is constant time (no branch and no memory address depends on a secret
 // value; run time depends only on public sizes):
 //   * mont_mul / mont_sqr / to_mont / from_mont (scalar) for fixed n;
-//   * mont_pow_sec (scalar) and lanes_pow_sec: the exponent, the base and the
+//   * mont_pow_sec (scalar) and lanes_pow_sec (either lanes): the exponent, the base and the
 //     result are secret; time depends on n (or the group's digit count D) and
 //     on exp_bits, the number of exponent bits processed, which the caller
 //     chooses from public sizes (bigmul's integer API: 64 x the exponent's limb
@@ -68,7 +70,7 @@ void mont_pow_sec(limb_t* r, const limb_t* b, const limb_t* e, std::size_t en, s
                   const mont_ctx& c);
 
 // ---------------------------------------------------------------------------
-// Lanes (AVX-512 IFMA). One job per lane, up to eight per call.
+// Lanes (AVX-512 IFMA, else AVX2). One job per lane, up to eight per call.
 struct lane_job {
   const limb_t* m = nullptr;  // odd modulus, mn limbs, top limb nonzero
   std::size_t mn = 0;
@@ -79,7 +81,8 @@ struct lane_job {
   limb_t* r = nullptr;        // result, mn limbs
 };
 
-// Whether the lane engine can run (AVX-512 F + IFMA; BIGMUL_BATCHED_ENGINE=scalar turns it off).
+// Whether lanes run batches: batched_engine_chosen() (mul/batched_ifma.hpp)
+// is ifma or avx2 (BIGMUL_BATCHED_ENGINE=scalar turns them off).
 bool lanes_supported();
 
 // jobs[0 .. count), count <= 8: r = x^y mod m, fixed window over exp_bits
@@ -87,5 +90,12 @@ bool lanes_supported();
 void lanes_pow_sec(const lane_job* jobs, std::size_t count, std::size_t exp_bits);
 // jobs[0 .. count), count <= 8: r = x y mod m.
 void lanes_mul(const lane_job* jobs, std::size_t count);
+
+// The AVX2 lanes themselves (count <= 4; lanes_pow_sec and lanes_mul call
+// them in fours when batched_engine_chosen() is avx2): any processor with
+// AVX2 and FMA. Moduli past 33280 bits run one job at a time on the scalar
+// code (the lanes' accumulators would overflow).
+void lanes_avx2_pow_sec(const lane_job* jobs, std::size_t count, std::size_t exp_bits);
+void lanes_avx2_mul(const lane_job* jobs, std::size_t count);
 
 }  // namespace bigmul::detail

@@ -22,6 +22,7 @@
 
 #include "bigmul/arith.hpp"
 #include "bigmul/error.hpp"
+#include "mul/batched_avx2.hpp"
 #include "mul/batched_ifma.hpp"
 #include "src/arith/montgomery.hpp"
 
@@ -255,20 +256,24 @@ BIGMUL_IFMA void mul_impl(const lane_job* jobs, std::size_t count) {
 #endif  // BIGMUL_HAVE_IFMA_CODE
 
 [[noreturn]] void no_lanes() {
-  throw error(error::kind::internal, "bigmul: the IFMA lane engine is not available in this build or on this processor");
+  throw error(error::kind::internal, "bigmul: no lane engine (IFMA or AVX2) is available in this build or on this processor");
 }
 
 }  // namespace
 
-bool lanes_supported() { return batched_ifma_supported(); }
+bool lanes_supported() { return batched_ifma_supported() || batched_avx2_supported(); }
 
 void lanes_pow_sec(const lane_job* jobs, std::size_t count, std::size_t exp_bits) {
   if (count == 0) return;
   if (count > 8) throw error(error::kind::internal, "bigmul: lanes_pow_sec takes at most 8 jobs");
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  if (lanes_supported()) return pow_sec_impl(jobs, count, exp_bits);
+  if (batched_ifma_supported()) return pow_sec_impl(jobs, count, exp_bits);
 #endif
-  (void)exp_bits;
+  if (batched_avx2_supported()) {  // four lanes a vector
+    lanes_avx2_pow_sec(jobs, std::min<std::size_t>(count, 4), exp_bits);
+    if (count > 4) lanes_avx2_pow_sec(jobs + 4, count - 4, exp_bits);
+    return;
+  }
   no_lanes();
 }
 
@@ -276,8 +281,13 @@ void lanes_mul(const lane_job* jobs, std::size_t count) {
   if (count == 0) return;
   if (count > 8) throw error(error::kind::internal, "bigmul: lanes_mul takes at most 8 jobs");
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  if (lanes_supported()) return mul_impl(jobs, count);
+  if (batched_ifma_supported()) return mul_impl(jobs, count);
 #endif
+  if (batched_avx2_supported()) {
+    lanes_avx2_mul(jobs, std::min<std::size_t>(count, 4));
+    if (count > 4) lanes_avx2_mul(jobs + 4, count - 4);
+    return;
+  }
   no_lanes();
 }
 

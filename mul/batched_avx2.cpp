@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
+// Batched products in AVX2 lanes: see mul/batched_avx2.hpp.
+//
+// The structure of mul/batched_ifma.cpp with four lanes: one group of four
+// products is transposed into 52-bit digit columns (as doubles), multiplied by
+// product scanning and transposed back. Column k subtracts bits(lo) of every
+// digit product a_i b_j with i + j = k and adds bits(hi) of those with
+// i + j = k - 1 (mul/batched_avx2_arith.hpp), in 64-bit lanes that wrap; the
+// true column value (|value| < 2m 2^52 < 2^62) is recovered by one add of a
+// per-column constant, which also biases it by 2^63 so that the carry is a
+// logical shift. The vector code lives in functions with a target attribute,
+// gated by the processor check.
+#include "mul/batched_avx2.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "bigmul/error.hpp"
+#include "mul/batched_avx2_arith.hpp"
+#include "mul/batched_ifma.hpp"
+#include "prim/cpu_features.hpp"
+
+namespace bigmul::detail {
+namespace {
+
+using namespace lanes_avx2;
+
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+
+// Most 52-bit digits of an operand.
+constexpr std::size_t max_digits = (64 * batched_avx2_max_limbs + 51) / 52;
+
+// One call's scratch, on the stack (about 25 KB at the largest size).
+struct lane_scratch {
+  alignas(32) u64 T[4 * batched_avx2_max_limbs];
+  alignas(32) double A[4 * max_digits];
+  alignas(32) double B[4 * max_digits];
+  alignas(32) u64 C[4 * (2 * max_digits + 2)];
+};
+
+BIGMUL_AVX2 inline __m256i load(const u64* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
+BIGMUL_AVX2 inline void store(u64* p, __m256i v) { _mm256_store_si256(reinterpret_cast<__m256i*>(p), v); }
+BIGMUL_AVX2 inline __m128i count(std::size_t s) { return _mm_cvtsi32_si128(static_cast<int>(s)); }
+
+// Lanes w' < w of a 64-bit mask vector set (maskload/maskstore of w limbs).
+BIGMUL_AVX2 inline __m256i first_lanes(std::size_t w) {
+  return _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<long long>(w)), _mm256_set_epi64x(3, 2, 1, 0));
+}
+
+// 4 x 4 transpose of 64-bit elements: r[i][j] <- r[j][i].
+BIGMUL_AVX2 inline void transpose4(__m256i r[4]) {
+  const __m256i t0 = _mm256_unpacklo_epi64(r[0], r[1]), t1 = _mm256_unpackhi_epi64(r[0], r[1]);
+  const __m256i t2 = _mm256_unpacklo_epi64(r[2], r[3]), t3 = _mm256_unpackhi_epi64(r[2], r[3]);
+  r[0] = _mm256_permute2x128_si256(t0, t2, 0x20);
+  r[1] = _mm256_permute2x128_si256(t1, t3, 0x20);
+  r[2] = _mm256_permute2x128_si256(t0, t2, 0x31);
+  r[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
+}
+
+// Lanes [0, L) of x (lane l at x + l * n) into T[q * 4 + l]; missing lanes are zero.
+BIGMUL_AVX2 void transpose_in(u64* T, const u64* x, std::size_t n, std::size_t L) {
+  for (std::size_t q0 = 0; q0 < n; q0 += 4) {
+    const std::size_t w = std::min<std::size_t>(4, n - q0);
+    const __m256i mask = first_lanes(w);
+    __m256i r[4];
+    for (std::size_t l = 0; l < 4; ++l)
+      r[l] = l < L ? _mm256_maskload_epi64(reinterpret_cast<const long long*>(x + l * n + q0), mask)
+                   : _mm256_setzero_si256();
+    transpose4(r);
+#pragma GCC unroll 4
+    for (std::size_t j = 0; j < 4; ++j)
+      if (j < w) store(T + 4 * (q0 + j), r[j]);
+  }
+}
+
+// T[q] (limb q of each lane, q < n) -> D[j] (52-bit digit j as a double, j < m).
+BIGMUL_AVX2 void limbs_to_digits(double* D, const u64* T, std::size_t n, std::size_t m) {
+  for (std::size_t j = 0; j < m; ++j) {
+    const std::size_t bit = 52 * j, q = bit / 64, s = bit % 64;
+    __m256i d = _mm256_srl_epi64(load(T + 4 * q), count(s));
+    if (s > 12 && q + 1 < n) d = _mm256_or_si256(d, _mm256_sll_epi64(load(T + 4 * (q + 1)), count(64 - s)));
+    _mm256_store_pd(D + 4 * j, to_double(_mm256_and_si256(d, bcast(mask52))));
+  }
+}
+
+// The constant that turns column k's wrapped sum (lo terms subtracted: nl of
+// them; hi terms added: nh; a carry 2^11 too large unless k = 0) into its
+// value + 2^63.
+constexpr u64 column_fix(u64 nl, u64 nh, bool first) {
+  return nl * lo_bias - nh * hi_bias + shift_bias - (first ? 0 : carry_bias);
+}
+
+// C[0 .. 2m) = A * B in normalized 52-bit digits, C[2m], C[2m + 1] = 0 (the
+// limb cut reads up to two digits past the last). Squares (A == B) take each
+// off-diagonal product once and count it twice.
+BIGMUL_AVX2 void product_columns(u64* C, const double* A, const double* B, std::size_t m) {
+  const bool square = A == B;
+  const __m256i zero = _mm256_setzero_si256(), mask = bcast(mask52);
+  __m256i hi_next = zero;  // the hi terms of column k - 1's products
+  __m256i carry = zero;
+  u64 nh = 0;              // how many
+  for (std::size_t k = 0; k + 1 < 2 * m; ++k) {
+    const std::size_t lo = k + 1 > m ? k + 1 - m : 0, hi = std::min(k, m - 1);
+    // Rows [lo, last); a square's: those with i < k - i, the diagonal apart.
+    const std::size_t last = !square ? hi + 1 : k == 0 ? lo : std::max(lo, (k - 1) / 2 + 1);
+    __m256i lsum = zero, hsum = zero;
+    for (std::size_t i = lo; i < last; ++i) {
+      __m256i h, l;
+      split(_mm256_load_pd(A + 4 * i), _mm256_load_pd(B + 4 * (k - i)), h, l);
+      lsum = _mm256_sub_epi64(lsum, l);
+      hsum = _mm256_add_epi64(hsum, h);
+    }
+    if (square) {
+      lsum = _mm256_add_epi64(lsum, lsum);
+      hsum = _mm256_add_epi64(hsum, hsum);
+      if (k % 2 == 0) {  // the diagonal product a_(k/2)^2
+        __m256i h, l;
+        const __m256d x = _mm256_load_pd(A + 4 * (k / 2));
+        split(x, x, h, l);
+        lsum = _mm256_sub_epi64(lsum, l);
+        hsum = _mm256_add_epi64(hsum, h);
+      }
+    }
+    const u64 nl = hi - lo + 1;  // digit products in column k (a square's counted as added)
+    const __m256i v = _mm256_add_epi64(_mm256_add_epi64(_mm256_add_epi64(lsum, hi_next), carry),
+                                       bcast(column_fix(nl, nh, k == 0)));
+    store(C + 4 * k, _mm256_and_si256(v, mask));
+    carry = _mm256_srli_epi64(v, 52);
+    hi_next = hsum;
+    nh = nl;
+  }
+  // Column 2m - 1: the hi terms of column 2m - 2 and the carry; the product
+  // is below 2^(128 n) <= 2^(104 m), so nothing carries out of it.
+  const __m256i v = _mm256_add_epi64(_mm256_add_epi64(hi_next, carry), bcast(column_fix(0, nh, false)));
+  store(C + 4 * (2 * m - 1), _mm256_and_si256(v, mask));
+  store(C + 4 * (2 * m), zero);
+  store(C + 4 * (2 * m + 1), zero);
+}
+
+// Digits C -> limbs 0 .. rn of lanes [0, L), lane l written at r + l * rn.
+BIGMUL_AVX2 void digits_to_lanes(u64* r, const u64* C, std::size_t rn, std::size_t L) {
+  for (std::size_t q0 = 0; q0 < rn; q0 += 4) {
+    const std::size_t w = std::min<std::size_t>(4, rn - q0);
+    __m256i v[4];
+    for (std::size_t j = 0; j < 4; ++j) {
+      const std::size_t q = q0 + (j < w ? j : 0), bit = 64 * q, k = bit / 52, s = bit % 52;
+      __m256i x = _mm256_srl_epi64(load(C + 4 * k), count(s));
+      x = _mm256_or_si256(x, _mm256_sll_epi64(load(C + 4 * (k + 1)), count(52 - s)));
+      x = _mm256_or_si256(x, _mm256_sll_epi64(load(C + 4 * (k + 2)), count(104 - s)));  // 0 when s <= 40
+      v[j] = x;
+    }
+    transpose4(v);
+    const __m256i mask = first_lanes(w);
+    for (std::size_t l = 0; l < L; ++l) _mm256_maskstore_epi64(reinterpret_cast<long long*>(r + l * rn + q0), mask, v[l]);
+  }
+}
+
+BIGMUL_AVX2 void mul_batched_avx2_impl(u64* r, const u64* a, const u64* b, std::size_t n, std::size_t G) {
+  const std::size_t m = (64 * n + 51) / 52;
+  lane_scratch s;  // not value-initialised: every digit read is written first
+  for (std::size_t g0 = 0; g0 < G; g0 += 4) {
+    const std::size_t L = std::min<std::size_t>(4, G - g0);
+    transpose_in(s.T, a + g0 * n, n, L);
+    limbs_to_digits(s.A, s.T, n, m);
+    if (b != a) {
+      transpose_in(s.T, b + g0 * n, n, L);
+      limbs_to_digits(s.B, s.T, n, m);
+    }
+    product_columns(s.C, s.A, b == a ? s.A : s.B, m);
+    digits_to_lanes(r + g0 * 2 * n, s.C, 2 * n, L);
+  }
+}
+
+#endif  // BIGMUL_HAVE_AVX2_CODE
+
+}  // namespace
+
+bool batched_avx2_supported() {
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  return batched_engine_chosen() == batched_engine::avx2;
+#else
+  return false;
+#endif
+}
+
+void mul_batched_avx2(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G) {
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  if (prim::cpu_has_avx2_fma()) return mul_batched_avx2_impl(r, a, b, n, G);
+#endif
+  (void)r, (void)a, (void)b, (void)n, (void)G;
+  throw error(error::kind::internal, "bigmul: the AVX2 lane engine is not available in this build or on this processor");
+}
+
+}  // namespace bigmul::detail

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
+// Batched crypto-size products across the lanes of AVX2 vectors, for
+// processors without AVX-512 IFMA: four independent products per vector, one
+// product per 64-bit lane, as mul/batched_ifma.hpp does with eight. The
+// 52-bit digit products are exact double-precision FMA splits
+// (mul/batched_avx2_arith.hpp).
+#pragma once
+
+#include <cstddef>
+
+#include "bigmul/config.hpp"
+
+namespace bigmul::detail {
+
+// Whether mul_batched and the batched modular operations use these lanes:
+// batched_engine_chosen() (mul/batched_ifma.hpp) is avx2.
+bool batched_avx2_supported();
+
+// Largest operand size (limbs) for which mul_batched uses the lanes: beyond
+// it a Karatsuba product per lane is expected to beat a 4-lane schoolbook
+// (about 0.4 FMA-port cycles per 64 x 64-bit product and lane; bench/crypto
+// measures the crossover).
+inline constexpr std::size_t batched_avx2_max_limbs = 128;
+
+// Groups of four products per task when mul_batched spreads a batch over
+// threads (small tasks claimed one by one, as batched_ifma_task_groups says).
+constexpr std::size_t batched_avx2_task_groups(std::size_t n) { return n >= 128 ? 2 : 256 / n; }
+
+// Binary radix: r[g*2n .. (g+1)*2n) = a[g*n ..) * b[g*n ..) for g < G, four
+// products at a time (a last partial group runs with zero lanes); b == a
+// takes the squaring path. Single-threaded. Requires batched_avx2_supported()
+// or at least prim::cpu_has_avx2_fma(), 1 <= n <= batched_avx2_max_limbs, and
+// r not overlapping a or b.
+void mul_batched_avx2(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G);
+
+}  // namespace bigmul::detail

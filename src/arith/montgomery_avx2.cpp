@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: LGPL-3.0-or-later
+// Montgomery arithmetic in AVX2 lanes, for processors without AVX-512 IFMA:
+// see src/arith/montgomery.hpp. The algorithm of montgomery_ifma.cpp (almost
+// Montgomery products in 52-bit digits, CIOS order, R = 2^(52 D) >= 4m, a
+// fixed window with a masked table scan) with four lanes a vector, each digit
+// product split exactly by two FMAs (mul/batched_avx2_arith.hpp):
+//   * the accumulators subtract bits(lo) and add bits(hi), wrapping; their
+//     biases depend only on D, so lane_moduli precomputes, per row, the
+//     constant that makes t_i exact before u_i is formed, and per output
+//     digit the constant that makes the result exact;
+//   * u_i = t_i k0 mod 2^52 by three 32 x 32-bit multiplies (vpmuludq);
+//   * carries are logical shifts of values biased by 2^63 (AVX2 has no 64-bit
+//     arithmetic shift): the true values stay below 3 D 2^52 + 2^12 < 2^63
+//     for D <= max_lane_digits; larger moduli run one job at a time on the
+//     scalar code (montgomery.cpp).
+// Constant time as the IFMA lanes: no branch or address depends on a base,
+// exponent or result digit; the doubles are integers, 0 or normal, so an FMA
+// takes the same time whatever the digits (no subnormals).
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "bigmul/arith.hpp"
+#include "bigmul/error.hpp"
+#include "mul/batched_avx2_arith.hpp"
+#include "prim/cpu_features.hpp"
+#include "src/arith/montgomery.hpp"
+
+namespace bigmul::detail {
+namespace {
+
+using namespace lanes_avx2;
+
+constexpr std::size_t max_lane_digits = 640;
+
+std::size_t bit_length(const limb_t* x, std::size_t n) {
+  while (n > 0 && x[n - 1] == 0) --n;
+  return n == 0 ? 0 : 64 * n - static_cast<std::size_t>(__builtin_clzll(x[n - 1]));
+}
+
+std::size_t digits_for(const lane_job& j) { return (bit_length(j.m, j.mn) + 2 + 51) / 52; }
+
+// Lane l of digit columns D[j * 4 + l] (j < d) from x[0..n) (bits past n limbs are zero).
+void put_lane(u64* D, std::size_t l, std::size_t d, const limb_t* x, std::size_t n) {
+  for (std::size_t j = 0; j < d; ++j) {
+    const std::size_t bit = 52 * j, q = bit / 64, s = bit % 64;
+    u64 v = q < n ? x[q] >> s : 0;
+    if (s > 12 && q + 1 < n) v |= x[q + 1] << (64 - s);
+    D[j * 4 + l] = v & mask52;
+  }
+}
+
+// x[0..n) from lane l of normalized digit columns D (j < d).
+void get_lane(limb_t* x, std::size_t n, const u64* D, std::size_t l, std::size_t d) {
+  for (std::size_t q = 0; q < n; ++q) {
+    const std::size_t bit = 64 * q, j = bit / 52, s = bit % 52;
+    u64 v = j < d ? D[j * 4 + l] >> s : 0;
+    if (j + 1 < d) v |= D[(j + 1) * 4 + l] << (52 - s);
+    if (s > 40 && j + 2 < d) v |= D[(j + 2) * 4 + l] << (104 - s);
+    x[q] = v;
+  }
+}
+
+template <class T>
+struct aligned_buf {
+  T* p = nullptr;
+  explicit aligned_buf(std::size_t count)
+      : p(static_cast<T*>(::operator new[](count * sizeof(T), std::align_val_t{32}))) {
+    std::memset(p, 0, count * sizeof(T));
+  }
+  ~aligned_buf() { ::operator delete[](p, std::align_val_t{32}); }
+  aligned_buf(const aligned_buf&) = delete;
+  aligned_buf& operator=(const aligned_buf&) = delete;
+};
+
+// A group's moduli in lanes (digits, also as doubles), k0 = -m^-1 mod 2^52
+// (and its bits 32..51), R^2 mod m, and the bias constants of amm for d.
+struct lane_moduli {
+  std::size_t d = 0;
+  aligned_buf<u64> M, R2, K0, K0hi;
+  aligned_buf<double> Md;
+  std::vector<u64> fix_row, fix_out;
+  explicit lane_moduli(std::size_t digits)
+      : d(digits), M(4 * digits), R2(4 * digits), K0(4), K0hi(4), Md(4 * digits), fix_row(digits), fix_out(digits) {}
+};
+
+// Replays amm's additions on the biases alone (row i: t_i gains -lo_bias
+// from a_i b_0, is made exact, gains -lo_bias from u m_0 and +lo_bias +
+// 2^63 back; every other digit product moves -lo_bias into its column and
+// +hi_bias into the next; each carry is 2^11 too large).
+void fill_fixes(lane_moduli& L) {
+  const std::size_t d = L.d;
+  std::vector<u64> b(2 * d + 1, 0);
+  for (std::size_t i = 0; i < d; ++i) {
+    L.fix_row[i] = lo_bias - b[i];
+    u64 next = b[i + 1] + carry_bias + 2 * hi_bias;
+    for (std::size_t j = 1; j < d; ++j) {
+      const u64 x = next - 2 * lo_bias;
+      next = b[i + j + 1] + 2 * hi_bias;
+      b[i + j] = x;
+    }
+    b[i + d] = next;
+  }
+  for (std::size_t j = 0; j < d; ++j) L.fix_out[j] = shift_bias - b[d + j] - (j ? carry_bias : 0);
+}
+
+void fill_moduli(lane_moduli& L, const lane_job* jobs, std::size_t count) {
+  const std::size_t d = L.d;
+  // 2^(104 d) mod m: the moduli are public; lanes sharing a modulus share the division.
+  const std::size_t num_n = 104 * d / 64 + 1;
+  std::vector<limb_t> num(num_n, 0), r2, q;
+  num[num_n - 1] = limb_t{1} << (104 * d % 64);
+  const limb_t* last_m = nullptr;
+  for (std::size_t l = 0; l < 4; ++l) {
+    const lane_job& j = jobs[l < count ? l : 0];  // idle lanes repeat job 0's modulus
+    std::size_t mn = j.mn;
+    while (mn > 1 && j.m[mn - 1] == 0) --mn;
+    put_lane(L.M.p, l, d, j.m, mn);
+    const u64 k0 = neg_inverse_limb(j.m[0]) & mask52;
+    L.K0.p[l] = k0;
+    L.K0hi.p[l] = k0 >> 32;
+    if (j.m != last_m) {
+      r2.assign(mn, 0);
+      q.assign(num_n - mn + 1, 0);
+      div_qr(q.data(), r2.data(), num.data(), num_n, j.m, mn);
+      last_m = j.m;
+    }
+    put_lane(L.R2.p, l, d, r2.data(), mn);
+  }
+  for (std::size_t k = 0; k < 4 * d; ++k) L.Md.p[k] = static_cast<double>(L.M.p[k]);  // exact: < 2^52
+  fill_fixes(L);
+}
+
+// Bits [pos, pos + w) of each lane's exponent (limbs read depend on pos only).
+void windows_at(u64* idx, const lane_job* jobs, std::size_t count, std::size_t pos, unsigned w) {
+  for (std::size_t l = 0; l < 4; ++l) {
+    if (l >= count) {
+      idx[l] = 0;
+      continue;
+    }
+    const limb_t* e = jobs[l].y;
+    const std::size_t en = jobs[l].yn, q = pos / 64, s = pos % 64;
+    u64 v = q < en ? e[q] >> s : 0;
+    if (s + w > 64 && q + 1 < en) v |= e[q + 1] << (64 - s);
+    idx[l] = v & ((u64{1} << w) - 1);
+  }
+}
+
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+
+BIGMUL_AVX2 inline __m256i load(const u64* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
+BIGMUL_AVX2 inline void store(u64* p, __m256i v) { _mm256_store_si256(reinterpret_cast<__m256i*>(p), v); }
+
+// x k0 mod 2^52 from the low 52 bits of x, in 32 x 32-bit pieces (k0hi = k0 >> 32).
+BIGMUL_AVX2 inline __m256i mul_lo52(__m256i x, __m256i k0, __m256i k0hi) {
+  const __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(x, 32), k0), _mm256_mul_epu32(x, k0hi));
+  return _mm256_and_si256(_mm256_add_epi64(_mm256_mul_epu32(x, k0), _mm256_slli_epi64(cross, 32)), bcast(mask52));
+}
+
+// Scratch of one amm: t (2d + 1 vectors) and B's digits as doubles (d).
+struct amm_scratch {
+  aligned_buf<u64> t;
+  aligned_buf<double> bd;
+  explicit amm_scratch(std::size_t d) : t(4 * (2 * d + 1)), bd(4 * d) {}
+};
+
+// out = a b R^-1 (+ m) < 2m, digits normalized (a, b < 2m normalized; out
+// may alias a or b). DC: the digit count when known at compile time (the
+// loops unroll), 0 for d.
+template <std::size_t DC>
+BIGMUL_AVX2 void amm(u64* out, const u64* A, const u64* B, const lane_moduli& L, amm_scratch& s) {
+  const std::size_t d = DC ? DC : L.d;
+  u64* t = s.t.p;
+  double* bd = s.bd.p;
+  const double* M = L.Md.p;
+  const __m256i zero = _mm256_setzero_si256(), k0 = load(L.K0.p), k0hi = load(L.K0hi.p);
+  for (std::size_t j = 0; j < d; ++j) _mm256_store_pd(bd + 4 * j, to_double(load(B + 4 * j)));
+  for (std::size_t j = 0; j <= 2 * d; ++j) store(t + 4 * j, zero);
+  for (std::size_t i = 0; i < d; ++i) {
+    u64* ti = t + 4 * i;
+    const __m256d a = to_double(load(A + 4 * i));
+    __m256i h1, l1, h2, l2;
+    split(a, _mm256_load_pd(bd), h1, l1);
+    __m256i x = _mm256_add_epi64(_mm256_sub_epi64(load(ti), l1), bcast(L.fix_row[i]));  // exact
+    const __m256d u = to_double(mul_lo52(x, k0, k0hi));
+    split(u, _mm256_load_pd(M), h2, l2);
+    x = _mm256_add_epi64(_mm256_sub_epi64(x, l2), bcast(lo_bias + shift_bias));  // 2^52 | x; + 2^63
+    __m256i next = _mm256_add_epi64(_mm256_add_epi64(load(ti + 4), _mm256_srli_epi64(x, 52)), _mm256_add_epi64(h1, h2));
+    for (std::size_t j = 1; j < d; ++j) {
+      split(a, _mm256_load_pd(bd + 4 * j), h1, l1);
+      split(u, _mm256_load_pd(M + 4 * j), h2, l2);
+      x = _mm256_sub_epi64(_mm256_sub_epi64(next, l1), l2);
+      next = _mm256_add_epi64(_mm256_add_epi64(load(ti + 4 * (j + 1)), h1), h2);
+      store(ti + 4 * j, x);
+    }
+    store(ti + 4 * d, next);
+  }
+  // out = t[d .. 2d), made exact and carried into 52-bit digits (< 2m < 2^(52 d)).
+  __m256i c = zero;
+  for (std::size_t j = 0; j < d; ++j) {
+    const __m256i v = _mm256_add_epi64(_mm256_add_epi64(load(t + 4 * (d + j)), bcast(L.fix_out[j])), c);
+    store(out + 4 * j, _mm256_and_si256(v, bcast(mask52)));
+    c = _mm256_srli_epi64(v, 52);
+  }
+}
+
+using amm_fn = void (*)(u64*, const u64*, const u64*, const lane_moduli&, amm_scratch&);
+
+// Unrolled instances for the usual sizes (1024, 2048, 3072, 4096 bits).
+amm_fn pick_amm(std::size_t d) {
+  switch (d) {
+    case 20: return amm<20>;
+    case 40: return amm<40>;
+    case 60: return amm<60>;
+    case 79: return amm<79>;
+    default: return amm<0>;
+  }
+}
+
+// a - m if a >= m else a, lane by lane without a branch (a < 2m, digits normalized).
+BIGMUL_AVX2 void reduce_once(u64* a, const lane_moduli& L) {
+  const __m256i mask = bcast(mask52), one = bcast(1);
+  __m256i borrow = _mm256_setzero_si256();
+  for (std::size_t j = 0; j < L.d; ++j) {
+    const __m256i diff = _mm256_sub_epi64(_mm256_sub_epi64(load(a + 4 * j), load(L.M.p + 4 * j)), borrow);
+    borrow = _mm256_srli_epi64(diff, 63);
+    store(a + 4 * j, _mm256_and_si256(diff, mask));  // lanes that keep a are restored below
+  }
+  // A lane with a final borrow had a < m: its digits are a's again (diff + m).
+  const __m256i keep = _mm256_cmpeq_epi64(borrow, one);
+  __m256i carry = _mm256_setzero_si256();
+  for (std::size_t j = 0; j < L.d; ++j) {
+    const __m256i s = _mm256_add_epi64(_mm256_add_epi64(load(a + 4 * j), load(L.M.p + 4 * j)), carry);
+    carry = _mm256_srli_epi64(s, 52);
+    store(a + 4 * j, _mm256_blendv_epi8(load(a + 4 * j), _mm256_and_si256(s, mask), keep));
+  }
+}
+
+// out = table[idx[l]] lane by lane, reading every entry (constant time).
+BIGMUL_AVX2 void select_entry(u64* out, const u64* table, std::size_t entries, const u64* idx, std::size_t d) {
+  const __m256i want = load(idx);
+  for (std::size_t j = 0; j < d; ++j) store(out + 4 * j, _mm256_setzero_si256());
+  for (std::size_t k = 0; k < entries; ++k) {
+    const __m256i hit = _mm256_cmpeq_epi64(want, bcast(k));
+    const u64* te = table + k * 4 * d;
+    for (std::size_t j = 0; j < d; ++j)
+      store(out + 4 * j, _mm256_or_si256(load(out + 4 * j), _mm256_and_si256(load(te + 4 * j), hit)));
+  }
+}
+
+BIGMUL_AVX2 void pow_sec_impl(const lane_job* jobs, std::size_t count, std::size_t exp_bits, std::size_t d) {
+  lane_moduli L(d);
+  fill_moduli(L, jobs, count);
+  const amm_fn mul = pick_amm(d);
+  const unsigned w = exp_bits <= 32 ? 2 : exp_bits <= 256 ? 4 : 5;
+  const std::size_t entries = std::size_t{1} << w, windows = std::max<std::size_t>(1, (exp_bits + w - 1) / w);
+  const std::size_t V = 4 * d;  // u64s per digit-vector number
+  aligned_buf<u64> X(V), unit(V), table(entries * V), acc(V), sel(V), idx(4);
+  amm_scratch s(d);
+  for (std::size_t l = 0; l < 4; ++l) {
+    const lane_job& j = jobs[l < count ? l : 0];
+    put_lane(X.p, l, d, j.x, j.xn);
+    unit.p[l] = 1;
+  }
+  mul(table.p, L.R2.p, unit.p, L, s);     // R mod m (+ m): 1 in Montgomery form
+  mul(table.p + V, X.p, L.R2.p, L, s);    // x R
+  for (std::size_t k = 2; k < entries; ++k) mul(table.p + k * V, table.p + (k - 1) * V, table.p + V, L, s);
+  windows_at(idx.p, jobs, count, (windows - 1) * w, w);
+  select_entry(acc.p, table.p, entries, idx.p, d);
+  for (std::size_t win = windows - 1; win-- > 0;) {
+    for (unsigned k = 0; k < w; ++k) mul(acc.p, acc.p, acc.p, L, s);
+    windows_at(idx.p, jobs, count, win * w, w);
+    select_entry(sel.p, table.p, entries, idx.p, d);
+    mul(acc.p, acc.p, sel.p, L, s);
+  }
+  mul(acc.p, acc.p, unit.p, L, s);  // out of Montgomery form: <= m
+  reduce_once(acc.p, L);
+  for (std::size_t l = 0; l < count; ++l) get_lane(jobs[l].r, jobs[l].mn, acc.p, l, d);
+}
+
+BIGMUL_AVX2 void mul_impl(const lane_job* jobs, std::size_t count, std::size_t d) {
+  lane_moduli L(d);
+  fill_moduli(L, jobs, count);
+  const amm_fn mul = pick_amm(d);
+  const std::size_t V = 4 * d;
+  aligned_buf<u64> X(V), Y(V), P(V);
+  amm_scratch s(d);
+  for (std::size_t l = 0; l < 4; ++l) {
+    const lane_job& j = jobs[l < count ? l : 0];
+    put_lane(X.p, l, d, j.x, j.xn);
+    put_lane(Y.p, l, d, j.y, j.yn);
+  }
+  mul(P.p, X.p, Y.p, L, s);     // x y R^-1 (+ m)
+  mul(P.p, P.p, L.R2.p, L, s);  // x y (+ m)
+  reduce_once(P.p, L);
+  for (std::size_t l = 0; l < count; ++l) get_lane(jobs[l].r, jobs[l].mn, P.p, l, d);
+}
+
+#endif  // BIGMUL_HAVE_AVX2_CODE
+
+// Moduli too large for the lanes' accumulators: the scalar code, one job at a
+// time (the same fixed window for pow_sec, so still constant time).
+void scalar_jobs(const lane_job* jobs, std::size_t count, std::size_t exp_bits, bool pow) {
+  for (std::size_t l = 0; l < count; ++l) {
+    const lane_job& j = jobs[l];
+    std::size_t mn = j.mn;
+    while (mn > 1 && j.m[mn - 1] == 0) --mn;
+    const mont_ctx c = mont_setup(j.m, mn);
+    std::vector<limb_t> x(mn, 0), r(mn), t(mont_scratch_limbs(mn));
+    std::copy_n(j.x, std::min(j.xn, mn), x.begin());
+    if (pow) {
+      mont_pow_sec(r.data(), x.data(), j.y, j.yn, exp_bits, c);
+    } else {
+      std::vector<limb_t> y(mn, 0), xm(mn);
+      std::copy_n(j.y, std::min(j.yn, mn), y.begin());
+      to_mont(xm.data(), x.data(), c, t.data());
+      mont_mul(r.data(), xm.data(), y.data(), c, t.data());  // x R y R^-1
+    }
+    std::fill_n(j.r, j.mn, 0);
+    std::copy_n(r.data(), mn, j.r);
+  }
+}
+
+std::size_t group_digits(const lane_job* jobs, std::size_t count) {
+  if (count > 4) throw error(error::kind::internal, "bigmul: the AVX2 lanes take at most 4 jobs");
+  std::size_t d = 1;
+  for (std::size_t l = 0; l < count; ++l) d = std::max(d, digits_for(jobs[l]));
+  return d;
+}
+
+[[noreturn]] void no_lanes() {
+  throw error(error::kind::internal, "bigmul: the AVX2 lane engine is not available in this build or on this processor");
+}
+
+}  // namespace
+
+void lanes_avx2_pow_sec(const lane_job* jobs, std::size_t count, std::size_t exp_bits) {
+  if (count == 0) return;
+  const std::size_t d = group_digits(jobs, count);
+  if (d > max_lane_digits) return scalar_jobs(jobs, count, exp_bits, true);
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  if (prim::cpu_has_avx2_fma()) return pow_sec_impl(jobs, count, exp_bits, d);
+#endif
+  no_lanes();
+}
+
+void lanes_avx2_mul(const lane_job* jobs, std::size_t count) {
+  if (count == 0) return;
+  const std::size_t d = group_digits(jobs, count);
+  if (d > max_lane_digits) return scalar_jobs(jobs, count, 0, false);
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  if (prim::cpu_has_avx2_fma()) return mul_impl(jobs, count, d);
+#endif
+  no_lanes();
+}
+
+}  // namespace bigmul::detail

@@ -105,7 +105,7 @@ BIGMUL_PRELOAD_EXPORT void __gmpn_sqr(mp_ptr rp, mp_srcptr up, mp_size_t n) {
 // Base 10 only: bigmul's converter works between 2^64 and 10^19 limbs; GMP
 // keeps every other base (powers of two are linear there anyway).
 BIGMUL_PRELOAD_EXPORT size_t __gmpn_get_str(unsigned char* str, int base, mp_ptr up, mp_size_t un) {
-  if (base != 10 || passing(static_cast<std::size_t>(un), g_str_crossover) || un <= 0 || up[un - 1] == 0) [[likely]] {
+  if (base != 10 || passing(static_cast<std::size_t>(un), g_get_str_crossover) || un <= 0 || up[un - 1] == 0) [[likely]] {
     note_passed(entry::get_str);
     return real_get_str()(str, base, up, un);
   }
@@ -117,7 +117,7 @@ BIGMUL_PRELOAD_EXPORT size_t __gmpn_get_str(unsigned char* str, int base, mp_ptr
 // The decision compares the digits with the crossover in limbs times 19
 // (a 64-bit limb holds 19.27 decimal digits).
 BIGMUL_PRELOAD_EXPORT mp_size_t __gmpn_set_str(mp_ptr rp, const unsigned char* str, size_t len, int base) {
-  if (base != 10 || passing(len / 19, g_str_crossover) || str[0] == 0) [[likely]] {
+  if (base != 10 || passing(len / 19, g_set_str_crossover) || str[0] == 0) [[likely]] {
     note_passed(entry::set_str);
     return real_set_str()(rp, str, len, base);
   }

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "bigmul/mul.hpp"
+#include "mul/ntt_mul.hpp"
 
 namespace bigmul::preload {
 namespace {
@@ -31,15 +32,22 @@ std::size_t limbs_from_env(const char* name, std::size_t fallback) {
 }  // namespace
 
 std::atomic<std::size_t> g_mul_crossover{never};
-std::atomic<std::size_t> g_str_crossover{never};
+std::atomic<std::size_t> g_get_str_crossover{never};
+std::atomic<std::size_t> g_set_str_crossover{never};
 std::atomic<bool> g_verbose{false};
 
 void load_settings() {
+  // The tuned table holds for the engine it was measured with; on another
+  // engine, products take the library's own crossover for that engine.
+  const bool tuned = std::strcmp(detail::ntt_engine_name(detail::ntt_default_engine()), tuned_engine) == 0;
+  const std::size_t mul_default = tuned && mul_crossover_limbs ? mul_crossover_limbs : gmp_crossover_limbs();
   // bigmul needs a 1-limb operand at least; 0 and 1 both mean "every product".
-  std::size_t mul = limbs_from_env("BIGMUL_GMP_CROSSOVER", gmp_crossover_limbs());
-  std::size_t str = limbs_from_env("BIGMUL_GMP_STR_CROSSOVER", str_crossover_limbs);
+  std::size_t mul = limbs_from_env("BIGMUL_GMP_CROSSOVER", mul_default);
+  std::size_t get = limbs_from_env("BIGMUL_GMP_STR_CROSSOVER", get_str_crossover_limbs);
+  std::size_t set = limbs_from_env("BIGMUL_GMP_STR_CROSSOVER", set_str_crossover_limbs);
   g_mul_crossover.store(mul < 1 ? 1 : mul, std::memory_order_relaxed);
-  g_str_crossover.store(str < 1 ? 1 : str, std::memory_order_relaxed);
+  g_get_str_crossover.store(get < 1 ? 1 : get, std::memory_order_relaxed);
+  g_set_str_crossover.store(set < 1 ? 1 : set, std::memory_order_relaxed);
   const char* v = std::getenv("BIGMUL_GMP_VERBOSE");
   g_verbose.store(v && *v && std::strcmp(v, "0") != 0, std::memory_order_relaxed);
 }

@@ -10,6 +10,7 @@
 #include <cstddef>
 
 #include "bigmul/config.hpp"
+#include "mul/batched_avx2.hpp"  // the other lanes batched_engine_chosen() may pick
 
 namespace bigmul::detail {
 

@@ -62,28 +62,33 @@ bool batched_on_gpu(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, 
 #endif
 }
 
-// Lanes (mul/batched_ifma.hpp) for this batch: binary, automatic, up to
-// ~10^4 bits, on a processor with IFMA.
+// Lanes for this batch (mul/batched_ifma.hpp, else mul/batched_avx2.hpp, as
+// batched_engine_chosen() says): binary, automatic, up to their largest size.
 bool lanes_take(std::size_t n, radix rx, const mul_options& options) {
-  return rx == radix::binary && options.algo == algorithm::automatic && n <= detail::batched_ifma_max_limbs &&
-         detail::batched_ifma_supported();
+  if (rx != radix::binary || options.algo != algorithm::automatic) return false;
+  if (detail::batched_ifma_supported()) return n <= detail::batched_ifma_max_limbs;
+  return n <= detail::batched_avx2_max_limbs && detail::batched_avx2_supported();
 }
 
-// Eight products per vector, groups of eight spread over the threads as
-// small tasks claimed one by one (mul/batched_ifma.hpp says why); the
-// modular check (when asked) runs per product after.
+// Eight (IFMA) or four (AVX2) products per vector, the groups spread over the
+// threads as small tasks claimed one by one (mul/batched_ifma.hpp says why);
+// the modular check (when asked) runs per product after.
 void batched_in_lanes(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G,
                       const mul_options& options) {
-  const std::size_t groups = (G + 7) / 8, per_task = detail::batched_ifma_task_groups(n);
+  const bool ifma = detail::batched_ifma_supported();
+  const std::size_t width = ifma ? 8 : 4, groups = (G + width - 1) / width;
+  const std::size_t per_task = ifma ? detail::batched_ifma_task_groups(n) : detail::batched_avx2_task_groups(n);
+  const auto kernel = ifma ? detail::mul_batched_ifma : detail::mul_batched_avx2;
   prim::parallel_for((groups + per_task - 1) / per_task, options.threads, [&](std::size_t t) {
-    const std::size_t g0 = 8 * per_task * t, g1 = std::min(G, g0 + 8 * per_task);
-    detail::mul_batched_ifma(r + g0 * 2 * n, a + g0 * n, b + g0 * n, n, g1 - g0);
+    const std::size_t g0 = width * per_task * t, g1 = std::min(G, g0 + width * per_task);
+    kernel(r + g0 * 2 * n, a + g0 * n, b + g0 * n, n, g1 - g0);
   });
   if (options.modular_check)
     for (std::size_t g = 0; g < G; ++g)
       if (!detail::product_agrees_mod_p(r + g * 2 * n, a + g * n, n, b + g * n, n, radix::binary, 1))
         throw error(error::kind::internal, std::string(who) + ": modular check failed for product " +
-                                               std::to_string(g) + " (IFMA lanes); the products were not returned");
+                                               std::to_string(g) + (ifma ? " (IFMA lanes)" : " (AVX2 lanes)") +
+                                               "; the products were not returned");
 }
 
 // Contiguous runs of products per task, each product single-threaded (small

@@ -8,6 +8,7 @@
 #include <gmp.h>
 
 #include <cstddef>
+#include <cstdio>
 
 #include "bigmul/mul.hpp"
 #include "preload/counters.hpp"
@@ -66,7 +67,11 @@ const limb_t* limbs(mp_srcptr p) { return reinterpret_cast<const limb_t*>(p); }
 }
 
 [[gnu::destructor]] void finish() {
-  if (g_verbose.load(std::memory_order_relaxed)) print_counters();
+  if (!g_verbose.load(std::memory_order_relaxed)) return;
+  std::fprintf(stderr, "libbigmul_gmp: crossovers (limbs): products %zu, get_str %zu, set_str %zu\n",
+               g_mul_crossover.load(std::memory_order_relaxed), g_get_str_crossover.load(std::memory_order_relaxed),
+               g_set_str_crossover.load(std::memory_order_relaxed));
+  print_counters();
 }
 
 }  // namespace

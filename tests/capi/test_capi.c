@@ -5,12 +5,13 @@
  * the aliasing the contract allows, each status code on misuse, the thread
  * setting, per-thread error text, and concurrent calls.
  *
- * usage: test_capi [checks | bad-threads-env | memory]
+ * usage: test_capi [checks | bad-threads-env | memory | print-crossover]
  *   checks           everything above (the default)
  *   bad-threads-env  run with BIGMUL_THREADS=abc: no call may throw or abort;
  *                    a threaded product fails with a message naming the variable
  *   memory           with the address space capped, a large product returns
  *                    BIGMUL_ERROR_MEMORY, and succeeds once the cap is lifted
+ *   print-crossover  prints bigmul_gmp_crossover_limbs() (tests/preload/settings.sh)
  * Seed: BIGMUL_TEST_SEED (printed on failure). Exit 0 when every check passes. */
 #define _GNU_SOURCE
 #include <bigmul/bigmul.h>
@@ -345,8 +346,11 @@ int main(int argc, char** argv) {
     check_bad_threads_env();
   } else if (!strcmp(mode, "memory")) {
     check_memory();
+  } else if (!strcmp(mode, "print-crossover")) { /* for tests/preload/settings.sh */
+    printf("%zu\n", bigmul_gmp_crossover_limbs());
+    return 0;
   } else {
-    fprintf(stderr, "test_capi: unknown mode '%s' (checks, bad-threads-env or memory)\n", mode);
+    fprintf(stderr, "test_capi: unknown mode '%s' (checks, bad-threads-env, memory or print-crossover)\n", mode);
     return 2;
   }
   if (g_failures) {

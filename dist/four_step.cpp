@@ -69,8 +69,7 @@ four_step::four_step(const context& ctx, shape s, unsigned prime, bool ifma)
   p_neg_inv_ = fft::neg_inverse_mod_2_64(p_);
   root_ = fft::pow_mod(pr.generator, (p_ - 1) / s.n, p_);
   root_inv_ = fft::inv_mod(root_, p_);
-  const u64 r = r_mod(p_);
-  pointwise_scale_ = fft::mul_mod(fft::mul_mod(r, r, p_), fft::inv_mod(s.n % p_, p_), p_);  // R^2 / n
+  n2_inv_ = fft::inv_mod(s.n2 % p_, p_);
   const u64 w1 = fft::pow_mod(root_, s.n2, p_), w2 = fft::pow_mod(root_, s.n1, p_);  // orders n1, n2
   if (ifma) {
     plan1v_ = fft::ntt52_plan::get(prime, s.n1);
@@ -107,15 +106,17 @@ void four_step::local_transforms(u64* data, std::size_t count, bool along_column
 }
 
 // Column j1's position pos2[k2] times w^(+-j1 k2), the powers stepped in
-// Montgomery form (R = 2^64).
+// Montgomery form (R = 2^64); the inverse's also times 1/n2 (the row
+// transforms' fused product took 1/n1 only).
 void four_step::twiddle(u64* col, bool inverse) const {
-  const u64 p = p_, pni = p_neg_inv_, r = r_mod(p), w = inverse ? root_inv_ : root_;
+  const u64 p = p_, pni = p_neg_inv_, w = inverse ? root_inv_ : root_;
+  const u64 r = inverse ? fft::mul_mod(r_mod(p), n2_inv_, p) : r_mod(p);
   const std::size_t n2 = s_.n2;
   prim::parallel_for(cols_.size(), ctx_.threads, [&](std::size_t t) {
     // Four independent chains of powers (k2 = i mod 4), each stepped by
     // w^(4 j1): one chain's multiplications wait on each other.
     const u64 base = fft::pow_mod(w, cols_.begin + t, p);
-    const u64 step_m = fft::mul_mod(fft::pow_mod(base, 4, p), r, p);
+    const u64 step_m = fft::mul_mod(fft::pow_mod(base, 4, p), r_mod(p), p);
     u64 power_m[4];  // w^(j1 k2) R
     for (unsigned i = 0; i < 4; ++i) power_m[i] = fft::mul_mod(fft::pow_mod(base, i, p), r, p);
     u64* x = col + t * n2;
@@ -129,20 +130,26 @@ void four_step::twiddle(u64* col, bool inverse) const {
   });
 }
 
+// The rank's own block moves by one local transpose, outside the
+// all-to-all (one pass over it instead of three: pack, MPI's copy, unpack).
 void four_step::cols_to_rows(const u64* col, u64* row, u64* send, u64* recv) const {
   const std::size_t P = static_cast<std::size_t>(ctx_.size), n1 = s_.n1, n2 = s_.n2;
-  std::vector<std::size_t> sc(P), rc(P);
+  const std::size_t me = static_cast<std::size_t>(ctx_.rank);
+  std::vector<std::size_t> sc(P, 0), rc(P, 0);
   std::size_t at = 0;
   for (std::size_t d = 0; d < P; ++d) {
+    if (d == me) continue;
     const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(d));
     for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
       std::copy(col + t * n2 + q.begin, col + t * n2 + q.end, send + at);
     sc[d] = cols_.size() * q.size();
     rc[d] = mpi::block_of(n1, ctx_.size, static_cast<int>(d)).size() * rows_.size();
   }
+  transpose(col + rows_.begin, n2, row + cols_.begin, n1, cols_.size(), rows_.size());
   exchange(ctx_, "columns to rows", send, sc, recv, rc);
   at = 0;
   for (std::size_t s = 0; s < P; ++s) {  // from s: j1-major, u-minor
+    if (s == me) continue;
     const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(s));
     transpose(recv + at, rows_.size(), row + c.begin, n1, c.size(), rows_.size());
     at += c.size() * rows_.size();
@@ -151,18 +158,22 @@ void four_step::cols_to_rows(const u64* col, u64* row, u64* send, u64* recv) con
 
 void four_step::rows_to_cols(const u64* row, u64* col, u64* send, u64* recv) const {
   const std::size_t P = static_cast<std::size_t>(ctx_.size), n1 = s_.n1, n2 = s_.n2;
-  std::vector<std::size_t> sc(P), rc(P);
+  const std::size_t me = static_cast<std::size_t>(ctx_.rank);
+  std::vector<std::size_t> sc(P, 0), rc(P, 0);
   std::size_t at = 0;
   for (std::size_t d = 0; d < P; ++d) {
+    if (d == me) continue;
     const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(d));
     transpose(row + c.begin, n1, send + at, rows_.size(), rows_.size(), c.size());  // to d: j1-major
     at += c.size() * rows_.size();
     sc[d] = c.size() * rows_.size();
     rc[d] = cols_.size() * mpi::block_of(n2, ctx_.size, static_cast<int>(d)).size();
   }
+  transpose(row + cols_.begin, n1, col + rows_.begin, n2, rows_.size(), cols_.size());
   exchange(ctx_, "rows to columns", send, sc, recv, rc);
   at = 0;
   for (std::size_t s = 0; s < P; ++s) {
+    if (s == me) continue;
     const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(s));
     for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
       std::copy(recv + at, recv + at + q.size(), col + t * n2 + q.begin);
@@ -176,18 +187,26 @@ void four_step::forward(u64* col, u64* row, u64* send, u64* recv) const {
   local_transforms(row, rows_.size(), false, false);
 }
 
-void four_step::pointwise(u64* x, const u64* y) const {
-  const u64 p = p_, pni = p_neg_inv_, scale = pointwise_scale_;
-  prim::parallel_chunks(row_words(), std::size_t{1} << 14, ctx_.threads, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      const u64 z = fft::mont_mul(x[i], fft::reduce_2p_to_p(y[i], p), p, pni);  // x y / R
-      x[i] = fft::mont_mul(z, scale, p, pni);                                   // x y / n
-    }
-  });
+// x = x y / n1 row by row, then each row's inverse: the engine's fused pass
+// where it has one (IFMA), else its pointwise product and inverse.
+void four_step::row_products(u64* x, const u64* y) const {
+  const std::size_t n1 = s_.n1, count = rows_.size();
+  auto run = [&](std::size_t i, unsigned threads) {
+    u64* xi = x + i * n1;
+    const u64* yi = y + i * n1;
+    if (plan1v_) return plan1v_->pointwise_inverse(xi, yi, threads);
+    plan1_->pointwise(xi, yi, threads);
+    plan1_->inverse(xi, threads);
+  };
+  if (count >= ctx_.threads) {
+    prim::parallel_for(count, ctx_.threads, [&](std::size_t i) { run(i, 1); });
+  } else {
+    for (std::size_t i = 0; i < count; ++i) run(i, ctx_.threads);
+  }
 }
 
-void four_step::inverse(u64* row, u64* col, u64* send, u64* recv) const {
-  local_transforms(row, rows_.size(), false, true);
+void four_step::product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv) const {
+  row_products(row, y);
   rows_to_cols(row, col, send, recv);
   twiddle(col, true);
   local_transforms(col, cols_.size(), true, true);

@@ -40,14 +40,16 @@ class four_step {
   // forward transform; col is overwritten. send and recv: scratch of
   // max(col_words, row_words) words each.
   void forward(u64* col, u64* row, u64* send, u64* recv) const;
-  // x = x y / n over the rows layout, [0, 2p) in, [0, p) out.
-  void pointwise(u64* x, const u64* y) const;
-  // row (rows layout) -> col (columns layout, natural order, [0, 2p)): the
-  // inverse of forward up to the factor n that pointwise removed.
-  void inverse(u64* row, u64* col, u64* send, u64* recv) const;
+  // row (rows layout, the forward transform of one operand) times y (the
+  // other's) over n, then back to col (columns layout, natural order, [0,
+  // 2p)): the product's inverse transform. The row transforms' pointwise
+  // product and inverse are the engine's fused pass (1/n1 folded in), the
+  // remaining 1/n2 rides on the inverse twiddles. row is overwritten.
+  void product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv) const;
 
  private:
   void local_transforms(u64* data, std::size_t count, bool along_columns, bool inverse) const;
+  void row_products(u64* x, const u64* y) const;
   void twiddle(u64* col, bool inverse) const;
   void cols_to_rows(const u64* col, u64* row, u64* send, u64* recv) const;
   void rows_to_cols(const u64* row, u64* col, u64* send, u64* recv) const;
@@ -55,7 +57,7 @@ class four_step {
   context ctx_;
   shape s_;
   range cols_, rows_;
-  u64 p_, p_neg_inv_, root_, root_inv_, pointwise_scale_;
+  u64 p_, p_neg_inv_, root_, root_inv_, n2_inv_;
   std::shared_ptr<const fft::ntt_plan> plan1_, plan2_;      // lengths n1, n2 (portable)
   std::shared_ptr<const fft::ntt52_plan> plan1v_, plan2v_;  // the same (IFMA)
   std::vector<std::uint32_t> pos2_;                          // frequency -> position, length n2

@@ -21,6 +21,7 @@
 #include "fft/ntt_ifma.hpp"
 #include "mul/limb_ops.hpp"
 #include "mul/modcheck.hpp"
+#include "mul/ntt_prime_bound.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::dist {
@@ -64,16 +65,46 @@ plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_loca
   return L;
 }
 
+// A run of k points of one j2 whose columns start at j1: its words in a
+// contiguous buffer (the all-to-all's, or the operand's own limbs).
+struct run_ref {
+  std::size_t j1, j2, k;
+  u64* words;
+};
+
+// The columns layout's side of runs (col[(j1 + i - first_col) n2 + j2],
+// stride n2 along a run) visited in 8 x 8 tiles of 8 runs by 8 points:
+// the runs of one source have consecutive j2, so a tile's strided side
+// touches 8 cache lines. fn(column word, run word).
+template <class Fn>
+void over_run_tiles(const std::vector<run_ref>& runs, u64* col, std::size_t first_col, std::size_t n2,
+                    unsigned threads, Fn&& fn) {
+  constexpr std::size_t tile = 8;
+  prim::parallel_for((runs.size() + tile - 1) / tile, threads, [&](std::size_t g) {
+    const std::size_t g0 = g * tile, g1 = std::min(runs.size(), g0 + tile);
+    std::size_t longest = 0;
+    for (std::size_t r = g0; r < g1; ++r) longest = std::max(longest, runs[r].k);
+    for (std::size_t i0 = 0; i0 < longest; i0 += tile)
+      for (std::size_t r = g0; r < g1; ++r) {
+        const run_ref& x = runs[r];
+        u64* c = col + (x.j1 - first_col) * n2 + x.j2;
+        for (std::size_t i = i0, e = std::min(x.k, i0 + tile); i < e; ++i) fn(c[i * n2], x.words[i]);
+      }
+  });
+}
+
 // An operand's limbs (this rank: x[0 .. len) at global offset off) to the
-// columns layout, zero elsewhere: one all-to-all of one word a limb.
+// columns layout as residues in [0, 2p), zero elsewhere: one all-to-all of
+// one word a limb (the rank's own limbs go straight to their columns).
 void limbs_to_cols(const context& ctx, const plan_layout& L, const limb_t* x, const std::vector<std::size_t>& off,
-                   const std::vector<std::size_t>& len, u64* col, u64* send, u64* recv) {
+                   const std::vector<std::size_t>& len, u64 p, u64* col, u64* send, u64* recv) {
   const std::size_t P = static_cast<std::size_t>(ctx.size), n1 = L.s.n1, n2 = L.s.n2;
   const std::size_t me = static_cast<std::size_t>(ctx.rank);
   const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
   std::vector<std::size_t> sc(P, 0), rc(P, 0);
   std::size_t at = 0;
   for (std::size_t d = 0; d < P; ++d) {
+    if (d == me) continue;
     const std::size_t start = at;
     for_each_run(off[me], off[me] + len[me], n1, mpi::block_of(n1, ctx.size, static_cast<int>(d)),
                  [&](std::size_t j, std::size_t, std::size_t, std::size_t k) {
@@ -85,12 +116,19 @@ void limbs_to_cols(const context& ctx, const plan_layout& L, const limb_t* x, co
                  [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[d] += k; });
   }
   exchange(ctx, "limbs to columns", send, sc, recv, rc);
-  std::fill(col, col + cols.size() * n2, u64{0});
+  prim::parallel_chunks(cols.size() * n2, std::size_t{1} << 14, ctx.threads,
+                        [&](std::size_t b, std::size_t e) { std::fill(col + b, col + e, u64{0}); });
+  std::vector<run_ref> runs;
   at = 0;
   for (std::size_t s = 0; s < P; ++s)
-    for_each_run(off[s], off[s] + len[s], n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
-      for (std::size_t i = 0; i < k; ++i) col[(j1 + i - cols.begin) * n2 + j2] = recv[at++];
+    for_each_run(off[s], off[s] + len[s], n1, cols, [&](std::size_t j, std::size_t j1, std::size_t j2, std::size_t k) {
+      u64* words = s == me ? const_cast<u64*>(x) + (j - off[me]) : recv + at;  // only read
+      runs.push_back({j1, j2, k, words});
+      if (s != me) at += k;
     });
+  const u64 one_shoup = fft::shoup_companion(1, p);
+  over_run_tiles(runs, col, cols.begin, n2, ctx.threads,
+                 [&](u64& c, u64 limb) { c = fft::mul_shoup_lazy(limb, 1, one_shoup, p); });  // any limb -> [0, 2p)
 }
 
 // A coefficient (< 2^163) from its Garner digits as three 64-bit limbs:
@@ -106,30 +144,43 @@ void horner(const u64* v, const u64* p, unsigned primes, u64& x0, u64& x1, u64& 
 }
 
 // The coefficients' residues (columns layout, one array a prime) -> their
-// three base-B digits, in place in the first three arrays.
-void garner_digits(const context& ctx, std::size_t words_count, u64* const res[4], unsigned primes, radix rx) {
-  static const fft::garner_constants<3> g3(fft::ntt_primes);
-  static const fft::garner_constants<4> g4(fft::ntt52_primes);
+// three base-B digits, in place in the first three arrays: the engine's
+// Garner digits (8 coefficients a vector on IFMA), a block at a time.
+void garner_digits(const context& ctx, std::size_t words_count, u64* const res[4], unsigned primes, bool ifma,
+                   radix rx) {
+  constexpr std::size_t block = 256;
+  u64 pr[4] = {};
+  for (unsigned k = 0; k < primes; ++k) pr[k] = ifma ? fft::ntt52_primes[k].p : fft::ntt_primes[k].p;
   prim::parallel_chunks(words_count, std::size_t{1} << 13, ctx.threads, [&](std::size_t b, std::size_t e) {
-    for (std::size_t i = b; i < e; ++i) {
-      u64 r[4] = {}, v[4] = {}, x0, x1, x2;
-      for (unsigned k = 0; k < primes; ++k) r[k] = res[k][i];
-      if (primes == 3)
-        g3.digits(r, v);
-      else
-        g4.digits(r, v);
-      horner(v, primes == 3 ? g3.p : g4.p, primes, x0, x1, x2);
-      if (rx == radix::decimal) {  // x < 2^161: three base-10^19 digits
-        const detail::qr64 hi = detail::div_1e19((static_cast<u128>(x2) << 64) | x1);
-        const detail::qr64 lo = detail::div_1e19((static_cast<u128>(hi.r) << 64) | x0);
-        const detail::qr64 top = detail::div_1e19((static_cast<u128>(hi.q) << 64) | lo.q);
-        x0 = lo.r;
-        x1 = top.r;
-        x2 = top.q;
+    u64 v[4 * block], x[3 * block];
+    for (std::size_t i = b; i < e; i += block) {
+      const std::size_t m = std::min(block, e - i);
+      if (ifma && primes == 3) {
+        fft::ntt52_crt3_limbs(res, i, m, x);  // x[l m + q]
+      } else {
+        if (ifma)
+          fft::ntt52_mixed_radix_digits(res, i, m, v, primes);
+        else
+          fft::ntt_mixed_radix_digits(res, i, m, v, primes);
+        for (std::size_t q = 0; q < m; ++q) {
+          const u64 d[4] = {v[q], v[m + q], v[2 * m + q], primes == 4 ? v[3 * m + q] : 0};
+          horner(d, pr, primes, x[q], x[m + q], x[2 * m + q]);
+        }
       }
-      res[0][i] = x0;
-      res[1][i] = x1;
-      res[2][i] = x2;
+      for (std::size_t q = 0; q < m; ++q) {
+        u64 x0 = x[q], x1 = x[m + q], x2 = x[2 * m + q];
+        if (rx == radix::decimal) {  // x < 2^163: three base-10^19 digits
+          const detail::qr64 hi = detail::div_1e19((static_cast<u128>(x2) << 64) | x1);
+          const detail::qr64 lo = detail::div_1e19((static_cast<u128>(hi.r) << 64) | x0);
+          const detail::qr64 top = detail::div_1e19((static_cast<u128>(hi.q) << 64) | lo.q);
+          x0 = lo.r;
+          x1 = top.r;
+          x2 = top.q;
+        }
+        res[0][i + q] = x0;
+        res[1][i + q] = x1;
+        res[2][i + q] = x2;
+      }
     }
   });
 }
@@ -151,17 +202,20 @@ void digit_to_sums(const context& ctx, const plan_layout& L, std::size_t l, cons
   const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
   std::vector<std::size_t> sc(P, 0), rc(P, 0);
   const range here = digit_points(mine, l, L.s.n);
+  std::vector<run_ref> runs;
   std::size_t at = 0;
   for (std::size_t d = 0; d < P; ++d) {
     const range pts = digit_points(mpi::product_block(rn, ctx.size, static_cast<int>(d)), l, L.s.n);
     const std::size_t start = at;
     for_each_run(pts.begin, pts.end, n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
-      for (std::size_t i = 0; i < k; ++i) send[at++] = dig[(j1 + i - cols.begin) * n2 + j2];
+      runs.push_back({j1, j2, k, send + at});
+      at += k;
     });
     sc[d] = at - start;
     for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(d)),
                  [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[d] += k; });
   }
+  over_run_tiles(runs, const_cast<u64*>(dig), cols.begin, n2, ctx.threads, [](u64& c, u64& w) { w = c; });
   exchange(ctx, "digits to positions", send, sc, recv, rc);
   at = 0;
   for (std::size_t s = 0; s < P; ++s)
@@ -210,7 +264,7 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
     recv = make_words(w.recv);
     for (unsigned k = 0; k < primes; ++k) {
       res[k] = make_words(w.cols);
-      fs[k] = std::make_unique<four_step>(ctx, L.s, k, primes == 4);
+      fs[k] = std::make_unique<four_step>(ctx, L.s, k, L.ifma);
     }
   });
   clock.lap("allocation");
@@ -218,20 +272,16 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   // all-to-all each): cheaper in memory than keeping them as columns.
   for (unsigned k = 0; k < primes; ++k) {
     const four_step& f = *fs[k];
-    const u64 p = f.modulus(), one_shoup = fft::shoup_companion(1, p);
+    const u64 p = f.modulus();
     u64* x = res[k].get();
     auto operand = [&](const limb_t* limbs, const std::vector<std::size_t>& off, const std::vector<std::size_t>& len,
                        u64* row) {
-      limbs_to_cols(ctx, L, limbs, off, len, x, send.get(), recv.get());
-      prim::parallel_chunks(w.cols, std::size_t{1} << 14, ctx.threads, [&](std::size_t lo, std::size_t hi) {
-        for (std::size_t i = lo; i < hi; ++i) x[i] = fft::mul_shoup_lazy(x[i], 1, one_shoup, p);  // any limb -> [0, 2p)
-      });
+      limbs_to_cols(ctx, L, limbs, off, len, p, x, send.get(), recv.get());
       f.forward(x, row, send.get(), recv.get());
     };
     operand(a, L.a_off, L.a_len, row_a.get());
     operand(b, L.b_off, L.b_len, row_b.get());
-    f.pointwise(row_a.get(), row_b.get());
-    f.inverse(row_a.get(), x, send.get(), recv.get());
+    f.product_inverse(row_a.get(), row_b.get(), x, send.get(), recv.get());
   }
   clock.lap("transforms");
   row_a.reset();
@@ -239,7 +289,7 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   send.reset();
   recv.reset();
   u64* const dig[4] = {res[0].get(), res[1].get(), res[2].get(), res[3].get()};
-  garner_digits(ctx, w.cols, dig, primes, opt.rx);
+  garner_digits(ctx, w.cols, dig, primes, L.ifma, opt.rx);
   res[3].reset();
   clock.lap("garner");
   std::unique_ptr<u128[]> sums;
@@ -297,7 +347,10 @@ std::size_t buffer_words::peak_bytes() const {
 
 buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   buffer_words w;
-  w.primes = L.ifma ? 4 : 3;
+  // The IFMA engine's primes (below 2^50) as the single-process product
+  // counts them: three while they cover min(an, bn) (2^64 - 1)^2 (binary's
+  // bound covers decimal's too), else four.
+  w.primes = L.ifma && L.an && L.bn ? detail::primes_needed(fft::ntt52_primes, 4, L.an, L.bn, radix::binary) : 3;
   if (!L.an || !L.bn) return w;
   const std::size_t me = static_cast<std::size_t>(rank);
   w.cols = mpi::block_of(L.s.n1, size, rank).size() * L.s.n2;

@@ -32,6 +32,7 @@ done
 
 while IFS= read -r -d '' file; do
   layer=${file%%/*}
+  [[ $file == dist/app/* ]] && layer=cli  # bigmul-mpi: a command, at the CLI's layer
   own=$(rank "$layer")
   [[ -n $own ]] || continue
   while IFS=: read -r line text; do

@@ -20,6 +20,7 @@
 #include "dist/app/operand_io.hpp"
 #include "dist/app/options.hpp"
 #include "dist/app/product_io.hpp"
+#include "dist/app/radix.hpp"
 #include "dist/collective.hpp"
 
 namespace bigmul::dist::app {
@@ -77,6 +78,22 @@ void verify(MPI_Comm comm, const operand& a, const operand& b, const std::vector
   });
 }
 
+// Before any rank reads its block: the product of operands this long must
+// fit the primes' largest transform (mpi::max_product_limbs; the product
+// checks it again, the same way, in its own pre-flight). An operand in the
+// other radix changes length a little in conversion; the product's
+// pre-flight then has the last word.
+void admit(MPI_Comm comm, const operand& a, const operand& b) {
+  phase_plain(comm, "preflight", false, [&] {
+    const std::size_t cap = mpi::max_product_limbs();
+    if (a.global > cap || b.global > cap || (a.global && b.global && a.global + b.global - 1 > cap))
+      throw error(error::kind::invalid_argument,
+                  "bigmul: --distributed: a product of " + std::to_string(a.global) + " and " +
+                      std::to_string(b.global) + " limbs exceeds the primes' largest transform (" +
+                      std::to_string(cap) + " product limbs, about 10^11 digits)");
+  });
+}
+
 void print_timing(MPI_Comm comm, const std::vector<std::pair<std::string, double>>& phases, const mpi::stats& st) {
   std::vector<double> secs, xsecs, maxed, xmaxed;
   std::vector<unsigned long long> bytes, summed;
@@ -125,19 +142,27 @@ int run(MPI_Comm comm, int argc, char** argv) {
     a = random_operand(comm, 'A', *o.random_digits, o.seed);
     b = random_operand(comm, 'B', *o.random_digits, o.seed + 1);
   } else {
-    a = read_operand(comm, 'A', o.operands[0], o.threads);
-    b = read_operand(comm, 'B', o.operands[1], o.threads);
+    // Standard input ('-', both operands '-': two literals) is read by rank 0.
+    const unsigned dashes = (o.operands[0] == "-") + (o.operands[1] == "-");
+    const std::vector<stdin_literal> in = read_stdin_literals(comm, dashes);
+    pending_operand pa = probe_operand(comm, 'A', o.operands[0], o.operands[0] == "-" ? &in[0] : nullptr);
+    pending_operand pb = probe_operand(comm, 'B', o.operands[1], o.operands[1] == "-" ? &in[dashes - 1] : nullptr);
+    admit(comm, pa.op, pb.op);
+    a = load_operand(comm, std::move(pa), o.threads);
+    b = load_operand(comm, std::move(pb), o.threads);
   }
   phases.emplace_back("input", since(t0));
   // Test knob (tests/dist/cli_dist.sh): this rank dies here, as a crashed
   // node would, to check that the job ends non-zero and -o stays untouched.
   if (const char* kill = std::getenv("BIGMUL_MPI_TEST_KILL_RANK"); kill && std::atoi(kill) == rank_of(comm))
     std::raise(SIGKILL);
-  if (a.rx != b.rx)
-    throw error(error::kind::invalid_argument, "bigmul: --distributed multiplies operands of one radix: both decimal "
-                                               "or both 0x hex (there is no distributed radix conversion)");
-  if (o.hex && a.rx == radix::decimal)
-    throw error(error::kind::invalid_argument, "bigmul: --distributed prints in the operands' radix: --hex needs hex operands");
+  // The product's radix is the output's, as the single-process bigmul's.
+  const radix rx = o.hex ? radix::binary : radix::decimal;
+  t0 = clock_type::now();
+  to_radix(comm, a, rx);
+  to_radix(comm, b, rx);
+  if (a.rx != b.rx || a.rx != rx) throw error(error::kind::internal, "bigmul: operands not in the output's radix");
+  phases.emplace_back("radix conversion", since(t0));
   mpi::options mo;
   mo.rx = a.rx;
   mo.threads = o.threads;

@@ -29,9 +29,13 @@ std::uint64_t parse_count(const std::string& name, const std::string& text) {
 std::string usage_text() {
   return "usage: mpirun -np P bigmul --distributed [options] A B\n"
          "       mpirun -np P bigmul --distributed --random N [--seed S] [options]\n"
-         "A, B: a decimal or 0x-hex literal, or @PATH (text, or bigmul's raw-limb file); both in one radix.\n"
-         "The product prints in the operands' radix (decimal, or 0x hex).\n"
-         "  -o PATH          write the product to PATH (atomic: rank 0 renames once every rank succeeded)\n"
+         "A, B: a decimal or 0x-hex literal, @PATH (text, or bigmul's raw-limb file), or - (standard input;\n"
+         "both -: two literals). The product prints in decimal (--hex: 0x hex); an operand in the other radix\n"
+         "is converted on rank 0 first (it must fit one process).\n"
+         "  --hex            print the product in hex\n"
+         "  -o PATH          write the product to PATH (atomic: rank 0 renames once every rank succeeded;\n"
+         "                   a symbolic link's target is replaced and the link kept, the replaced file's owner,\n"
+         "                   group and mode kept; a directory, device or FIFO is refused)\n"
          "  --raw            with -o: the raw-limb format (docs/distributed.md)\n"
          "  --random N       two random N-digit decimal operands (the same for every rank count)\n"
          "  --seed S         their seed (default 1)\n"
@@ -85,8 +89,6 @@ options parse_options(int argc, const char* const* argv) {
   } else if (o.operands.size() != 2) {
     usage_error("expected two operands, got " + std::to_string(o.operands.size()));
   }
-  for (const auto& op : o.operands)
-    if (op == "-") usage_error("--distributed reads operands from literals or @PATH, not standard input");
   if (o.raw && !o.output) usage_error("--raw only applies to -o");
   return o;
 }

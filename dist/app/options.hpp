@@ -12,9 +12,9 @@
 namespace bigmul::dist::app {
 
 struct options {
-  std::vector<std::string> operands;           // A and B: literal or @PATH
+  std::vector<std::string> operands;           // A and B: literal, @PATH or -
   std::optional<std::string> output;           // -o PATH
-  bool hex = false;                            // --hex (hex operands print in hex anyway)
+  bool hex = false;                            // --hex: the product (and its radix) in hex
   bool raw = false;                            // --raw: -o gets the raw-limb format
   bool verify = false;                         // --verify against the single-process product
   bool modular_check = true;                   // --no-check

@@ -2,6 +2,8 @@
 // bigmul-mpi's product output (dist/app/product_io.hpp).
 #include "dist/app/product_io.hpp"
 
+#include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,9 +12,13 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 
 #include "bigmul/error.hpp"
 #include "bigmul/mpi.hpp"
+#include "cli/failure.hpp"
+#include "cli/output.hpp"
+#include "cli/replace.hpp"
 #include "dist/app/operand_io.hpp"
 #include "dist/collective.hpp"
 #include "src/digits/digits.hpp"
@@ -97,12 +103,81 @@ void to_stdout(MPI_Comm comm, const std::string& text, std::size_t total) {
   });
 }
 
+// -o's rules are the single-process bigmul's (cli/output.hpp, issue 32),
+// taken on rank 0: a symbolic link's target is replaced and the link kept, a
+// directory, a dangling link, a device or FIFO is refused (the product goes
+// through a temporary file and a rename), and the replaced file's owner,
+// group, mode and attributes pass to the new one (cli/replace.hpp).
+// cli::failure becomes bigmul::error so that every rank throws it.
+template <class Body>
+void with_cli_rules(Body&& body) {
+  try {
+    body();
+  } catch (const cli::failure& f) {
+    throw error(error::kind::resource, f.what());
+  }
+}
+
+std::string broadcast_string(MPI_Comm comm, std::string s) {
+  unsigned long long n = s.size();
+  MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  s.resize(n);
+  MPI_Bcast(s.data(), static_cast<int>(n), MPI_CHAR, 0, comm);
+  return s;
+}
+
+// Rank 0: the file -o replaces, and the temporary file beside it.
+void output_names(const std::string& path, std::string& target, std::string& tmp) {
+  with_cli_rules([&] {
+    const cli::output_target t = cli::resolve_output(path);
+    if (t.direct)
+      throw error(error::kind::resource, "bigmul: cannot write " + cli::quoted(path) +
+                                             ": not a regular file (--distributed writes -o through a temporary "
+                                             "file and a rename, which would replace it)");
+    target = t.path;
+  });
+  const std::size_t slash = target.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : target.substr(0, slash + 1);
+  const std::string name = slash == std::string::npos ? target : target.substr(slash + 1);
+  if (name.empty() || name == "." || name == "..")
+    throw error(error::kind::resource, "bigmul: cannot write " + cli::quoted(path) + ": not a file name");
+  cli::remove_stale_temporaries(dir);
+  std::uint32_t tag = 0;
+  if (getrandom(&tag, sizeof tag, 0) != static_cast<ssize_t>(sizeof tag)) tag = static_cast<std::uint32_t>(time(nullptr));
+  tmp = (slash == std::string::npos ? "" : dir) + cli::temporary_name(name, static_cast<long>(getpid()), tag);
+}
+
+// Rank 0, once every rank wrote its part: the temporary file's length, the
+// replaced file's identity, then the rename.
+void commit_output(const std::string& path, const std::string& target, const std::string& tmp,
+                   unsigned long long total) {
+  struct stat sb {};
+  if (stat(tmp.c_str(), &sb) != 0 || static_cast<unsigned long long>(sb.st_size) != total)
+    throw error(error::kind::resource, "bigmul: cannot write '" + path + "': MPI-IO wrote a short file");
+  struct stat old {};
+  if (stat(target.c_str(), &old) == 0 && S_ISREG(old.st_mode)) {
+    const int fd = open(tmp.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw error(error::kind::resource, "bigmul: cannot write '" + path + "': " + std::strerror(errno));
+    try {
+      with_cli_rules([&] { cli::keep_file_identity(fd, path, target, old, false); });
+    } catch (...) {
+      close(fd);
+      throw;
+    }
+    close(fd);
+  }
+  if (std::rename(tmp.c_str(), target.c_str()) != 0)
+    throw error(error::kind::resource, "bigmul: cannot write '" + path + "': " + std::strerror(errno));
+}
+
 void to_file(MPI_Comm comm, const std::string& text, std::size_t offset, const std::string& path) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  unsigned long long pid = static_cast<unsigned long long>(getpid());
-  MPI_Bcast(&pid, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
-  const std::string tmp = path + ".bigmul-mpi-" + std::to_string(pid);
+  std::string target, tmp;
+  phase_plain(comm, "output", false, [&] {
+    if (rank == 0) output_names(path, target, tmp);
+  });
+  tmp = broadcast_string(comm, tmp);
   MPI_File f = MPI_FILE_NULL;
   phase_plain(comm, "output", false, [&] {
     const int rc = MPI_File_open(comm, tmp.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY | MPI_MODE_EXCL, MPI_INFO_NULL, &f);
@@ -127,22 +202,13 @@ void to_file(MPI_Comm comm, const std::string& text, std::size_t offset, const s
   MPI_Allreduce(&end, &total, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
   try {
     agree(comm, mine, false, true);
+    phase_plain(comm, "output", false, [&] {
+      if (rank == 0) commit_output(path, target, tmp, total);
+    });
   } catch (...) {
     if (rank == 0) std::remove(tmp.c_str());
     throw;
   }
-  phase_plain(comm, "output", false, [&] {
-    struct stat sb {};
-    if (rank == 0 && (stat(tmp.c_str(), &sb) != 0 || static_cast<unsigned long long>(sb.st_size) != total)) {
-      std::remove(tmp.c_str());
-      throw error(error::kind::resource, "bigmul: cannot write '" + path + "': MPI-IO wrote a short file");
-    }
-    if (rank == 0 && std::rename(tmp.c_str(), path.c_str()) != 0) {
-      const int err = errno;
-      std::remove(tmp.c_str());
-      throw error(error::kind::resource, "bigmul: cannot write '" + path + "': " + std::strerror(err));
-    }
-  });
 }
 
 }  // namespace

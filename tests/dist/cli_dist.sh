@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-3.0-or-later
 # bigmul --distributed end to end (ctest dist_cli): outputs byte-identical to
-# the single-process bigmul for 1 .. 5 ranks, and the failures: a bad byte on
-# a rank boundary, a truncated raw-limb file, one rank over a memory cap, one
-# rank killed; each fails with bigmul's exit status, -o left untouched.
+# the single-process bigmul for 1 .. 5 ranks (decimal, hex, mixed radices,
+# standard input), -o's rules (a symbolic link kept, the target's mode kept,
+# a directory refused), and the failures: a bad byte on a rank boundary, a
+# truncated raw-limb file, a product past the primes' cap (refused before any
+# block is read), one rank over a memory cap, one rank killed; each fails
+# with bigmul's exit status, -o left untouched.
 # Usage: cli_dist.sh MPIEXEC BUILD_DIR
 set -u
 mpiexec=$1
@@ -36,15 +39,16 @@ put("u1", str(random.randrange(10**4000, 10**4001)))
 put("u2", "7")
 PY
 
-for pair in "a b" "n1 n2" "h1 h2" "u1 u2" "u2 u1"; do
+# Pairs: "A B [--hex]"; mixed radices convert one operand on rank 0.
+for pair in "a b" "n1 n2" "h1 h2 --hex" "h1 h2" "a h1" "h2 u1 --hex" "u1 u2" "u2 u1"; do
   set -- $pair
-  hex=""
-  [[ $1 == h* ]] && hex=--hex
+  hex=${3:-}
   "$bigmul" $hex "@$work/$1" "@$work/$2" >"$work/single" || fail "single-process bigmul $pair"
   ks="3"
   [[ $pair == "a b" || $pair == "n1 n2" ]] && ks="1 2 3 4 5"  # mpiexec launches cost ~0.5 s each
+  [[ $pair == "a h1" ]] && ks="1 2"
   for k in $ks; do
-    run $k "@$work/$1" "@$work/$2" -o "$work/dist"
+    run $k $hex "@$work/$1" "@$work/$2" -o "$work/dist"
     [[ $(cat "$work/rc") == 0 ]] || fail "$pair on $k ranks: status $(cat "$work/rc"): $(cat "$work/err")"
     cmp -s "$work/single" "$work/dist" || fail "$pair on $k ranks: output differs from the single-process bigmul"
   done
@@ -58,6 +62,22 @@ w = sys.argv[1]
 a, b = (int(open(f"{w}/{n}").read()) for n in "ab")
 sys.exit(open(f"{w}/out").read() != f"{a * b}\n")
 PY
+# Standard input: one operand, and both ('-' '-': two literals).
+"$bigmul" "@$work/a" "@$work/h2" >"$work/single"
+run 2 - "@$work/h2" -o "$work/dist" <"$work/a"
+cmp -s "$work/single" "$work/dist" || fail "A from standard input: $(cat "$work/err")"
+cat "$work/a" "$work/h2" | run 3 - - -o "$work/dist"
+cmp -s "$work/single" "$work/dist" || fail "both from standard input: $(cat "$work/err")"
+# -o through a symbolic link: the link stays, its target is replaced and
+# keeps its mode.
+echo old >"$work/target"
+chmod 640 "$work/target"
+ln -s target "$work/link"
+run 2 "@$work/a" "@$work/b" -o "$work/link"
+"$bigmul" "@$work/a" "@$work/b" >"$work/single"
+[[ -L $work/link ]] || fail "-o through a link: the link was replaced"
+cmp -s "$work/single" "$work/target" || fail "-o through a link: target lacks the product: $(cat "$work/err")"
+[[ $(stat -c %a "$work/target") == 640 ]] || fail "-o through a link: mode $(stat -c %a "$work/target"), expected 640"
 # --random: the same numbers for every rank count.
 for k in 1 4; do run $k --random 5000 --seed 9 -o "$work/r$k" --verify; done
 cmp -s "$work/r1" "$work/r4" || fail "--random 5000: 1 and 4 ranks differ"
@@ -71,7 +91,7 @@ expect_failure() {
   [[ $(grep -c . "$work/err") -le 1 ]] || fail "$what: more than one line on stderr: $(cat "$work/err")"
   [[ ! -s $work/out ]] || fail "$what: output on stdout"
   [[ $(cat "$work/keep") == old ]] || fail "$what: -o was touched"
-  ls "$work" | grep -q bigmul-mpi- && fail "$what: a temporary file was left"
+  ls -A "$work" | grep -q '\.bigmul-' && fail "$what: a temporary file was left"
   return 0
 }
 echo old >"$work/keep"
@@ -100,9 +120,27 @@ timeout 120 "$mpiexec" --quiet --oversubscribe --bind-to none -n 2 "$bigmul" --d
 echo $? >"$work/rc"
 expect_failure 1 "rank 2: the product needs [0-9]* bytes on this rank, over its memory cap of 1000 bytes" "memory cap"
 
-# Operands of two radices.
-run 2 "@$work/a" "@$work/h1" -o "$work/keep"
-expect_failure 2 "one radix" "mixed radices"
+# -o naming a directory: refused before any work, nothing written in it.
+mkdir "$work/dir"
+run 2 "@$work/a" "@$work/b" -o "$work/dir"
+expect_failure 1 "cannot write '$work/dir': it is a directory" "-o a directory"
+[[ -z $(ls -A "$work/dir") ]] || fail "-o a directory: something was written in it"
+
+# Past the primes' cap (3 2^32 product limbs): two sparse raw-limb files of
+# 3 2^31 + 1 limbs (51 GB each, no disk blocks) are refused from their
+# headers, before any rank reads or allocates its block (4 GB of address
+# space a process would not hold one).
+for f in big1 big2; do
+  python3 - "$work/$f" <<'PY'
+import os, struct, sys
+n = 3 * 2**31 + 1
+with open(sys.argv[1], "wb") as f:
+    f.write(b"BIGMULR1" + struct.pack("<QQ", 0, n))
+    f.truncate(24 + 8 * n)
+PY
+done
+(ulimit -v 4000000; run 2 --hex "@$work/big1" "@$work/big2" -o "$work/keep")
+expect_failure 2 "exceeds the primes' largest transform (12884901888 product limbs" "past the cap"
 
 # A rank killed mid-run: the job ends non-zero (timeout 120 s bounds it).
 BIGMUL_MPI_TEST_KILL_RANK=1 run 3 "@$work/a" "@$work/b" -o "$work/keep"

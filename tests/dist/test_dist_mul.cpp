@@ -212,6 +212,20 @@ TEST(DistMul, ProductsPastThePrimesCapAreRefused) {
   EXPECT_NE(msg.find("exceeds the three primes' largest transform"), std::string::npos) << msg;
 }
 
+TEST(DistMul, PreflightAtThePrimesCapPlansPastItRefuses) {
+  // The pre-flight alone (sizes, no limbs, no allocation): a product of
+  // exactly max_product_limbs coefficients (an + bn - 1) is planned, one
+  // more is refused with the cap named, on every rank.
+  const std::size_t cap = mpi::max_product_limbs();
+  const std::size_t a = cap / 2, b = cap + 1 - a;  // a + b - 1 == cap
+  auto mine = [&](std::size_t n) { return mpi::block_of(n, ranks(), rank()).size(); };
+  std::size_t bytes = 0;
+  EXPECT_NO_THROW(bytes = mpi::preflight_bytes(MPI_COMM_WORLD, mine(a), mine(b)));
+  EXPECT_GT(bytes, 8 * (a + b) / static_cast<std::size_t>(ranks()));
+  const std::string msg = collective_error([&] { mpi::preflight_bytes(MPI_COMM_WORLD, mine(a), mine(b + 1)); });
+  EXPECT_NE(msg.find("(" + std::to_string(cap) + " product limbs)"), std::string::npos) << msg;
+}
+
 // The carry scan's operator: tables on {0..3}, composed; on {0, 1} it is
 // prim's (generate, propagate) operator.
 TEST(DistCarry, TableCompositionIsPrimsCarryOperatorOnBits) {

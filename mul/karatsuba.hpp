@@ -20,7 +20,7 @@ void mul_karatsuba(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, 
 // the schoolbook square (mul/sqr_basecase.hpp), whose n(n+1)/2 products put
 // its crossover above the product's. tune_cpu passes other cut-offs to time
 // one level of splitting.
-inline constexpr std::size_t sqr_karatsuba_min_limbs = params_cpu::sqr_karatsuba;
+inline const std::size_t& sqr_karatsuba_min_limbs = params_cpu::sqr_karatsuba;  // the table in use
 void sqr_karatsuba(limb_t* r, const limb_t* a, std::size_t n,
                    std::size_t basecase_below = sqr_karatsuba_min_limbs);
 

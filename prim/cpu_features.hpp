@@ -12,4 +12,15 @@ bool cpu_has_avx512_ifma();  // AVX-512 F + IFMA (vpmadd52luq/huq), with the OS 
 bool cpu_has_avx2_fma();     // AVX2 + FMA3, with the OS saving ymm state
 bool cpu_has_bmi2_adx();     // MULX (BMI2) + ADCX/ADOX (ADX)
 
+// Who made the processor and which one it is, from CPUID leaves 0 and 1
+// (display family and model as the vendors' manuals combine the base and
+// extended fields [INTEL-SDM]); the key of the tuned CPU tables
+// (mul/params_cpu.hpp). vendor is "" off x86-64.
+struct cpu_identity {
+  char vendor[13];  // "GenuineIntel", "AuthenticAMD", ... (NUL-terminated)
+  unsigned family;
+  unsigned model;
+};
+cpu_identity cpu_identify();
+
 }  // namespace bigmul::prim

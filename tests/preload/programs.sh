@@ -6,19 +6,19 @@
 # show that bigmul took products and decimal conversions. A program that does
 # not load libgmp is reported so, and only its outputs are compared.
 #
-# usage: programs.sh PRELOAD_LIB python|ruby|gp
+# usage: programs.sh PRELOAD_LIB python|python-int|ruby|gp
 # Exit 0 pass, 1 fail, 77 skip (the program is not installed).
 set -euo pipefail
 
-lib=${1:?usage: programs.sh PRELOAD_LIB python|ruby|gp}
-which=${2:?usage: programs.sh PRELOAD_LIB python|ruby|gp}
+lib=${1:?usage: programs.sh PRELOAD_LIB python|python-int|ruby|gp}
+which=${2:?usage: programs.sh PRELOAD_LIB python|python-int|ruby|gp}
 [[ -f $lib ]] || { echo "programs.sh: no preload library at $lib" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bigmul-programs.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # Each workload: a = 3^1200000 (572,546 digits) times b = 7^600000 (507,060
-# digits), printed in full, then checks that need division and roots, and a
+# digits; python-int: a tenth), printed in full, then checks that need division and roots, and a
 # factorial where the program has one; all through the program's own integers.
 case $which in
   python)
@@ -38,6 +38,21 @@ print(len(s), c % 1000000007, c // a == b, gmpy2.isqrt(c) % 1000000007)
 f = gmpy2.fac(100000)
 print(len(str(f)), f % 1000000007)
 print(mpz(s) == c)
+')
+    ;;
+  python-int)
+    # CPython's own int (no GMP; its Karatsuba is slow, so 10^5 digits): the
+    # preload must change nothing, and claims nothing
+    prog=/usr/bin/python3
+    [[ -x $prog ]] || { echo "SKIP: $prog is not installed"; exit 77; }
+    objects=("$prog")
+    run=("$prog" -c '
+a = 3 ** 120000
+b = 7 ** 60000
+c = a * b
+print(hex(c))
+print(c.bit_length(), c % 1000000007, c // a == b)
+print(int(hex(c), 16) == c)
 ')
     ;;
   ruby)
@@ -64,7 +79,7 @@ f = 100000!; print(#Str(f), " ", f % 1000000007); print(eval(s) == c); quit'
     run=("$prog" -q -f -D parisize=400000000)
     ;;
   *)
-    echo "programs.sh: unknown program '$which' (python, ruby or gp)" >&2
+    echo "programs.sh: unknown program '$which' (python, python-int, ruby or gp)" >&2
     exit 1
     ;;
 esac
@@ -115,6 +130,9 @@ taken() { # taken ENTRY: how many calls bigmul took for ENTRY
 products=$(($(taken mpn_mul) + $(taken mpn_mul_n) + $(taken mpn_sqr)))
 to_text=$(taken mpn_get_str)
 if ((routes == 0)); then
+  if ((products + to_text > 0)); then
+    echo "FAIL: $which does not load libgmp.so, yet the preload reports $products products taken"; exit 1
+  fi
   echo "$which does not load libgmp.so: its integers never reach GMP, so the preload cannot take anything;" \
        "checked identical outputs only"
   exit 0

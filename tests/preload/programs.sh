@@ -87,7 +87,9 @@ esac
 # Does the program reach libgmp's exported functions at all?
 routes=0
 for o in "${objects[@]}"; do
-  if ldd "$o" 2>/dev/null | grep -q 'libgmp\.so'; then routes=1; fi
+  # (ldd's whole output first: grep -q closing the pipe early would fail it under pipefail)
+  deps=$(ldd "$o" 2>/dev/null || true)
+  if grep -q 'libgmp\.so' <<<"$deps"; then routes=1; fi
 done
 
 run_it() { # run_it OUT ERR [env...]

@@ -70,6 +70,18 @@ def gmp_version():
     return m.group(1) if m else "unknown"
 
 
+def bigmul_version(build):
+    """The Version: line of the build's bigmul.pc (what the build was configured as)."""
+    try:
+        with open(os.path.join(build, "bigmul.pc")) as f:
+            for line in f:
+                if line.startswith("Version:"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
 def taken_counts(stderr):
     """BIGMUL_GMP_VERBOSE's report: calls bigmul took per interposed function."""
     counts = {}
@@ -178,7 +190,7 @@ def main(argv):
     ctx = {"program": "run_preload_bench.sh", "host_name": socket.gethostname(), "cpu_model": cpu["cpu_model"],
            "cpu_family": cpu["cpu_family"], "cpu_model_number": cpu["cpu_model_number"], "ifma": cpu["ifma"],
            "avx2": cpu["avx2"], "num_cpus": os.cpu_count(), "commit": commit(), "date": date,
-           "gmp_version": gmp_version(), "bigmul_version": "0.1.0", "threads": args.threads,
+           "gmp_version": gmp_version(), "bigmul_version": bigmul_version(args.build), "threads": args.threads,
            "build_type": "Release", "quick": q, "trials": trials,
            "ratio": "real_time: with LD_PRELOAD=libbigmul_gmp.so; gmp_seconds: the same program without it, same run, "
                     "alternating, medians; speedup = gmp_seconds / real_time; C and gmpy2 rows time the operation "

@@ -84,132 +84,158 @@ four_step::four_step(const context& ctx, shape s, unsigned prime, bool ifma)
   }
 }
 
-// count transforms of length n2 (columns) or n1 (rows), contiguous: one a
-// task when there are enough, else each over the threads.
-void four_step::local_transforms(u64* data, std::size_t count, bool along_columns, bool inverse) const {
-  const std::size_t len = along_columns ? s_.n2 : s_.n1;
-  auto run = [&](std::size_t i, unsigned threads) {
-    u64* x = data + i * len;
-    if (plan1v_) {
-      const fft::ntt52_plan& plan = along_columns ? *plan2v_ : *plan1v_;
-      inverse ? plan.inverse(x, threads) : plan.forward(x, threads);
-    } else {
-      const fft::ntt_plan& plan = along_columns ? *plan2_ : *plan1_;
-      inverse ? plan.inverse(x, threads) : plan.forward(x, threads);
-    }
-  };
-  if (count >= ctx_.threads) {
-    prim::parallel_for(count, ctx_.threads, [&](std::size_t i) { run(i, 1); });
+// One transform of length n2 (a column) or n1 (a row), on `threads`.
+void four_step::transform(u64* x, bool along_columns, bool inverse, unsigned threads) const {
+  if (plan1v_) {
+    const fft::ntt52_plan& plan = along_columns ? *plan2v_ : *plan1v_;
+    inverse ? plan.inverse(x, threads) : plan.forward(x, threads);
   } else {
-    for (std::size_t i = 0; i < count; ++i) run(i, ctx_.threads);
+    const fft::ntt_plan& plan = along_columns ? *plan2_ : *plan1_;
+    inverse ? plan.inverse(x, threads) : plan.forward(x, threads);
   }
 }
 
-// Column j1's position pos2[k2] times w^(+-j1 k2), the powers stepped in
-// Montgomery form (R = 2^64); the inverse's also times 1/n2 (the row
-// transforms' fused product took 1/n1 only).
-void four_step::twiddle(u64* col, bool inverse) const {
+// fn(i, threads) for i < count: one a task over the threads when there are
+// enough, else each on all of them.
+template <class Fn>
+void four_step::each(std::size_t count, Fn&& fn) const {
+  if (count >= ctx_.threads) {
+    prim::parallel_for(count, ctx_.threads, [&](std::size_t i) { fn(i, 1u); });
+  } else {
+    for (std::size_t i = 0; i < count; ++i) fn(i, ctx_.threads);
+  }
+}
+
+// Column j1 (x[q], q < n2, in the column transform's order): position
+// pos2[k2] times w^(+-j1 k2), the powers stepped in Montgomery form (R =
+// 2^64); the inverse's also times 1/n2 (the row transforms' fused product
+// took 1/n1 only).
+void four_step::twiddle_column(u64* x, std::size_t j1, bool inverse) const {
   const u64 p = p_, pni = p_neg_inv_, w = inverse ? root_inv_ : root_;
   const u64 r = inverse ? fft::mul_mod(r_mod(p), n2_inv_, p) : r_mod(p);
-  const std::size_t n2 = s_.n2;
-  prim::parallel_for(cols_.size(), ctx_.threads, [&](std::size_t t) {
-    // Four independent chains of powers (k2 = i mod 4), each stepped by
-    // w^(4 j1): one chain's multiplications wait on each other.
-    const u64 base = fft::pow_mod(w, cols_.begin + t, p);
-    const u64 step_m = fft::mul_mod(fft::pow_mod(base, 4, p), r_mod(p), p);
-    u64 power_m[4];  // w^(j1 k2) R
-    for (unsigned i = 0; i < 4; ++i) power_m[i] = fft::mul_mod(fft::pow_mod(base, i, p), r, p);
-    u64* x = col + t * n2;
-    const std::uint32_t* pos = pos2_.data();
-    for (std::size_t k2 = 0; k2 < n2; k2 += 4)  // n2 >= 4 is a multiple of 4
-      for (unsigned i = 0; i < 4; ++i) {
-        u64& v = x[pos[k2 + i]];
-        v = fft::mont_mul(v, power_m[i], p, pni);
-        power_m[i] = fft::mont_mul(power_m[i], step_m, p, pni);
-      }
+  // Four independent chains of powers (k2 = i mod 4), each stepped by
+  // w^(4 j1): one chain's multiplications wait on each other.
+  const u64 base = fft::pow_mod(w, j1, p);
+  const u64 step_m = fft::mul_mod(fft::pow_mod(base, 4, p), r_mod(p), p);
+  u64 power_m[4];  // w^(j1 k2) R
+  for (unsigned i = 0; i < 4; ++i) power_m[i] = fft::mul_mod(fft::pow_mod(base, i, p), r, p);
+  const std::uint32_t* pos = pos2_.data();
+  for (std::size_t k2 = 0; k2 < s_.n2; k2 += 4)  // n2 >= 4 is a multiple of 4
+    for (unsigned i = 0; i < 4; ++i) {
+      u64& v = x[pos[k2 + i]];
+      v = fft::mont_mul(v, power_m[i], p, pni);
+      power_m[i] = fft::mont_mul(power_m[i], step_m, p, pni);
+    }
+}
+
+// The columns' transforms with their twiddles, each column while it is in
+// cache (forward: transform, then twiddle; inverse: twiddle, then transform).
+void four_step::column_pass(u64* col, bool inverse) const {
+  each(cols_.size(), [&](std::size_t t, unsigned threads) {
+    u64* x = col + t * s_.n2;
+    if (inverse) twiddle_column(x, cols_.begin + t, true);
+    transform(x, true, inverse, threads);
+    if (!inverse) twiddle_column(x, cols_.begin + t, false);
   });
 }
 
-// The rank's own block moves by one local transpose, outside the
-// all-to-all (one pass over it instead of three: pack, MPI's copy, unpack).
-void four_step::cols_to_rows(const u64* col, u64* row, u64* send, u64* recv) const {
-  const std::size_t P = static_cast<std::size_t>(ctx_.size), n1 = s_.n1, n2 = s_.n2;
-  const std::size_t me = static_cast<std::size_t>(ctx_.rank);
-  std::vector<std::size_t> sc(P, 0), rc(P, 0);
-  std::size_t at = 0;
-  for (std::size_t d = 0; d < P; ++d) {
-    if (d == me) continue;
-    const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(d));
-    for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
-      std::copy(col + t * n2 + q.begin, col + t * n2 + q.end, send + at);
-    sc[d] = cols_.size() * q.size();
-    rc[d] = mpi::block_of(n1, ctx_.size, static_cast<int>(d)).size() * rows_.size();
+// The rows in groups of `group`: a group's strip of every source block
+// transposed in, then its row transforms while the strip is in cache.
+// Sources: the rank's own columns (col, stride n2) and the blocks received
+// from rank s (recv, j1-major, stride rows().size()).
+void four_step::rows_from_columns(const u64* col, const u64* recv, u64* row) const {
+  const std::size_t n1 = s_.n1, n2 = s_.n2, R = rows_.size(), me = static_cast<std::size_t>(ctx_.rank);
+  std::vector<std::size_t> from(static_cast<std::size_t>(ctx_.size), 0);
+  for (std::size_t s = 0, at = 0; s < from.size(); ++s) {
+    from[s] = at;
+    if (s != me) at += mpi::block_of(n1, ctx_.size, static_cast<int>(s)).size() * R;
   }
-  transpose(col + rows_.begin, n2, row + cols_.begin, n1, cols_.size(), rows_.size());
-  exchange(ctx_, "columns to rows", send, sc, recv, rc);
-  at = 0;
-  for (std::size_t s = 0; s < P; ++s) {  // from s: j1-major, u-minor
-    if (s == me) continue;
-    const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(s));
-    transpose(recv + at, rows_.size(), row + c.begin, n1, c.size(), rows_.size());
-    at += c.size() * rows_.size();
-  }
+  each((R + group - 1) / group, [&](std::size_t g, unsigned threads) {
+    const std::size_t u0 = g * group, m = std::min(group, R - u0);
+    for (std::size_t s = 0; s < from.size(); ++s) {
+      const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(s));
+      if (s == me)
+        transpose(col + rows_.begin + u0, n2, row + u0 * n1 + c.begin, n1, c.size(), m);
+      else
+        transpose(recv + from[s] + u0, R, row + u0 * n1 + c.begin, n1, c.size(), m);
+    }
+    for (std::size_t u = u0; u < u0 + m; ++u) transform(row + u * n1, false, false, threads);
+  });
 }
 
-void four_step::rows_to_cols(const u64* row, u64* col, u64* send, u64* recv) const {
-  const std::size_t P = static_cast<std::size_t>(ctx_.size), n1 = s_.n1, n2 = s_.n2;
-  const std::size_t me = static_cast<std::size_t>(ctx_.rank);
-  std::vector<std::size_t> sc(P, 0), rc(P, 0);
-  std::size_t at = 0;
+// The rows' fused products and inverses in groups, each group's strip then
+// transposed out while in cache: to the rank's own columns, or to send
+// (j1-major, stride rows().size(), in rank order).
+void four_step::rows_to_columns(u64* row, const u64* y, u64* col, u64* send) const {
+  const std::size_t n1 = s_.n1, n2 = s_.n2, R = rows_.size(), me = static_cast<std::size_t>(ctx_.rank);
+  std::vector<std::size_t> to(static_cast<std::size_t>(ctx_.size), 0);
+  for (std::size_t d = 0, at = 0; d < to.size(); ++d) {
+    to[d] = at;
+    if (d != me) at += mpi::block_of(n1, ctx_.size, static_cast<int>(d)).size() * R;
+  }
+  each((R + group - 1) / group, [&](std::size_t g, unsigned threads) {
+    const std::size_t u0 = g * group, m = std::min(group, R - u0);
+    for (std::size_t u = u0; u < u0 + m; ++u) row_product(row + u * n1, y + u * n1, threads);
+    for (std::size_t d = 0; d < to.size(); ++d) {
+      const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(d));
+      if (d == me)
+        transpose(row + u0 * n1 + c.begin, n1, col + rows_.begin + u0, n2, m, c.size());
+      else
+        transpose(row + u0 * n1 + c.begin, n1, send + to[d] + u0, R, m, c.size());
+    }
+  });
+}
+
+// x = x y / n1, then x's inverse row transform: the engine's fused pass
+// where it has one (IFMA), else its pointwise product and inverse.
+void four_step::row_product(u64* x, const u64* y, unsigned threads) const {
+  if (plan1v_) return plan1v_->pointwise_inverse(x, y, threads);
+  plan1_->pointwise(x, y, threads);
+  plan1_->inverse(x, threads);
+}
+
+// The all-to-all's counts: to/from rank d, cols(me) x rows(d) words one way
+// and cols(d) x rows(me) the other; the rank's own block stays out of it.
+void four_step::counts(std::vector<std::size_t>& col_side, std::vector<std::size_t>& row_side) const {
+  const std::size_t P = static_cast<std::size_t>(ctx_.size), me = static_cast<std::size_t>(ctx_.rank);
+  col_side.assign(P, 0);
+  row_side.assign(P, 0);
   for (std::size_t d = 0; d < P; ++d) {
     if (d == me) continue;
-    const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(d));
-    transpose(row + c.begin, n1, send + at, rows_.size(), rows_.size(), c.size());  // to d: j1-major
-    at += c.size() * rows_.size();
-    sc[d] = c.size() * rows_.size();
-    rc[d] = cols_.size() * mpi::block_of(n2, ctx_.size, static_cast<int>(d)).size();
-  }
-  transpose(row + cols_.begin, n1, col + rows_.begin, n2, rows_.size(), cols_.size());
-  exchange(ctx_, "rows to columns", send, sc, recv, rc);
-  at = 0;
-  for (std::size_t s = 0; s < P; ++s) {
-    if (s == me) continue;
-    const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(s));
-    for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
-      std::copy(recv + at, recv + at + q.size(), col + t * n2 + q.begin);
+    col_side[d] = cols_.size() * mpi::block_of(s_.n2, ctx_.size, static_cast<int>(d)).size();
+    row_side[d] = mpi::block_of(s_.n1, ctx_.size, static_cast<int>(d)).size() * rows_.size();
   }
 }
 
 void four_step::forward(u64* col, u64* row, u64* send, u64* recv) const {
-  local_transforms(col, cols_.size(), true, false);
-  twiddle(col, false);
-  cols_to_rows(col, row, send, recv);
-  local_transforms(row, rows_.size(), false, false);
-}
-
-// x = x y / n1 row by row, then each row's inverse: the engine's fused pass
-// where it has one (IFMA), else its pointwise product and inverse.
-void four_step::row_products(u64* x, const u64* y) const {
-  const std::size_t n1 = s_.n1, count = rows_.size();
-  auto run = [&](std::size_t i, unsigned threads) {
-    u64* xi = x + i * n1;
-    const u64* yi = y + i * n1;
-    if (plan1v_) return plan1v_->pointwise_inverse(xi, yi, threads);
-    plan1_->pointwise(xi, yi, threads);
-    plan1_->inverse(xi, threads);
-  };
-  if (count >= ctx_.threads) {
-    prim::parallel_for(count, ctx_.threads, [&](std::size_t i) { run(i, 1); });
-  } else {
-    for (std::size_t i = 0; i < count; ++i) run(i, ctx_.threads);
+  column_pass(col, false);
+  std::vector<std::size_t> sc, rc;
+  counts(sc, rc);
+  // To rank d: each of the rank's columns' positions rows(d), t-major.
+  std::size_t at = 0;
+  for (std::size_t d = 0; d < sc.size(); ++d) {
+    if (!sc[d]) continue;
+    const range q = mpi::block_of(s_.n2, ctx_.size, static_cast<int>(d));
+    for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
+      std::copy(col + t * s_.n2 + q.begin, col + t * s_.n2 + q.end, send + at);
   }
+  exchange(ctx_, "columns to rows", send, sc, recv, rc);
+  rows_from_columns(col, recv, row);
 }
 
 void four_step::product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv) const {
-  row_products(row, y);
-  rows_to_cols(row, col, send, recv);
-  twiddle(col, true);
-  local_transforms(col, cols_.size(), true, true);
+  rows_to_columns(row, y, col, send);
+  std::vector<std::size_t> rc, sc;
+  counts(rc, sc);
+  exchange(ctx_, "rows to columns", send, sc, recv, rc);
+  std::size_t at = 0;
+  for (std::size_t s = 0; s < rc.size(); ++s) {
+    if (!rc[s]) continue;
+    const range q = mpi::block_of(s_.n2, ctx_.size, static_cast<int>(s));
+    for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
+      std::copy(recv + at, recv + at + q.size(), col + t * s_.n2 + q.begin);
+  }
+  column_pass(col, true);
 }
 
 }  // namespace bigmul::dist

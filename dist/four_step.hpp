@@ -48,11 +48,16 @@ class four_step {
   void product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv) const;
 
  private:
-  void local_transforms(u64* data, std::size_t count, bool along_columns, bool inverse) const;
-  void row_products(u64* x, const u64* y) const;
-  void twiddle(u64* col, bool inverse) const;
-  void cols_to_rows(const u64* col, u64* row, u64* send, u64* recv) const;
-  void rows_to_cols(const u64* row, u64* col, u64* send, u64* recv) const;
+  static constexpr std::size_t group = 8;  // rows a cache-resident strip (rows_from_columns)
+  void transform(u64* x, bool along_columns, bool inverse, unsigned threads) const;
+  template <class Fn>
+  void each(std::size_t count, Fn&& fn) const;
+  void twiddle_column(u64* x, std::size_t j1, bool inverse) const;
+  void column_pass(u64* col, bool inverse) const;
+  void rows_from_columns(const u64* col, const u64* recv, u64* row) const;
+  void rows_to_columns(u64* row, const u64* y, u64* col, u64* send) const;
+  void row_product(u64* x, const u64* y, unsigned threads) const;
+  void counts(std::vector<std::size_t>& col_side, std::vector<std::size_t>& row_side) const;
 
   context ctx_;
   shape s_;

@@ -22,6 +22,7 @@
 #include "mul/limb_ops.hpp"
 #include "mul/modcheck.hpp"
 #include "mul/ntt_prime_bound.hpp"
+#include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::dist {
@@ -29,8 +30,15 @@ namespace bigmul::dist {
 namespace {
 
 using fft::u128;
-using words = std::unique_ptr<u64[]>;
-words make_words(std::size_t n) { return words(new u64[std::max<std::size_t>(n, 1)]); }
+// The working arrays: prim::buffer's (2 MiB aligned, huge pages advised
+// where it advises them): the four-step's strided sides touch a cache line
+// a column, which on 4 KiB pages is a TLB miss each.
+struct words {
+  prim::buffer<u64> b;
+  u64* get() const { return b.data(); }
+  void reset() { b = prim::buffer<u64>(); }
+};
+words make_words(std::size_t n) { return words{prim::buffer<u64>(std::max<std::size_t>(n, 1))}; }
 
 std::size_t product_digits() { return 3; }  // a coefficient < 2^163 is three base-B digits
 
@@ -75,7 +83,7 @@ struct run_ref {
 // The columns layout's side of runs (col[(j1 + i - first_col) n2 + j2],
 // stride n2 along a run) visited in 8 x 8 tiles of 8 runs by 8 points:
 // the runs of one source have consecutive j2, so a tile's strided side
-// touches 8 cache lines. fn(column word, run word).
+// touches 8 cache lines. fn(column word, run, index in the run).
 template <class Fn>
 void over_run_tiles(const std::vector<run_ref>& runs, u64* col, std::size_t first_col, std::size_t n2,
                     unsigned threads, Fn&& fn) {
@@ -88,7 +96,7 @@ void over_run_tiles(const std::vector<run_ref>& runs, u64* col, std::size_t firs
       for (std::size_t r = g0; r < g1; ++r) {
         const run_ref& x = runs[r];
         u64* c = col + (x.j1 - first_col) * n2 + x.j2;
-        for (std::size_t i = i0, e = std::min(x.k, i0 + tile); i < e; ++i) fn(c[i * n2], x.words[i]);
+        for (std::size_t i = i0, e = std::min(x.k, i0 + tile); i < e; ++i) fn(c[i * n2], x, i);
       }
   });
 }
@@ -128,7 +136,7 @@ void limbs_to_cols(const context& ctx, const plan_layout& L, const limb_t* x, co
     });
   const u64 one_shoup = fft::shoup_companion(1, p);
   over_run_tiles(runs, col, cols.begin, n2, ctx.threads,
-                 [&](u64& c, u64 limb) { c = fft::mul_shoup_lazy(limb, 1, one_shoup, p); });  // any limb -> [0, 2p)
+                 [&](u64& c, const run_ref& r, std::size_t i) { c = fft::mul_shoup_lazy(r.words[i], 1, one_shoup, p); });  // any limb -> [0, 2p)
 }
 
 // A coefficient (< 2^163) from its Garner digits as three 64-bit limbs:
@@ -202,27 +210,38 @@ void digit_to_sums(const context& ctx, const plan_layout& L, std::size_t l, cons
   const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
   std::vector<std::size_t> sc(P, 0), rc(P, 0);
   const range here = digit_points(mine, l, L.s.n);
-  std::vector<run_ref> runs;
+  std::vector<run_ref> runs;  // words: the run's place in send; null: the rank's own positions
   std::size_t at = 0;
+  const std::size_t me = static_cast<std::size_t>(ctx.rank);
   for (std::size_t d = 0; d < P; ++d) {
     const range pts = digit_points(mpi::product_block(rn, ctx.size, static_cast<int>(d)), l, L.s.n);
     const std::size_t start = at;
     for_each_run(pts.begin, pts.end, n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
-      runs.push_back({j1, j2, k, send + at});
-      at += k;
+      runs.push_back({j1, j2, k, d == me ? nullptr : send + at});
+      if (d != me) at += k;
     });
     sc[d] = at - start;
-    for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(d)),
-                 [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[d] += k; });
+    if (d != me)
+      for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(d)),
+                   [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[d] += k; });
   }
-  over_run_tiles(runs, const_cast<u64*>(dig), cols.begin, n2, ctx.threads, [](u64& c, u64& w) { w = c; });
+  // The rank's own positions are added to at once (distinct runs, distinct
+  // positions: the tiles' threads never add to one sum together).
+  over_run_tiles(runs, const_cast<u64*>(dig), cols.begin, n2, ctx.threads,
+                 [&](u64& c, const run_ref& r, std::size_t i) {
+                   if (r.words)
+                     r.words[i] = c;
+                   else
+                     sums[r.j1 + i + n1 * r.j2 + l - mine.begin] += c;
+                 });
   exchange(ctx, "digits to positions", send, sc, recv, rc);
   at = 0;
   for (std::size_t s = 0; s < P; ++s)
-    for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(s)),
-                 [&](std::size_t j, std::size_t, std::size_t, std::size_t k) {
-                   for (std::size_t i = 0; i < k; ++i) sums[j + i + l - mine.begin] += recv[at++];
-                 });
+    if (s != me)
+      for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(s)),
+                   [&](std::size_t j, std::size_t, std::size_t, std::size_t k) {
+                     for (std::size_t i = 0; i < k; ++i) sums[j + i + l - mine.begin] += recv[at++];
+                   });
 }
 
 // x[0 .. len) at global limb offset off, modulo 2^61 - 1.
@@ -397,6 +416,7 @@ std::vector<limb_t> mul(MPI_Comm comm, const limb_t* a, std::size_t a_local, con
     if (st) {
       st->planned_bytes = need;
       st->primes = w.primes;
+      st->ifma = L.ifma;
     }
     if (opt.memory_cap && need > opt.memory_cap)
       throw error(error::kind::resource, "the product needs " + std::to_string(need) +

@@ -74,7 +74,8 @@ struct stats {
   std::vector<std::pair<std::string, double>> phases;  ///< (phase, seconds) in order
   std::vector<exchange_record> exchanges;              ///< every all-to-all
   std::size_t planned_bytes = 0;  ///< preflight_bytes for this rank
-  unsigned primes = 0;            ///< 4: the AVX-512 IFMA engine's primes; 3: the portable engine's
+  unsigned primes = 0;            ///< how many of the engine's primes (3 or 4)
+  bool ifma = false;              ///< the AVX-512 IFMA engine (primes below 2^50), else the portable one
 };
 
 /// Bytes of working memory this rank needs for the product of operands whose

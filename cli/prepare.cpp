@@ -2,7 +2,6 @@
 // The product prepared while the operands are parsed: see cli/prepare.hpp.
 #include "cli/prepare.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <exception>
 #include <new>
@@ -12,6 +11,7 @@
 #include "bigmul/error.hpp"
 #include "cli/memory_check.hpp"
 #include "prim/parallel.hpp"
+#include "prim/stopwatch.hpp"
 
 namespace bigmul::cli {
 namespace {
@@ -70,7 +70,7 @@ void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_opt
     if (then) then();
     return;
   }
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = prim::steady_clock::now();
   std::exception_ptr unexpected;  // rethrown only after the join: a joinable thread must not be left behind
   try {
     prepare_mul(an, bn, rx, mo);
@@ -86,7 +86,7 @@ void run_while_preparing(std::size_t an, std::size_t bn, radix rx, const mul_opt
       unexpected = std::current_exception();
     }
   }
-  if (prepare_seconds) *prepare_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (prepare_seconds) *prepare_seconds = prim::seconds_since(t0);
   worker.join();
   if (failed) std::rethrow_exception(failed);
   if (unexpected) std::rethrow_exception(unexpected);

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_crypto: crypto sizes, in one run on the same threads.
 //   products:  G products of n x n limbs through bigmul::mul_batched (IFMA
-//              lanes where the processor has them) against GMP's mpn_mul_n;
+//              lanes where the processor has them, else AVX2 lanes) against
+//              GMP's mpn_mul_n;
 //   modexp:    G full-length exponentiations modulo one odd modulus (an RSA
 //              private-key operation without CRT) through bigmul's batched
 //              constant-time mod_pow_sec, its one-at-a-time scalar
 //              mod_pow_sec, GMP's mpz_powm and mpz_powm_sec, and OpenSSL's
 //              BN_mod_exp_mont_consttime with a BN_MONT_CTX built once.
+// Where mul_batched takes the IFMA lanes and the processor has AVX2, the AVX2
+// lanes (mul/batched_avx2.hpp, src/arith/montgomery_avx2.cpp) are timed beside
+// them, called directly, so that one run on an IFMA processor shows both;
+// BIGMUL_BATCHED_ENGINE=avx2 runs the whole bench on the AVX2 lanes as a
+// processor without IFMA would (the header names the engine).
 // Every result is compared with GMP's. Each contender keeps its best of three
 // interleaved rounds (the machine may be shared). Prints operations per
 // second and writes JSON (--json PATH): rows product/<bits>/threads:<t>
@@ -28,7 +34,11 @@
 #include "harness.hpp"
 #include "bigmul/modular.hpp"
 #include "bigmul/mul.hpp"
+#include "mul/batched_avx2.hpp"
+#include "mul/batched_ifma.hpp"
+#include "prim/cpu_features.hpp"
 #include "prim/parallel.hpp"
+#include "src/arith/montgomery.hpp"
 
 using namespace bigmul;
 using namespace bigmul::bench;
@@ -36,6 +46,19 @@ using namespace bigmul::bench;
 namespace {
 
 harness* H = nullptr;  // main's
+
+const char* engine_name() {
+  switch (detail::batched_engine_chosen()) {
+    case detail::batched_engine::ifma: return "ifma";
+    case detail::batched_engine::avx2: return "avx2";
+    default: return "scalar";
+  }
+}
+
+// Whether the AVX2 lanes get their own column (see the top).
+bool avx2_beside() {
+  return detail::batched_engine_chosen() == detail::batched_engine::ifma && prim::cpu_has_avx2_fma();
+}
 
 // The machine is shared: each contender is timed in `rounds` interleaved
 // rounds (ours, theirs, ours, ...) and keeps its best median, so that a burst
@@ -49,14 +72,16 @@ void best_of(measurement& best, F&& f, double min_total, int min_runs) {
 
 void bench_products(std::size_t G, unsigned threads, bool quick) {
   std::printf("\n## products: G=%zu n x n limbs, threads=%u (ratio = our throughput / GMP's)\n", G, threads);
-  std::printf("%6s %14s %14s %8s\n", "bits", "ours_prod/s", "gmp_prod/s", "speedup");
+  std::printf("%6s %14s %14s %8s", "bits", "ours_prod/s", "gmp_prod/s", "speedup");
+  if (avx2_beside()) std::printf(" %14s %8s", "avx2_prod/s", "avx2_spd");
+  std::printf("\n");
   std::mt19937_64 g(15);
   for (std::size_t bits : {1024u, 2048u, 3072u, 4096u, 8192u}) {
     const std::string name = "product/" + std::to_string(bits) + "/threads:" + std::to_string(threads);
     if (!H->selected(name)) continue;
     const std::size_t n = bits / 64;
     const auto a = random_limbs(n * G, radix::binary, g), b = random_limbs(n * G, radix::binary, g);
-    std::vector<limb_t> r(2 * n * G), want(2 * n * G);
+    std::vector<limb_t> r(2 * n * G), want(2 * n * G), r2(avx2_beside() ? 2 * n * G : 0);
     mul_options opt;
     opt.where = backend::cpu;
     opt.threads = threads;
@@ -70,25 +95,40 @@ void bench_products(std::size_t G, unsigned threads, bool quick) {
                         reinterpret_cast<const mp_limb_t*>(b.data() + n * i), static_cast<mp_size_t>(n));
           });
     };
-    measurement m_ours, m_gmp;
+    // The AVX2 lanes as mul_batched runs them (groups of four, small tasks).
+    const auto avx2_run = [&] {
+      const std::size_t groups = (G + 3) / 4, per = detail::batched_avx2_task_groups(n);
+      prim::parallel_for((groups + per - 1) / per, threads, [&](std::size_t t) {
+        const std::size_t g0 = 4 * per * t, g1 = std::min(G, g0 + 4 * per);
+        detail::mul_batched_avx2(r2.data() + g0 * 2 * n, a.data() + g0 * n, b.data() + g0 * n, n, g1 - g0);
+      });
+    };
+    measurement m_ours, m_gmp, m_avx2;
     for (int round = 0; round < rounds; ++round) {
       best_of(m_ours, ours_run, min_total, 5);
       best_of(m_gmp, gmp_run, min_total, 5);
+      if (avx2_beside()) best_of(m_avx2, avx2_run, min_total, 5);
     }
-    const double ours = m_ours.real_s, gmp = m_gmp.real_s;
-    if (r != want) {
+    const double ours = m_ours.real_s, gmp = m_gmp.real_s, avx2 = m_avx2.real_s;
+    if (r != want || (avx2_beside() && r2 != want)) {
       std::fprintf(stderr, "bench_crypto: products differ from GMP at %zu bits\n", bits);
       std::exit(1);
     }
-    std::printf("%6zu %14.4g %14.4g %8.2f\n", bits, G / ours, G / gmp, gmp / ours);
-    H->add(name, m_ours)
-        .counter("bits", static_cast<double>(bits))
-        .counter("threads", threads)
-        .counter("count", static_cast<double>(G))
-        .counter("ours_per_s", static_cast<double>(G) / ours)
-        .counter("gmp_mpn_mul_n_per_s", static_cast<double>(G) / gmp)
-        .counter("speedup_vs_gmp", gmp / ours)
-        .baseline("gmp", gmp);
+    std::printf("%6zu %14.4g %14.4g %8.2f", bits, G / ours, G / gmp, gmp / ours);
+    if (avx2_beside()) std::printf(" %14.4g %8.2f", G / avx2, gmp / avx2);
+    std::printf("\n");
+    auto& row = H->add(name, m_ours)
+                    .counter("bits", static_cast<double>(bits))
+                    .counter("threads", threads)
+                    .counter("count", static_cast<double>(G))
+                    .counter("ours_per_s", static_cast<double>(G) / ours)
+                    .counter("gmp_mpn_mul_n_per_s", static_cast<double>(G) / gmp)
+                    .counter("speedup_vs_gmp", gmp / ours)
+                    .baseline("gmp", gmp);
+    if (avx2_beside())
+      row.counter("avx2_lanes_per_s", static_cast<double>(G) / avx2)
+          .counter("avx2_speedup_vs_gmp", gmp / avx2)
+          .baseline("avx2_lanes", avx2);
   }
 }
 
@@ -97,8 +137,10 @@ integer from_limbs(const std::vector<limb_t>& v) { return integer(std::span<cons
 void bench_modexp(std::size_t G0, unsigned threads, bool quick) {
   std::printf("\n## modexp: G full-length exponents, one odd modulus, threads=%u (ops/s; speedup = ours batched / other)\n",
               threads);
-  std::printf("%6s %5s %12s %12s %12s %12s %12s %9s %9s\n", "bits", "G", "ours_batch", "ours_single", "gmp_powm",
+  std::printf("%6s %5s %12s %12s %12s %12s %12s %9s %9s", "bits", "G", "ours_batch", "ours_single", "gmp_powm",
               "gmp_powm_sec", "openssl_ct", "vs_ossl", "vs_gmpsec");
+  if (avx2_beside()) std::printf(" %12s %9s", "avx2_batch", "avx2_ossl");
+  std::printf("\n");
   std::mt19937_64 g(16);
   for (std::size_t bits : {1024u, 2048u, 3072u, 4096u}) {
     const std::string name = "modexp/" + std::to_string(bits) + "/threads:" + std::to_string(threads);
@@ -168,16 +210,32 @@ void bench_modexp(std::size_t G0, unsigned threads, bool quick) {
         BN_CTX_free(c);
       });
     };
-    measurement m_batch, m_single, m_gmp, m_gmp_sec, m_ossl;
+    // The AVX2 lanes' constant-time exponentiation, four jobs a call.
+    std::vector<std::vector<limb_t>> ra(avx2_beside() ? G : 0, std::vector<limb_t>(n));
+    const auto avx2_run = [&] {
+      prim::parallel_chunks((G + 3) / 4, 1, threads, [&](std::size_t q0, std::size_t q1) {
+        for (std::size_t q = q0; q < q1; ++q) {
+          detail::lane_job jobs[4];
+          const std::size_t count = std::min<std::size_t>(4, G - 4 * q);
+          for (std::size_t l = 0; l < count; ++l) {
+            const std::size_t k = 4 * q + l;
+            jobs[l] = {m.data(), n, bl[k].data(), n, el[k].data(), n, ra[k].data()};
+          }
+          detail::lanes_avx2_pow_sec(jobs, count, 64 * n);
+        }
+      });
+    };
+    measurement m_batch, m_single, m_gmp, m_gmp_sec, m_ossl, m_avx2;
     for (int round = 0; round < rounds; ++round) {
       best_of(m_batch, batch_run, min_total, 3);
+      if (avx2_beside()) best_of(m_avx2, avx2_run, min_total, 3);
       best_of(m_ossl, ossl_run, min_total, 3);
       best_of(m_single, single_run, min_total, 3);
       best_of(m_gmp, [&] { gmp_run(false); }, min_total, 3);
       best_of(m_gmp_sec, [&] { gmp_run(true); }, min_total, 3);  // last: zr holds mpz_powm_sec's results
     }
     const double t_batch = m_batch.real_s, t_single = m_single.real_s, t_gmp = m_gmp.real_s,
-                 t_gmp_sec = m_gmp_sec.real_s, t_ossl = m_ossl.real_s;
+                 t_gmp_sec = m_gmp_sec.real_s, t_ossl = m_ossl.real_s, t_avx2 = m_avx2.real_s;
     // Every result against GMP's (zr holds mpz_powm_sec's).
     for (std::size_t k = 0; k < G; ++k) {
       std::vector<limb_t> want(n, 0), got_o(n, 0);
@@ -187,14 +245,16 @@ void bench_modexp(std::size_t G0, unsigned threads, bool quick) {
           got_s(single[k].magnitude().begin(), single[k].magnitude().end());
       std::vector<limb_t> w = want;
       while (!w.empty() && w.back() == 0) w.pop_back();
-      if (got != w || got_s != w || got_o != want) {
+      if (got != w || got_s != w || got_o != want || (avx2_beside() && ra[k] != want)) {
         std::fprintf(stderr, "bench_crypto: modexp %zu differs from GMP at %zu bits\n", k, bits);
         std::exit(1);
       }
     }
-    std::printf("%6zu %5zu %12.1f %12.1f %12.1f %12.1f %12.1f %9.2f %9.2f\n", bits, G, G / t_batch, G / t_single,
+    std::printf("%6zu %5zu %12.1f %12.1f %12.1f %12.1f %12.1f %9.2f %9.2f", bits, G, G / t_batch, G / t_single,
                 G / t_gmp, G / t_gmp_sec, G / t_ossl, t_ossl / t_batch, t_gmp_sec / t_batch);
-    H->add(name, m_batch)
+    if (avx2_beside()) std::printf(" %12.1f %9.2f", G / t_avx2, t_ossl / t_avx2);
+    std::printf("\n");
+    auto& row = H->add(name, m_batch)
         .counter("bits", static_cast<double>(bits))
         .counter("threads", threads)
         .counter("count", static_cast<double>(G))
@@ -209,6 +269,10 @@ void bench_modexp(std::size_t G0, unsigned threads, bool quick) {
         .baseline("gmp_powm", t_gmp)
         .baseline("gmp_powm_sec", t_gmp_sec)
         .baseline("openssl", t_ossl);
+    if (avx2_beside())
+      row.counter("avx2_lanes_sec_per_s", static_cast<double>(G) / t_avx2)
+          .counter("avx2_speedup_vs_openssl", t_ossl / t_avx2)
+          .baseline("avx2_lanes", t_avx2);
     BN_MONT_CTX_free(mont);
     BN_CTX_free(setup);
     BN_free(om);
@@ -240,11 +304,13 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::printf("# bigmul bench_crypto  %s  commit %s  %s  GMP %s  %s\n", machine_description().c_str(),
-              git_commit().c_str(), today().c_str(), gmp_version, OPENSSL_VERSION_TEXT);
+  std::printf("# bigmul bench_crypto  %s  commit %s  %s  GMP %s  %s  batched engine %s%s\n",
+              machine_description().c_str(), git_commit().c_str(), today().c_str(), gmp_version, OPENSSL_VERSION_TEXT,
+              engine_name(), avx2_beside() ? " (avx2 lanes beside)" : "");
   for (unsigned threads : {1u, 2u}) bench_products(quick ? 512 : G_prod, threads, quick);
   for (unsigned threads : {1u, 2u}) bench_modexp(G_exp, threads, quick);
   h.context("openssl", OPENSSL_VERSION_TEXT);
+  h.context("batched_engine", engine_name());
   h.context("note", "each contender's best of three interleaved medians, same threads, same run; ratio_vs_X = our "
                     "time / X's, speedup_vs_X = our throughput / X's");
   return h.write() ? 0 : 1;

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: LGPL-3.0-or-later
 // Binary limbs as NTT coefficients of `bits` < 64 bits, and the coefficients
 // of the product added back at bit offsets: what lets the NTT multiply keep
-// three primes below 2^50 past 2^22 limbs (mul/ntt_mul.cpp).
+// three primes below 2^50 past 2^22 limbs (mul/ntt_layout.cpp).
 //
 // Why: with whole 64-bit limbs a coefficient of the product reaches
 // min(an, bn) (2^64 - 1)^2, which three primes below 2^50 (product ~2^150)
 // cover only up to ~2^22 limbs, so larger products took a fourth prime: a
 // third more transforms. Coefficients of b bits make the bound
 // min(ca, cb) (2^b - 1)^2 and cost 64 / b times the points; for b near 60
-// that is cheaper than a fourth prime (the rule is in ntt_mul.cpp).
+// that is cheaper than a fourth prime (the rule is in ntt_layout.cpp).
 #pragma once
 
 #include <cstddef>

@@ -4,7 +4,7 @@
 // primes: coefficients arrive already split into base-10^19 digits
 // c = d0 + d1 10^19 + d2 10^38 (fft/ntt_decimal_digits.hpp, independent
 // per coefficient and vectorized), so the carry chain is additions and
-// compares only. The other engines' path (mul/ntt_mul.cpp) divides once per
+// compares only. The other engines' path (mul/ntt_crt_carry.cpp) divides once per
 // position on the chain (three primes) or twice (four).
 #include <algorithm>
 #include <cstddef>
@@ -15,7 +15,7 @@
 
 namespace bigmul::detail {
 
-// Interleaved decimal carry chains (here and mul/ntt_mul.cpp): chain c's
+// Interleaved decimal carry chains (here and mul/ntt_crt_carry.cpp): chain c's
 // next group from offset off, len[c] coefficients (up to group, 0 past its
 // end); returns the fewest of them, the positions every chain takes in turn
 // (~0 when no chain has any left).

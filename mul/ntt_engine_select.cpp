@@ -1,38 +1,34 @@
 // SPDX-License-Identifier: LGPL-3.0-or-later
 // NTT engine names, availability, and selection (the BIGMUL_NTT_ENGINE
-// override): see mul/ntt_mul.hpp.
+// override): see mul/ntt_mul.hpp; the engines' interfaces by name
+// (ntt_engine_of, mul/ntt_engine_iface.hpp).
 #include <cstdlib>
 #include <string>
 
 #include "bigmul/error.hpp"
-#include "fft/ntt_avx2.hpp"
-#include "fft/ntt_ifma.hpp"
+#include "mul/ntt_engine_iface.hpp"
 #include "mul/ntt_mul.hpp"
 
 namespace bigmul::detail {
 
-bool ntt_engine_available(ntt_engine e) {
+const ntt_engine_iface& ntt_engine_of(ntt_engine e) {
   switch (e) {
-    case ntt_engine::ifma: return fft::ntt52_supported();
-    case ntt_engine::avx2: return fft::ntt_avx2_supported();
-    default: return true;
+    case ntt_engine::ifma: return ntt_ifma_iface;
+    case ntt_engine::avx2: return ntt_avx2_iface;
+    case ntt_engine::portable: return ntt_portable_iface;
+    default: return ntt_engine_of(ntt_default_engine());
   }
 }
 
-const char* ntt_engine_name(ntt_engine e) {
-  switch (e) {
-    case ntt_engine::ifma: return "ifma";
-    case ntt_engine::avx2: return "avx2";
-    case ntt_engine::portable: return "portable";
-    default: return "best";
-  }
-}
+bool ntt_engine_available(ntt_engine e) { return e == ntt_engine::best || ntt_engine_of(e).available(); }
+
+const char* ntt_engine_name(ntt_engine e) { return e == ntt_engine::best ? "best" : ntt_engine_of(e).name; }
 
 namespace {
 
 ntt_engine fastest_engine() {
-  if (fft::ntt52_supported()) return ntt_engine::ifma;
-  if (fft::ntt_avx2_supported()) return ntt_engine::avx2;
+  for (const ntt_engine_iface* e : {&ntt_ifma_iface, &ntt_avx2_iface})
+    if (e->available()) return e->id;
   return ntt_engine::portable;
 }
 
@@ -59,8 +55,7 @@ ntt_engine ntt_resolve_engine(ntt_engine requested) {
   if (!ntt_engine_available(e))
     throw error(error::kind::resource,
                 std::string(from_env ? "BIGMUL_NTT_ENGINE=" : "ntt: the engine ") + ntt_engine_name(e) +
-                    ": this processor cannot run it (" +
-                    (e == ntt_engine::ifma ? "no AVX-512 IFMA" : "no AVX2 and FMA") + ")");
+                    ": this processor cannot run it (" + ntt_engine_of(e).requirement + ")");
   return e;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-3.0-or-later
 #pragma once
 // Garner reconstruction of an NTT product's coefficients from their
-// mixed-radix digits, shared by the multiply (mul/ntt_mul.cpp) and the
+// mixed-radix digits, shared by the multiply (mul/ntt_crt_carry.cpp) and the
 // fixed-factor cyclic products of the radix converter (src/arith/ntt_reuse.cpp).
 // [GARNER59]
 

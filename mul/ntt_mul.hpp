@@ -26,6 +26,7 @@ namespace bigmul::detail {
 // same primes in exact double-precision FMA arithmetic (4 lanes;
 // fft/ntt_avx2.hpp); and `portable`, three primes below 2^62 in scalar
 // 64-bit arithmetic (fft/ntt.hpp). `best` is ntt_resolve_engine's choice.
+// Each engine sits behind one interface (mul/ntt_engine_iface.hpp).
 // The vector engines use three of their primes while min(an, bn) (B - 1)^2
 // stays below their product (about 2^22 binary limbs); beyond, binary
 // products take b-bit coefficients on three primes where that costs less
@@ -72,7 +73,7 @@ const char* ntt_engine_name(ntt_engine e);  // "ifma", "avx2", "portable" ("best
 // the operands' low `wrap` limbs), or `piece` = the length M (M | n, M >=
 // wrap) of the twisted product P mod (x^M - c) that, joined with P mod
 // (x^n - 1), gives them back (mul/ntt_piece.hpp). The engine's cost decides
-// (mul/ntt_mul.cpp). wrap = 0: plain, n >= an + bn - 1.
+// (mul/ntt_fold_cost.cpp). wrap = 0: plain, n >= an + bn - 1.
 struct ntt_shape {
   std::size_t n = 0, wrap = 0, low_length = 0, piece = 0;
 };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-3.0-or-later
-// The twisted second piece of a folded NTT product (mul/ntt_mul.cpp).
+// The twisted second piece of a folded NTT product (mul/ntt_driver.hpp).
 //
 // A product P = a b with count = n + w coefficients (0 < w <= M, M | n) is
 // recovered from two cyclic products instead of one of length >= count:

@@ -4,25 +4,10 @@
 
 #include <algorithm>
 
-#include "fft/ntt.hpp"
-#include "fft/ntt_avx2.hpp"
-#include "fft/ntt_ifma.hpp"
+#include "mul/ntt_engine_iface.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::detail {
-namespace {
-
-// The plans mul_ntt will ask for: the main length for every prime used and,
-// for a folded shape, the low product's length.
-template <class Plan>
-void build_plans(const ntt_layout& l) {
-  for (unsigned k = 0; k < l.primes; ++k) {
-    static_cast<void>(Plan::get(k, l.shape.n));
-    if (l.shape.wrap != 0) static_cast<void>(Plan::get(k, l.shape.low_length ? l.shape.low_length : l.shape.piece));
-  }
-}
-
-}  // namespace
 
 void prefault_pages(void* p, std::size_t bytes, unsigned threads) {
   constexpr std::size_t page = 4096;
@@ -38,17 +23,12 @@ void ntt_prepare(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigne
   if (an < bn) std::swap(an, bn);
   if (bn == 0) return;
   // The engine mul_ntt will run; an unusable request is the product's to report.
-  if (e == ntt_engine::best) e = ntt_default_engine();
-  if (!ntt_engine_available(e)) return;
-  const ntt_layout l = ntt_choose_layout(e, an, bn, rx);
-  const unsigned available = e == ntt_engine::portable ? fft::ntt_prime_count : fft::ntt52_prime_count;
-  if (l.shape.n == 0 || l.primes > available) return;  // the product itself reports what is wrong
-  switch (e) {
-    case ntt_engine::ifma: build_plans<fft::ntt52_plan>(l); break;
-    case ntt_engine::avx2: build_plans<fft::ntt_avx2_plan>(l); break;
-    default: build_plans<fft::ntt_plan>(l); break;
-  }
-  const std::size_t bytes = ntt_heap_bytes(e, an, bn, rx, threads);
+  const ntt_engine_iface& E = ntt_engine_of(e);
+  if (!E.available()) return;
+  const ntt_layout l = ntt_choose_layout(E.id, an, bn, rx);
+  if (l.shape.n == 0 || l.primes > E.prime_count) return;  // the product itself reports what is wrong
+  E.build_plans(l);
+  const std::size_t bytes = ntt_heap_bytes(E.id, an, bn, rx, threads);
   if (bytes == 0) return;
   bool fresh = false;
   void* slab = ntt_reserve_scratch(bytes, fresh);

@@ -94,9 +94,11 @@ def main():
     base = max((r for r in rows if r["ranks"] == 1 and r["threads"] == 1), key=lambda r: r["digits"])
     Lb = -(-base["digits"] // 19)
     nb = shape(Lb, Lb)[0]
-    per_point = base["seconds_median"] / (nb * math.log2(nb))
+    # Per prime: products this large take four primes (min(an, bn) past
+    # 2^21 limbs, dist/product.cpp), the base may have taken three.
+    per_point = base["seconds_median"] / (base.get("primes", 3) * nb * math.log2(nb))
     beta = args.gbps * 1e9 / 8
-    print(f"\nPredictions: local work {per_point * 1e9:.2f} ns per n log2 n point (P = 1, one thread, "
+    print(f"\nPredictions: local work {per_point * 1e9:.2f} ns per n log2 n point and prime (P = 1, one thread, "
           f"{base['digits']} digits), links {args.gbps:g} Gbit/s per node, one rank a node:")
     for digits in (10**10, 10**11, 10**12):
         L = -(-digits // 19)
@@ -106,7 +108,7 @@ def main():
                   "more primes with a larger power of two would lift it)")
             continue
         for P in map(int, args.nodes.split(",")):
-            local = per_point * n * math.log2(n) / P
+            local = 4 * per_point * n * math.log2(n) / P
             comm = alltoall_bytes(L, L, P) / P / beta
             print(f"  {digits:.0e} digits, P={P:>4}: {local + comm:8.1f} s (local {local:7.1f} + all-to-all "
                   f"{comm:7.1f}), {planned_bytes(L, L, P) / 1e9:7.2f} GB a rank")

@@ -8,6 +8,7 @@
 #include "prim/cuda/common.cuh"
 #include "prim/cuda/grid.cuh"
 #include "prim/cuda/carry_scan_space.cuh"
+#include "prim/cuda/warp_totals.cuh"
 
 namespace bigmul::carry::cuda {
 namespace {
@@ -16,9 +17,8 @@ using prim::carry_gp;
 using prim::carry_op;
 
 constexpr unsigned spread_threads = 256;
-constexpr unsigned carry_warps = carry_threads / 32;
-
 using prim::cuda::grid_y;
+using warp_pairs = prim::cuda::warp_totals<carry_gp, carry_threads>;
 
 // One spread round: out[g * out_stride + p] for p < n_out, gather form.
 template <class T, class Base>
@@ -35,12 +35,15 @@ __global__ void spread_kernel(const T* in, std::size_t n_in, std::size_t in_stri
 }
 
 // The t values and (g, p) masks of one warp's carry_items rounds of 32
-// positions; positions at or past M propagate (the identity).
+// positions; positions at or past M propagate (the identity). The warp's
+// (g, p) pair goes to `pairs` (every thread of the block calls this).
 template <class Base>
 __device__ __forceinline__ void warp_flags(const Base& base, const std::int64_t* s, std::size_t ns, std::size_t M,
                                            std::size_t first, unsigned lane, std::int64_t (&t)[carry_items],
-                                           std::uint32_t (&gm)[carry_items], std::uint32_t (&pm)[carry_items]) {
+                                           std::uint32_t (&gm)[carry_items], std::uint32_t (&pm)[carry_items],
+                                           warp_pairs& pairs) {
   const auto B = static_cast<std::int64_t>(base.base());
+  carry_gp agg = prim::carry_identity;
 #pragma unroll
   for (unsigned r = 0; r < carry_items; ++r) {
     const std::size_t p = first + r * 32 + lane;
@@ -48,7 +51,9 @@ __device__ __forceinline__ void warp_flags(const Base& base, const std::int64_t*
     t[r] = in ? hd::phase2_t(base, s, ns, p) : 0;
     gm[r] = __ballot_sync(prim::cuda::full_warp, in && t[r] >= B);
     pm[r] = __ballot_sync(prim::cuda::full_warp, !in || t[r] == B - 1);
+    agg = carry_op{}(agg, hd::warp_pair(gm[r], pm[r]));
   }
+  pairs.publish(agg);
 }
 
 // Phase 2, pass 1: one (g, p) pair per block of carry_block_positions
@@ -59,22 +64,15 @@ __global__ void __launch_bounds__(carry_threads) fold_kernel(const std::int64_t*
                                                              std::size_t s_stride, std::size_t M, std::size_t G,
                                                              std::size_t nblk, Base base, carry_gp* pairs,
                                                              int* d_ok) {
-  __shared__ carry_gp warp_agg[carry_warps];
+  __shared__ warp_pairs warp_agg;
   const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const std::size_t first = std::size_t{blockIdx.x} * carry_block_positions + std::size_t{warp} * 32 * carry_items;
   for (std::size_t g = blockIdx.y; g < G; g += gridDim.y) {
     std::int64_t t[carry_items];
     std::uint32_t gm[carry_items], pm[carry_items];
-    warp_flags(base, s + g * s_stride, ns, M, first, lane, t, gm, pm);
-    carry_gp agg = prim::carry_identity;
-#pragma unroll
-    for (unsigned r = 0; r < carry_items; ++r) agg = carry_op{}(agg, hd::warp_pair(gm[r], pm[r]));
-    if (lane == 0) warp_agg[warp] = agg;
-    __syncthreads();
+    warp_flags(base, s + g * s_stride, ns, M, first, lane, t, gm, pm, warp_agg);
     if (threadIdx.x == 0) {
-      carry_gp a = prim::carry_identity;
-      for (unsigned w = 0; w < carry_warps; ++w) a = carry_op{}(a, warp_agg[w]);
-      pairs[g * (nblk + 1) + blockIdx.x] = a;
+      pairs[g * (nblk + 1) + blockIdx.x] = warp_agg.fold(warp_pairs::warps, prim::carry_identity, carry_op{});
       if (blockIdx.x == 0) {
         pairs[g * (nblk + 1) + nblk] = carry_gp{0, 0};  // kill: no carry into problem g + 1
         d_ok[g] = 1;
@@ -93,21 +91,18 @@ __global__ void __launch_bounds__(carry_threads) emit_kernel(const std::int64_t*
                                                              std::size_t G, std::size_t nblk, Base base,
                                                              const carry_gp* scanned, std::uint32_t* out,
                                                              int* d_ok) {
-  __shared__ carry_gp warp_agg[carry_warps];
+  __shared__ warp_pairs warp_agg;
   const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const std::size_t first = std::size_t{blockIdx.x} * carry_block_positions + std::size_t{warp} * 32 * carry_items;
   const auto B = static_cast<std::int64_t>(base.base());
   for (std::size_t g = blockIdx.y; g < G; g += gridDim.y) {
     std::int64_t t[carry_items];
     std::uint32_t gm[carry_items], pm[carry_items];
-    warp_flags(base, s + g * s_stride, ns, M, first, lane, t, gm, pm);
-    carry_gp agg = prim::carry_identity;
-#pragma unroll
-    for (unsigned r = 0; r < carry_items; ++r) agg = carry_op{}(agg, hd::warp_pair(gm[r], pm[r]));
-    if (lane == 0) warp_agg[warp] = agg;
-    __syncthreads();
-    std::uint32_t cin = scanned[g * (nblk + 1) + blockIdx.x].g;
-    for (unsigned w = 0; w < warp; ++w) cin = warp_agg[w].g | (warp_agg[w].p & cin);
+    warp_flags(base, s + g * s_stride, ns, M, first, lane, t, gm, pm, warp_agg);
+    // The block's carry-in through the warps below this one: folded onto
+    // the pair (cin, 0), whose g is the carry out of them.
+    std::uint32_t cin =
+        warp_agg.fold(warp, carry_gp{scanned[g * (nblk + 1) + blockIdx.x].g, 0}, carry_op{}).g;
     bool bad = false;
     std::uint32_t* og = out + g * m;
 #pragma unroll

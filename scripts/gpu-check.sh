@@ -72,7 +72,7 @@ export BIGMUL_REQUIRE_GPU=1
 # of the four decimal LargeProducts (16-19 each). Kept on purpose: the wrapped
 # passes (GpuTest.WrappedPassesMatchGmp) and a real-FFT decimal product
 # (LargeProducts/fft_real_inhouse_decimal), and issue 37's new kernels' tests (phase
-# record, packed scan, radix sort, partitioned merge sort). ctest gpu_check_dry_run
+# record, packed scan, radix sort, partitioned merge sort, single-pass split and carry). ctest gpu_check_dry_run
 # checks that every pattern names a test and that fast_keep stays selected.
 declare -A fast_filter=(
   [test_prim_gpu]='*'
@@ -86,6 +86,7 @@ declare -A fast_filter=(
 declare -A fast_keep=(
   [test_mul_gpu]='GpuTest.WrappedPassesMatchGmp Gpu/GpuAlgorithmTest.LargeProducts/fft_real_inhouse_decimal GpuTest.TimedPassLeavesPhasesAndShape'
   [test_prim_gpu]='PrimGpu.PackedLookbackScan PrimGpu.RadixSortMatchesStdSort PrimGpu.SortsMatchCpuMergeSort'
+  [test_mul_kernels_gpu]='MulKernelsGpu.SplitBalancedFusedMatchesCpu MulKernelsGpu.FusedCarryMatchesMultiPass MulKernelsGpu.FusedPassesMatchGmp'
 )
 # memcheck filters: small sizes only (the full programs run under "tests").
 # The full tier runs racecheck over these too.
@@ -93,7 +94,7 @@ declare -A memcheck_filter=(
   [test_prim_gpu]='PrimGpu.InclusiveAndExclusiveScanBothAlgorithms:PrimGpu.NonCommutativeScansCarryAndMatrix:PrimGpu.ReduceCommutativeAndOrdered:PrimGpu.CopyIf:PrimGpu.BatchedSmallSort'
   [test_carry_gpu]='CarryGpu.MatchesTwoPhaseCpu:CarryGpu.BatchedEqualsSeparateCalls:CarryGpu.InvalidBaseIsAnError'
   [test_fft_gpu]='FftGpu.PlanOrderMapsFrequencies:FftGpu.LoadStoreFunctors:FftGpu.ComplexPointwiseExactConvolution:FftGpu.CufftAdapterReportsErrors:FftGpu.InvalidSizesThrow'
-  [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.BatchedModularCheckFlagsTheWrongProduct:MulKernelsGpu.TiledConvolutionSmallSweep:MulKernelsGpu.TiledProductsSmallMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp'
+  [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.BatchedModularCheckFlagsTheWrongProduct:MulKernelsGpu.TiledConvolutionSmallSweep:MulKernelsGpu.TiledProductsSmallMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp:MulKernelsGpu.SplitBalancedFusedSmallMatchesCpu:MulKernelsGpu.FusedCarrySmallMatchesMultiPass'
   [test_montgomery_gpu]='MontgomeryGpu.RefusesBadSizes:MontgomeryGpu.ModMulMatchesGmp'
   [test_mul_gpu]='Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/*:GpuTest.OversizedCoefficientsAreRetried:GpuTest.DeviceApiTwoPhaseAndErrors:GpuTest.TilePairAtomicVariant'
 )
@@ -106,7 +107,7 @@ declare -A racecheck_filter=(
   [test_prim_gpu]='PrimGpu.InclusiveAndExclusiveScanBothAlgorithms:PrimGpu.NonCommutativeScansCarryAndMatrix:PrimGpu.ReduceCommutativeAndOrdered:PrimGpu.CopyIf:PrimGpu.BatchedSmallSort'
   [test_carry_gpu]='CarryGpu.MatchesTwoPhaseCpu:CarryGpu.InvalidBaseIsAnError'
   [test_fft_gpu]='FftGpu.PlanOrderMapsFrequencies:FftGpu.ComplexPointwiseExactConvolution:FftGpu.CufftAdapterReportsErrors:FftGpu.InvalidSizesThrow'
-  [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.TiledConvolutionSmallSweep:MulKernelsGpu.TiledProductsSmallMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp'
+  [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.TiledConvolutionSmallSweep:MulKernelsGpu.TiledProductsSmallMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp:MulKernelsGpu.SplitBalancedFusedSmallMatchesCpu:MulKernelsGpu.FusedCarrySmallMatchesMultiPass'
   [test_montgomery_gpu]='MontgomeryGpu.RefusesBadSizes:MontgomeryGpu.ModMulMatchesGmp'
   [test_mul_gpu]='Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/tiled_inhouse_decimal:Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/fft_real_inhouse_decimal:Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/fft_complex_inhouse_binary:Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/fft_real_cufft_binary:GpuTest.DeviceApiTwoPhaseAndErrors:GpuTest.TilePairAtomicVariant'
 )
@@ -121,7 +122,7 @@ declare -A bench_args=(
 declare -A cap=(
   [preflight/nvidia-smi]=30 [preflight/unpack]=60 [preflight/gpu_preflight]=60
   [tests/test_prim_gpu]=45 [tests/test_carry_gpu]=30 [tests/test_fft_gpu]=90
-  [tests/test_mul_kernels_gpu]=45 [tests/test_montgomery_gpu]=30 [tests/test_mul_gpu]=90
+  [tests/test_mul_kernels_gpu]=75 [tests/test_montgomery_gpu]=30 [tests/test_mul_gpu]=90
   [cli/fft]=60 [cli/cufft]=60 [cli/tiled]=60 [cli/auto]=90
   [bench/bench_mul_gpu]=120 [bench/bench_fft_gpu]=90 [bench/bench_prim_gpu]=90
   [tune/tune_gpu]=60

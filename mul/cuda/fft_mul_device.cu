@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "carry/cuda/carry_device.cuh"
+#include "carry/cuda/carry_fused.cuh"
 #include "fft/cuda/cufft_plans.cuh"
 #include "fft/cuda/device_fft.cuh"
 #include "fft/cuda/plan_cache.hpp"
@@ -22,6 +23,7 @@
 #include "mul/cuda/fft_mul_cufft.cuh"
 #include "mul/cuda/fft_pass_functors.cuh"
 #include "mul/cuda/phase_clock.cuh"
+#include "mul/cuda/split_fused.cuh"
 #include "mul/coefficients_impl.hpp"
 #include "mul/fft_mul.hpp"
 #include "mul/gpu_plan_rule.hpp"
@@ -164,6 +166,26 @@ bool workspace_of(const fft_job& j, const job_sizes& s, std::size_t& elements) {
   return true;
 }
 
+// The job's balanced split of one operand: one pass, or fold/scan/emit.
+cudaError_t split_operand(const fft_job& j, void* d_temp, std::size_t& bytes, const limb_t* d_x, std::size_t n,
+                          std::int32_t* d_out, cudaStream_t st) {
+  return j.fused_split ? split_balanced_fused_device_batched(d_temp, bytes, d_x, n, j.G, j.f, d_out, st)
+                       : split_balanced_device_batched(d_temp, bytes, d_x, n, j.G, j.f, d_out, st);
+}
+
+// The job's carry of the rounded products: one pass, or spread/fold/scan/emit.
+template <class Real>
+cudaError_t carry_pass(const fft_job& j, const job_sizes& s, void* d_temp, std::size_t& bytes, const std::int64_t* c,
+                       std::uint32_t* digits, int* ok, cudaStream_t st) {
+  const carry::digit_base b{j.f.rx == radix::decimal, j.f.digits};
+  const auto max_abs = static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit);
+  return j.fused_carry
+             ? carry::cuda::carry_normalize_fused_device_batched<std::int64_t>(d_temp, bytes, c, s.nc, j.G, b, digits,
+                                                                               s.m, ok, st, max_abs)
+             : carry::cuda::carry_normalize_device_batched<std::int64_t>(d_temp, bytes, c, s.nc, j.G, b, digits, s.m,
+                                                                         ok, st, max_abs);
+}
+
 // One layout of the pass's memory: the first call (base nullptr) measures it.
 template <class Real>
 cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, std::size_t& bytes) {
@@ -192,14 +214,12 @@ cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, s
   m.ok = tc.take<int>(G);
   // Sub-algorithm temp: sized by their own first call.
   std::size_t split_a = 0, split_b = 0;
-  BIGMUL_TRY(split_balanced_device_batched(nullptr, split_a, nullptr, j.an, G, j.f, nullptr, 0));
-  BIGMUL_TRY(split_balanced_device_batched(nullptr, split_b, nullptr, j.bn, G, j.f, nullptr, 0));
+  BIGMUL_TRY(split_operand(j, nullptr, split_a, nullptr, j.an, nullptr, 0));
+  BIGMUL_TRY(split_operand(j, nullptr, split_b, nullptr, j.bn, nullptr, 0));
   m.split_bytes = std::max(split_a, split_b);
   m.split_temp = tc.take<char>(m.split_bytes);
   m.carry_bytes = 0;
-  BIGMUL_TRY(carry::cuda::carry_normalize_device_batched<std::int64_t>(
-      nullptr, m.carry_bytes, nullptr, s.nc, G, carry::digit_base{j.f.rx == radix::decimal, j.f.digits}, nullptr,
-      s.m, nullptr, 0, static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit)));
+  BIGMUL_TRY(carry_pass<Real>(j, s, nullptr, m.carry_bytes, nullptr, nullptr, nullptr, 0));
   m.carry_temp = tc.take<char>(m.carry_bytes);
   bytes = tc.bytes();
   return cudaSuccess;
@@ -220,8 +240,8 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
 
   clock.mark();
   BIGMUL_TRY(cudaMemsetAsync(m.report, 0, sizeof(pass_report), st));
-  BIGMUL_TRY(split_balanced_device_batched(m.split_temp, m.split_bytes, d_a, j.an, G, j.f, m.da, st));
-  if (!j.square) BIGMUL_TRY(split_balanced_device_batched(m.split_temp, m.split_bytes, d_b, j.bn, G, j.f, m.db, st));
+  BIGMUL_TRY(split_operand(j, m.split_temp, m.split_bytes, d_a, j.an, m.da, st));
+  if (!j.square) BIGMUL_TRY(split_operand(j, m.split_temp, m.split_bytes, d_b, j.bn, m.db, st));
   clock.mark();
 
   C* A = static_cast<C*>(m.A);
@@ -263,9 +283,7 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
         m.c, s.nc, s.n, s.wrap, total, m.da, s.ca, m.db, s.cb);
     BIGMUL_TRY(cudaGetLastError());
   }
-  BIGMUL_TRY(carry::cuda::carry_normalize_device_batched<std::int64_t>(
-      m.carry_temp, m.carry_bytes, m.c, s.nc, G, carry::digit_base{j.f.rx == radix::decimal, j.f.digits}, m.digits,
-      s.m, m.ok, st, static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit)));
+  BIGMUL_TRY(carry_pass<Real>(j, s, m.carry_temp, m.carry_bytes, m.c, m.digits, m.ok, st));
   verdict_kernel<<<1, 256, 0, st>>>(m.report, m.ok, G, fft_roundoff_guard);
   BIGMUL_TRY(cudaGetLastError());
   clock.mark();

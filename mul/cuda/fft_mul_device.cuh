@@ -34,6 +34,8 @@ struct fft_job {
   std::size_t an = 0, bn = 0;  // limbs per operand
   std::size_t G = 1;           // products; with G > 1 operands sit back to back (stride an, bn)
   bool square = false;         // d_a == d_b: one forward transform
+  bool fused_split = false;    // balanced split in one pass (mul/cuda/split_fused.cuh), not fold/scan/emit
+  bool fused_carry = false;    // carry in one pass (carry/cuda/carry_fused.cuh), not spread/fold/scan/emit
 };
 
 // What a pass saw. The product is in d_r only when accepted.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <exception>
 #include <string>
 #include <vector>
@@ -92,6 +93,16 @@ std::size_t check_bytes(std::size_t an, std::size_t bn, std::size_t G, radix rx)
 
 // --- one entry for single and batched products --------------------------------
 
+// BIGMUL_GPU_FUSED=1 selects the single-pass split and carry (docs/gpu-phases.md)
+// until a GPU run has measured them against the multi-pass ones.
+bool fused_kernels() {
+  static const bool on = [] {
+    const char* v = std::getenv("BIGMUL_GPU_FUSED");
+    return v && std::string(v) == "1";
+  }();
+  return on;
+}
+
 dc::fft_job make_job(algorithm algo, const device_options& o, radix rx, unsigned digits, std::size_t an,
                      std::size_t bn, std::size_t G, bool square) {
   dc::fft_job j;
@@ -102,6 +113,8 @@ dc::fft_job make_job(algorithm algo, const device_options& o, radix rx, unsigned
   j.bn = bn;
   j.G = G;
   j.square = square;
+  j.fused_split = fused_kernels();
+  j.fused_carry = fused_kernels();
   return j;
 }
 

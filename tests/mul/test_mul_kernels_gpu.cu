@@ -23,10 +23,15 @@
 
 #include "carry/carry.hpp"
 #include "carry/cuda/carry_device.cuh"
+#include "carry/cuda/carry_fused.cuh"
+#include "carry/carry_two_phase.hpp"
 #include "gpu_test_support.cuh"
 #include "mul/coefficients.hpp"
 #include "mul/coefficients_period.hpp"
 #include "mul/cuda/coefficients_device.cuh"
+#include "mul/cuda/fft_mul_device.cuh"
+#include "mul/cuda/split_fused.cuh"
+#include "mul/fft_pass_policy.hpp"
 #include "mul/cuda/tiled_device.cuh"
 #include "mul/modcheck.hpp"
 #include "prim/ops.hpp"
@@ -557,6 +562,146 @@ TEST_F(MulKernelsGpu, SplitBalancedMatchesCpu) {
       }
     }
   }
+}
+
+// The single-pass split (mul/cuda/split_fused.cuh) = the CPU split_balanced,
+// single and batched (tickets and descriptors per product), up to 2^20 limbs
+// (thousands of tiles: look-back across windows), propagating runs included.
+namespace {
+void check_fused_split(bool large) {
+  auto g = bigmul::test::rng(0x6e1f);
+  for (const coeff_format f : all_formats()) {
+    if (!large && f.digits % 4 != 1) continue;  // the sanitizers' few formats
+    std::vector<std::size_t> ns = sizes_for(f);
+    if (large) ns.push_back(4099);
+    if (large && (f.digits == 16 || f.digits == 20 || f.digits == 21 || f.digits == 5)) ns.push_back(1u << 20);
+    for (std::size_t n : ns) {
+      for (std::size_t G : {std::size_t{1}, std::size_t{3}}) {
+        for (auto kind : kinds) {
+          if (n > 4099 && kind != operand_kind::random && kind != operand_kind::all_max) continue;
+          std::vector<limb_t> a;
+          for (std::size_t p = 0; p < G; ++p) {
+            const auto one = operand(kind, n, f.rx, g, kind == operand_kind::sparse);
+            a.insert(a.end(), one.begin(), one.end());
+          }
+          const std::size_t s = f.count(n) + 1;
+          dev_buf<limb_t> d_a(a);
+          dev_buf<std::int32_t> d_out(G * s);
+          d_out.poison(G * s);
+          two_phase([&](void* t, std::size_t& b) {
+            return gpu::split_balanced_fused_device_batched(t, b, d_a.p, n, G, f, d_out.p, 0);
+          });
+          const auto got = d_out.get(G * s);
+          for (std::size_t p = 0; p < G; ++p) {
+            const std::vector<limb_t> one(a.begin() + p * n, a.begin() + (p + 1) * n);
+            ASSERT_EQ(std::vector<std::int64_t>(got.begin() + p * s, got.begin() + (p + 1) * s), cpu_balanced(one, n, f))
+                << fmt_name(f) << " n " << n << " G " << G << " product " << p << " "
+                << bigmul::test::operand_kind_name(kind);
+          }
+        }
+      }
+    }
+  }
+}
+}  // namespace
+
+TEST_F(MulKernelsGpu, SplitBalancedFusedMatchesCpu) { check_fused_split(true); }
+TEST_F(MulKernelsGpu, SplitBalancedFusedSmallMatchesCpu) { check_fused_split(false); }
+
+// The single-pass carry = the multi-pass one (digits and fit flag) on FFT-like
+// int64 sums, carry chains through every tile, negative and overflowing
+// values, batched; small sizes for the sanitizers, then 2^20 positions.
+namespace {
+void check_fused_carry(std::size_t max_nc) {
+  auto g = bigmul::test::rng(0x6e21);
+  const std::int64_t lim = std::int64_t{1} << 52;
+  for (carry::digit_base b : {carry::digit_base{false, 16}, carry::digit_base{false, 20},
+                              carry::digit_base{true, 4}, carry::digit_base{true, 6}}) {
+    const auto B = static_cast<std::int64_t>(b.value());
+    for (std::size_t nc : {std::size_t{1}, std::size_t{1023}, std::size_t{1025}, std::size_t{5000},
+                           std::size_t{1} << 20}) {
+      if (nc > max_nc) continue;
+      for (int kind = 0; kind < 4; ++kind) {
+        const std::size_t G = 3, m = nc + (kind == 2 ? 0 : 6);
+        std::vector<std::int64_t> c(G * nc);
+        for (std::size_t i = 0; i < c.size(); ++i) {
+          const std::size_t k = i % nc;
+          c[i] = kind == 0 ? static_cast<std::int64_t>(g() % (2 * lim)) - lim  // random (top >= 0)
+               : kind == 3 ? (k == nc - 1 ? -1 : 0)                            // negative
+                           : (k == 0 ? B : B - 1);                             // a chain (kind 2: no room)
+          if (kind == 0 && k == nc - 1) c[i] = static_cast<std::int64_t>(g() % lim);
+        }
+        std::vector<std::uint32_t> got[2];
+        std::vector<int> ok[2];
+        for (int fused = 0; fused < 2; ++fused) {
+          dev_buf<std::int64_t> d_c(c);
+          dev_buf<std::uint32_t> d_out(G * m);
+          dev_buf<int> d_ok(G);
+          d_out.poison(G * m);
+          d_ok.poison(G);
+          two_phase([&](void* t, std::size_t& bytes) {
+            return fused ? carry::cuda::carry_normalize_fused_device_batched<std::int64_t>(
+                               t, bytes, d_c.p, nc, G, b, d_out.p, m, d_ok.p, 0, static_cast<std::uint64_t>(lim))
+                         : carry::cuda::carry_normalize_device_batched<std::int64_t>(
+                               t, bytes, d_c.p, nc, G, b, d_out.p, m, d_ok.p, 0, static_cast<std::uint64_t>(lim));
+          });
+          got[fused] = d_out.get(G * m);
+          ok[fused] = d_ok.get(G);
+        }
+        for (std::size_t q = 0; q < G; ++q) {
+          std::vector<std::uint32_t> want(m, 0);
+          const bool fits = carry::carry_normalize_two_phase(c.data() + q * nc, nc, b, want.data(), m, 2,
+                                                             static_cast<std::uint64_t>(lim));
+          ASSERT_EQ(ok[1][q], fits ? 1 : 0) << "base " << b.value() << " nc " << nc << " kind " << kind << " " << q;
+          ASSERT_EQ(ok[0][q], ok[1][q]);
+          if (fits)
+            ASSERT_TRUE(std::equal(want.begin(), want.end(), got[1].begin() + static_cast<long>(q * m)))
+                << "base " << b.value() << " nc " << nc << " kind " << kind << " product " << q;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_F(MulKernelsGpu, FusedCarryMatchesMultiPass) { check_fused_carry(std::size_t{1} << 20); }
+TEST_F(MulKernelsGpu, FusedCarrySmallMatchesMultiPass) { check_fused_carry(5000); }
+
+// Whole FFT passes with the single-pass split and carry against GMP (and so
+// against the multi-pass kernels they replace): real and complex, in-house
+// and cuFFT, two products a pass.
+TEST_F(MulKernelsGpu, FusedPassesMatchGmp) {
+  auto g = bigmul::test::rng(0x6e20);
+  for (algorithm algo : {algorithm::fft_real, algorithm::fft_complex})
+    for (fft_engine e : {fft_engine::in_house, fft_engine::cufft})
+      for (radix rx : {radix::binary, radix::decimal})
+        for (std::size_t n : {std::size_t{3}, std::size_t{1000}, std::size_t{1} << 16}) {
+          gpu::fft_job j;
+          j.algo = algo;
+          j.engine = e;
+          j.an = n;
+          j.bn = n - n / 3;
+          j.G = 2;
+          j.fused_split = true;
+          j.fused_carry = true;
+          j.f = coeff_format{rx, detail::fft_pick_digits(algo, rx, j.an, j.bn)};
+          const std::size_t bytes = j.f.digits ? gpu::fft_pass_bytes(j) : 0;
+          if (bytes == 0) continue;  // no coefficient size, or the in-house FFT cannot plan the length
+          const auto a = operand(operand_kind::random, j.G * j.an, rx, g, false);
+          const auto b = operand(operand_kind::all_max, j.G * j.bn, rx, g, false);
+          dev_buf<limb_t> d_a(a), d_b(b), d_r(j.G * (j.an + j.bn));
+          dev_buf<char> d_t(bytes);
+          gpu::fft_outcome out;
+          ASSERT_EQ(gpu::fft_pass_device(d_t.p, j, d_r.p, d_a.p, d_b.p, 0, false, out), cudaSuccess);
+          ASSERT_TRUE(out.accepted) << n;
+          const auto r = d_r.get(j.G * (j.an + j.bn));
+          for (std::size_t p = 0; p < j.G; ++p)
+            ASSERT_EQ(std::vector<limb_t>(r.begin() + p * (j.an + j.bn), r.begin() + (p + 1) * (j.an + j.bn)),
+                      bigmul::test::gmp_product(a.data() + p * j.an, j.an, b.data() + p * j.bn, j.bn, rx))
+                << int(algo) << " " << int(e) << " " << (rx == radix::binary ? "binary" : "decimal") << " n " << n
+                << " product " << p;
+        }
 }
 
 TEST_F(MulKernelsGpu, BatchedEqualsSeparateCalls) {

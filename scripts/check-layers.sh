@@ -3,7 +3,7 @@
 # Fails when a file includes a header from a layer above its own.
 # Layers, bottom up: prim < fft, carry (peers: neither includes the other)
 # < mul < src (with src/arith, src/digits) < dist (MPI; the only includer of
-# mpi.h) < cli, python. include/bigmul is the
+# mpi.h) < cli, python, capi (the C ABI), preload (the GMP interposer). include/bigmul is the
 # public API of src: a lower layer may include only the vocabulary headers that
 # themselves include nothing of the project (config, error, hd, device, mul);
 # tests/, bench/ and fuzz/ may include anything. Usage: check-layers.sh [ROOT]
@@ -14,7 +14,7 @@ cd "$root"
 rank() {  # rank of a layer folder; empty when it is not a layer
   case $1 in
     prim) echo 0 ;; fft|carry) echo 1 ;; mul) echo 2 ;; src|include) echo 3 ;;
-    dist) echo 4 ;; cli|python) echo 5 ;; *) echo "" ;;
+    dist) echo 4 ;; cli|python|capi|preload) echo 5 ;; *) echo "" ;;
   esac
 }
 # Public headers a layer below src may use: they include no project header.

@@ -26,6 +26,7 @@
 #include "cli/report.hpp"
 #include "cli/run_room.hpp"
 #include "cli/startup.hpp"
+#include "mul/params_cpu.hpp"
 #include "prim/buffer.hpp"
 #include "prim/stopwatch.hpp"
 
@@ -95,7 +96,10 @@ int run(int argc, const char* const* argv) {
   try {
     const options o = parse_command_line(argc, argv);
     if (o.help || o.version) {
-      const std::string text = o.help ? usage_text() : std::string("bigmul " BIGMUL_VERSION_STRING "\n");
+      // --version's second line names the tuned CPU table in use (docs/tuning.md).
+      const std::string text = o.help ? usage_text()
+                                      : std::string("bigmul " BIGMUL_VERSION_STRING "\ncpu table: ") +
+                                            detail::params_cpu::tuned_table_description() + "\n";
       if (!write_fd(STDOUT_FILENO, text)) {
         const int err = errno;
         throw_io(std::string("bigmul: cannot write the ") + (o.help ? "help" : "version") + " to standard output", err);

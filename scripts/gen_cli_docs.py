@@ -155,7 +155,8 @@ def main():
     mode.add_argument("--check", action="store_true")
     args = ap.parse_args()
     run = lambda *a: subprocess.run([args.bigmul, *a], check=True, capture_output=True, text=True).stdout
-    help_text, version = run("--help"), run("--version").strip()
+    # --version's first line: the second names this processor's tuned CPU table.
+    help_text, version = run("--help"), run("--version").split("\n")[0].strip()
     man_path, md_path = os.path.join(args.docs, "bigmul.1"), os.path.join(args.docs, "cli.md")
     with open(md_path) as f:
         md_now = f.read()

@@ -21,6 +21,7 @@
 #include "bigmul/mul.hpp"
 #include "bigmul/version.hpp"
 #include "cli_runner.hpp"
+#include "mul/params_cpu.hpp"
 #include "test_support.hpp"
 
 namespace bigmul::test {
@@ -147,7 +148,8 @@ class CliTest : public ::testing::Test {
 };
 
 TEST_F(CliTest, VersionAndHelp) {
-  expect_product({"--version"}, std::string("bigmul ") + BIGMUL_VERSION_STRING);
+  expect_product({"--version"}, std::string("bigmul ") + BIGMUL_VERSION_STRING + "\ncpu table: " +
+                                    bigmul::detail::params_cpu::tuned_table_description());
   const cli_result h = run_cli({"--help"});
   EXPECT_EQ(h.status, 0);
   EXPECT_EQ(h.err, "");

@@ -49,24 +49,15 @@ void check_mul_arguments(limb_t* r, const limb_t* a, std::size_t an, const limb_
 // cuda without a usable GPU.
 bool mul_on_gpu(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
                 const mul_options& options, mul_stats& st) {
-#if defined(BIGMUL_HAVE_CUDA)
   if (!detail::use_cuda(options, an, bn, 1, rx, false)) return false;
-  try {
-    detail::mul_cuda_host(r, a, an, b, bn, rx, options, st);
-    return true;
-  } catch (const error& e) {
-    // Too little GPU memory: automatic falls back to the CPU; cuda says so.
-    if (options.where == backend::cuda || e.code() != error::kind::resource) throw;
-    st = mul_stats{};
-    return false;
-  }
+#if defined(BIGMUL_HAVE_CUDA)
+  return detail::run_on_gpu(options, st, [&] { detail::mul_cuda_host(r, a, an, b, bn, rx, options, st); });
 #else
   (void)r;
   (void)a;
   (void)b;
   (void)st;
-  detail::use_cuda(options, an, bn, 1, rx, false);  // throws for backend cuda
-  return false;
+  return false;  // not reached: without CUDA use_cuda is false or throws
 #endif
 }
 

@@ -42,23 +42,15 @@ void check_batched_arguments(limb_t* r, const limb_t* a, const limb_t* b, std::s
 // (automatic after too little GPU memory: st cleared).
 bool batched_on_gpu(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G, radix rx,
                     const mul_options& options, mul_stats& st) {
-#if defined(BIGMUL_HAVE_CUDA)
   if (!detail::use_cuda(options, n, n, G, rx, true)) return false;
-  try {
-    detail::mul_batched_cuda_host(r, a, b, n, G, rx, options, st);
-    return true;
-  } catch (const error& e) {
-    if (options.where == backend::cuda || e.code() != error::kind::resource) throw;
-    st = mul_stats{};
-    return false;
-  }
+#if defined(BIGMUL_HAVE_CUDA)
+  return detail::run_on_gpu(options, st, [&] { detail::mul_batched_cuda_host(r, a, b, n, G, rx, options, st); });
 #else
   (void)r;
   (void)a;
   (void)b;
   (void)st;
-  detail::use_cuda(options, n, n, G, rx, true);  // throws for backend cuda
-  return false;
+  return false;  // not reached: without CUDA use_cuda is false or throws
 #endif
 }
 

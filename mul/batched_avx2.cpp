@@ -14,10 +14,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "bigmul/error.hpp"
 #include "mul/batched_avx2_arith.hpp"
 #include "mul/batched_ifma.hpp"
+#include "mul/limb_binary.hpp"
 #include "prim/cpu_features.hpp"
 
 namespace bigmul::detail {
@@ -173,6 +175,54 @@ BIGMUL_AVX2 void mul_batched_avx2_impl(u64* r, const u64* a, const u64* b, std::
 
 #endif  // BIGMUL_HAVE_AVX2_CODE
 
+// From this size a batch splits into three batches of half-size products
+// (Karatsuba [KARATSUBA62], subtractive so that every factor fits h limbs):
+// 3 h^2 instead of 4 h^2 lane digit products, for O(n) limb additions and two
+// more transposes a product. 48 limbs is an estimate from those counts.
+constexpr std::size_t karatsuba_min_limbs = 48;
+
+// One Karatsuba level over the batch: x = x1 B^h + x0 for each operand, the
+// three products x0 y0, x1 y1 and |x0 - x1| |y0 - y1| as batches (which may
+// split again), combined per product. Squares stay squares.
+[[maybe_unused]] void mul_batched_avx2_karatsuba(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G) {
+  const std::size_t h = (n + 1) / 2, l = n - h, gh = G * h;
+  const bool square = a == b;
+  // Per operand: the low halves, the high halves (zero above l limbs), |low - high|.
+  std::vector<limb_t> halves((square ? 3 : 6) * gh, 0), z(6 * gh), mid(2 * h + 1);
+  std::vector<unsigned char> neg(G, 0);  // whether (a0 - a1)(b0 - b1) < 0
+  for (std::size_t k = 0; k < (square ? 1u : 2u); ++k) {
+    const limb_t* x = k ? b : a;
+    limb_t *lo = halves.data() + 3 * k * gh, *hi = lo + gh, *d = hi + gh;
+    for (std::size_t g = 0; g < G; ++g) {
+      std::copy_n(x + g * n, h, lo + g * h);
+      std::copy_n(x + g * n + h, l, hi + g * h);
+      const bool below = bin::cmp_n(lo + g * h, hi + g * h, h) < 0;
+      if (below) bin::sub_n(d + g * h, hi + g * h, lo + g * h, h);
+      else bin::sub_n(d + g * h, lo + g * h, hi + g * h, h);
+      neg[g] ^= static_cast<unsigned char>(below && !square);
+    }
+  }
+  const limb_t* x = halves.data();
+  const limb_t* y = square ? x : x + 3 * gh;
+  limb_t *z0 = z.data(), *z2 = z0 + 2 * gh, *z1 = z2 + 2 * gh;
+  mul_batched_avx2(z0, x, y, h, G);
+  mul_batched_avx2(z2, x + gh, y + gh, h, G);
+  mul_batched_avx2(z1, x + 2 * gh, y + 2 * gh, h, G);
+  for (std::size_t g = 0; g < G; ++g) {
+    limb_t* rg = r + g * 2 * n;
+    const limb_t *p0 = z0 + g * 2 * h, *p2 = z2 + g * 2 * h, *p1 = z1 + g * 2 * h;
+    std::copy_n(p0, 2 * h, rg);
+    std::copy_n(p2, 2 * l, rg + 2 * h);  // x1 y1 < B^(2l)
+    // a0 b1 + a1 b0 = x0 y0 + x1 y1 - (a0 - a1)(b0 - b1), at limb h.
+    limb_t c = bin::add_n(mid.data(), p0, p2, 2 * h);
+    if (neg[g]) c += bin::add_n(mid.data(), mid.data(), p1, 2 * h);
+    else c -= bin::sub_n(mid.data(), mid.data(), p1, 2 * h);
+    mid[2 * h] = c;
+    const limb_t carry = bin::add_n(rg + h, rg + h, mid.data(), 2 * h + 1);
+    bin::add_1(rg + 3 * h + 1, 2 * n - 3 * h - 1, carry);  // the product fits 2n limbs: nothing leaves
+  }
+}
+
 }  // namespace
 
 bool batched_avx2_supported() {
@@ -185,6 +235,7 @@ bool batched_avx2_supported() {
 
 void mul_batched_avx2(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G) {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
+  if (n >= karatsuba_min_limbs && prim::cpu_has_avx2_fma()) return mul_batched_avx2_karatsuba(r, a, b, n, G);
   if (prim::cpu_has_avx2_fma()) return mul_batched_avx2_impl(r, a, b, n, G);
 #endif
   (void)r, (void)a, (void)b, (void)n, (void)G;

@@ -16,10 +16,9 @@ namespace bigmul::detail {
 // batched_engine_chosen() (mul/batched_ifma.hpp) is avx2.
 bool batched_avx2_supported();
 
-// Largest operand size (limbs) for which mul_batched uses the lanes: beyond
-// it a Karatsuba product per lane is expected to beat a 4-lane schoolbook
-// (about 0.4 FMA-port cycles per 64 x 64-bit product and lane; bench/crypto
-// measures the crossover).
+// Largest operand size (limbs) for which mul_batched uses the lanes (an
+// estimate: bench/crypto's AVX2 run against its BIGMUL_BATCHED_ENGINE=scalar
+// run measures it).
 inline constexpr std::size_t batched_avx2_max_limbs = 128;
 
 // Groups of four products per task when mul_batched spreads a batch over
@@ -28,7 +27,9 @@ constexpr std::size_t batched_avx2_task_groups(std::size_t n) { return n >= 128 
 
 // Binary radix: r[g*2n .. (g+1)*2n) = a[g*n ..) * b[g*n ..) for g < G, four
 // products at a time (a last partial group runs with zero lanes); b == a
-// takes the squaring path. Single-threaded. Requires batched_avx2_supported()
+// takes the squaring path. From 48 limbs the batch splits into three
+// half-size batches (Karatsuba), below that a schoolbook in the lanes.
+// Single-threaded. Requires batched_avx2_supported()
 // or at least prim::cpu_has_avx2_fma(), 1 <= n <= batched_avx2_max_limbs, and
 // r not overlapping a or b.
 void mul_batched_avx2(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G);

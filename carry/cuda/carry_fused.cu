@@ -45,7 +45,9 @@ __global__ void __launch_bounds__(carry_threads)
   const std::size_t tiles = tl.tiles();
   const auto B = static_cast<std::int64_t>(base.base());
   const std::uint32_t identity = code::identity;
-  for (std::size_t g = blockIdx.y; g < G; g += gridDim.y) {
+  // A 32-bit product counter: a 64-bit one kept across the loop costs an 8-byte spill (ptxas sm_90).
+  for (unsigned gy = blockIdx.y; gy < G; gy += gridDim.y) {
+    const std::size_t g = gy;
     if (threadIdx.x == 0) {
       s_tile = atomicAdd(&state[g].ticket, 1u);
       s_bad = 0;
@@ -116,6 +118,7 @@ cudaError_t fused_run(void* d_temp, std::size_t& temp_bytes, const T* d_c, std::
   }
   if (temp_bytes < carve.bytes()) return cudaErrorInvalidValue;
   if (G == 0) return cudaSuccess;
+  if (G > 0xffffffffu) return cudaErrorInvalidValue;  // the kernel counts products in 32 bits
   if (cudaError_t e = cudaMemsetAsync(desc, 0, (G * tiles + 2 * G) * sizeof(std::uint64_t), stream)) return e;
   auto* state = reinterpret_cast<product_state*>(desc + G * tiles);
   const dim3 grid(static_cast<unsigned>(tiles), prim::cuda::grid_y(G));

@@ -47,16 +47,13 @@ void check_mul_arguments(limb_t* r, const limb_t* a, std::size_t an, const limb_
 // The GPU's product when it takes this one; false when the CPU computes it
 // (automatic after too little GPU memory: st cleared). Throws for backend
 // cuda without a usable GPU.
-bool mul_on_gpu(limb_t* r, const limb_t* a, std::size_t an, const limb_t* b, std::size_t bn, radix rx,
-                const mul_options& options, mul_stats& st) {
+bool mul_on_gpu([[maybe_unused]] limb_t* r, [[maybe_unused]] const limb_t* a, std::size_t an,
+                [[maybe_unused]] const limb_t* b, std::size_t bn, radix rx, const mul_options& options,
+                [[maybe_unused]] mul_stats& st) {
   if (!detail::use_cuda(options, an, bn, 1, rx, false)) return false;
 #if defined(BIGMUL_HAVE_CUDA)
   return detail::run_on_gpu(options, st, [&] { detail::mul_cuda_host(r, a, an, b, bn, rx, options, st); });
 #else
-  (void)r;
-  (void)a;
-  (void)b;
-  (void)st;
   return false;  // not reached: without CUDA use_cuda is false or throws
 #endif
 }

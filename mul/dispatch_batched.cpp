@@ -40,16 +40,13 @@ void check_batched_arguments(limb_t* r, const limb_t* a, const limb_t* b, std::s
 
 // The GPU's products when it takes them; false when the CPU computes them
 // (automatic after too little GPU memory: st cleared).
-bool batched_on_gpu(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G, radix rx,
-                    const mul_options& options, mul_stats& st) {
+bool batched_on_gpu([[maybe_unused]] limb_t* r, [[maybe_unused]] const limb_t* a, [[maybe_unused]] const limb_t* b,
+                    std::size_t n, std::size_t G, radix rx, const mul_options& options,
+                    [[maybe_unused]] mul_stats& st) {
   if (!detail::use_cuda(options, n, n, G, rx, true)) return false;
 #if defined(BIGMUL_HAVE_CUDA)
   return detail::run_on_gpu(options, st, [&] { detail::mul_batched_cuda_host(r, a, b, n, G, rx, options, st); });
 #else
-  (void)r;
-  (void)a;
-  (void)b;
-  (void)st;
   return false;  // not reached: without CUDA use_cuda is false or throws
 #endif
 }

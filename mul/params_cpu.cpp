@@ -123,12 +123,21 @@ namespace {
 // At load: the dispatcher reads `in_use` from then on, no CPUID or getenv per
 // product. An unknown BIGMUL_CPU_TABLE cannot throw here; it is kept for
 // check_table_environment and the description.
-const bool chosen = [] {
-  table_choice c = choose_table(tables, this_processor(), std::getenv("BIGMUL_CPU_TABLE"));
-  in_use = {*c.table, least_sqr_ntt(*c.table), c.match};
-  environment_error() = std::move(c.error);
-  return true;
-}();
+struct choose_at_load {
+  choose_at_load() {
+    table_choice c = choose_table(tables, this_processor(), std::getenv("BIGMUL_CPU_TABLE"));
+    in_use = {*c.table, least_sqr_ntt(*c.table), c.match};
+    environment_error() = std::move(c.error);
+  }
+};
+// Before the initialisers and constructors without a priority in the same
+// binary, which may multiply (the GMP preload reads gmp_crossover_limbs in
+// its constructor); it reads only constants and function-local statics.
+#if defined(__GNUC__)
+choose_at_load chosen __attribute__((init_priority(101)));
+#else
+choose_at_load chosen;
+#endif
 
 }  // namespace
 

@@ -200,6 +200,15 @@ TEST(CpuTable, IdentityMatchesProcCpuinfo) {
                                                              : ntt_engine::portable);
 }
 
+// What a constructor of this program saw (it runs before main, and before
+// the library's plain initialisers: this file links first).
+struct seen_at_load {
+  const char* name;
+  pc::table_match match;
+};
+seen_at_load at_load{nullptr, pc::table_match::exact};
+[[gnu::constructor]] void read_table_at_load() { at_load = {pc::tuned_table_name(), pc::in_use.match}; }
+
 // The choice made at load is choose_table's for this processor and
 // environment, and the dispatcher's names read it.
 TEST(CpuTable, InUseIsTheChoiceAndTheNamesReadIt) {
@@ -224,6 +233,9 @@ TEST(CpuTable, InUseIsTheChoiceAndTheNamesReadIt) {
   if (env && *env && c.error.empty()) {
     EXPECT_EQ(pc::in_use.match, pc::table_match::forced);
   }
+  // Made before any other start-up code could multiply.
+  EXPECT_STREQ(at_load.name, c.table->name);
+  EXPECT_EQ(at_load.match, c.match);
   EXPECT_EQ(&pc::binary_radix, &pc::in_use.table.binary_radix);
   EXPECT_EQ(pc::binary_radix.ntt, c.table->binary_radix.ntt);
   EXPECT_EQ(pc::decimal_radix.karatsuba, c.table->decimal_radix.karatsuba);

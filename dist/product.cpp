@@ -47,20 +47,24 @@ plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_loca
   MPI_Comm_size(comm, &size);
   // Sizes, and whether the rank can run the IFMA engine: all ranks must
   // use one engine (its primes), so IFMA only where every rank has it.
-  const unsigned long long mine[3] = {a_local, b_local, use_ifma_engine() ? 1ull : 0ull};
-  std::vector<unsigned long long> all(3 * static_cast<std::size_t>(size));
-  check_mpi(MPI_Allgather(mine, 3, MPI_UNSIGNED_LONG_LONG, all.data(), 3, MPI_UNSIGNED_LONG_LONG, comm),
+  // BIGMUL_DIST_PRIMES=4 (tests) on any rank: four IFMA primes at any size.
+  const char* force = std::getenv("BIGMUL_DIST_PRIMES");
+  const unsigned long long mine[4] = {a_local, b_local, use_ifma_engine() ? 1ull : 0ull,
+                                      force && std::string(force) == "4" ? 1ull : 0ull};
+  std::vector<unsigned long long> all(4 * static_cast<std::size_t>(size));
+  check_mpi(MPI_Allgather(mine, 4, MPI_UNSIGNED_LONG_LONG, all.data(), 4, MPI_UNSIGNED_LONG_LONG, comm),
             "operand sizes");
   plan_layout L;
   L.ifma = true;
   for (int r = 0; r < size; ++r) {
     L.a_off.push_back(L.an);
     L.b_off.push_back(L.bn);
-    L.a_len.push_back(all[3 * r]);
-    L.b_len.push_back(all[3 * r + 1]);
-    L.an += all[3 * r];
-    L.bn += all[3 * r + 1];
-    L.ifma = L.ifma && all[3 * r + 2];
+    L.a_len.push_back(all[4 * r]);
+    L.b_len.push_back(all[4 * r + 1]);
+    L.an += all[4 * r];
+    L.bn += all[4 * r + 1];
+    L.ifma = L.ifma && all[4 * r + 2];
+    L.four_primes = L.four_primes || all[4 * r + 3];
   }
   if (L.an && L.bn) {
     if (L.an + L.bn - 1 > mpi::max_product_limbs())
@@ -370,6 +374,7 @@ buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   // counts them: three while they cover min(an, bn) (2^64 - 1)^2 (binary's
   // bound covers decimal's too), else four.
   w.primes = L.ifma && L.an && L.bn ? detail::primes_needed(fft::ntt52_primes, 4, L.an, L.bn, radix::binary) : 3;
+  if (L.ifma && L.four_primes) w.primes = 4;
   if (!L.an || !L.bn) return w;
   const std::size_t me = static_cast<std::size_t>(rank);
   w.cols = mpi::block_of(L.s.n1, size, rank).size() * L.s.n2;

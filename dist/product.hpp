@@ -15,6 +15,7 @@ struct plan_layout {
   std::size_t an = 0, bn = 0;
   shape s;
   bool ifma = false;  // every rank runs the IFMA engine
+  bool four_primes = false;  // BIGMUL_DIST_PRIMES=4 on some rank (tests): IFMA's four at any size
 };
 
 // Words each buffer of this rank needs (preflight_bytes sums their peak).

@@ -187,6 +187,7 @@ BIGMUL_AVX2 void amm(u64* out, const u64* A, const u64* B, const lane_moduli& L,
     split(u, _mm256_load_pd(M), h2, l2);
     x = _mm256_add_epi64(_mm256_sub_epi64(x, l2), bcast(lo_bias + shift_bias));  // 2^52 | x; + 2^63
     __m256i next = _mm256_add_epi64(_mm256_add_epi64(load(ti + 4), _mm256_srli_epi64(x, 52)), _mm256_add_epi64(h1, h2));
+#pragma GCC unroll 4
     for (std::size_t j = 1; j < d; ++j) {
       split(a, _mm256_load_pd(bd + 4 * j), h1, l1);
       split(u, _mm256_load_pd(M + 4 * j), h2, l2);

@@ -85,65 +85,6 @@ BIGMUL_AVX2 void limbs_to_digits(double* D, const u64* T, std::size_t n, std::si
   }
 }
 
-// The constant that turns column k's wrapped sum (lo terms subtracted: nl of
-// them; hi terms added: nh; a carry 2^11 too large unless k = 0) into its
-// value + 2^63.
-constexpr u64 column_fix(u64 nl, u64 nh, bool first) {
-  return nl * lo_bias - nh * hi_bias + shift_bias - (first ? 0 : carry_bias);
-}
-
-// C[0 .. 2m) = A * B in normalized 52-bit digits, C[2m], C[2m + 1] = 0 (the
-// limb cut reads up to two digits past the last). Squares (A == B) take each
-// off-diagonal product once and count it twice.
-BIGMUL_AVX2 void product_columns(u64* C, const double* A, const double* B, std::size_t m) {
-  const bool square = A == B;
-  const __m256i zero = _mm256_setzero_si256(), mask = bcast(mask52);
-  __m256i hi_next = zero;  // the hi terms of column k - 1's products
-  __m256i carry = zero;
-  u64 nh = 0;              // how many
-  for (std::size_t k = 0; k + 1 < 2 * m; ++k) {
-    const std::size_t lo = k + 1 > m ? k + 1 - m : 0, hi = std::min(k, m - 1);
-    // Rows [lo, last); a square's: those with i < k - i, the diagonal apart.
-    const std::size_t last = !square ? hi + 1 : k == 0 ? lo : std::max(lo, (k - 1) / 2 + 1);
-    __m256i lsum = zero, hsum = zero;
-    const double* pa = A + 4 * lo;
-    const double* pb = B + 4 * (k - lo);
-    // Unrolled: one digit product is five vector operations, and the loop's
-    // own bookkeeping would otherwise take as many issue slots.
-#pragma GCC unroll 4
-    for (std::size_t c = last > lo ? last - lo : 0; c > 0; --c, pa += 4, pb -= 4) {
-      __m256i h, l;
-      split(_mm256_load_pd(pa), _mm256_load_pd(pb), h, l);
-      lsum = _mm256_sub_epi64(lsum, l);
-      hsum = _mm256_add_epi64(hsum, h);
-    }
-    if (square) {
-      lsum = _mm256_add_epi64(lsum, lsum);
-      hsum = _mm256_add_epi64(hsum, hsum);
-      if (k % 2 == 0) {  // the diagonal product a_(k/2)^2
-        __m256i h, l;
-        const __m256d x = _mm256_load_pd(A + 4 * (k / 2));
-        split(x, x, h, l);
-        lsum = _mm256_sub_epi64(lsum, l);
-        hsum = _mm256_add_epi64(hsum, h);
-      }
-    }
-    const u64 nl = hi - lo + 1;  // digit products in column k (a square's counted as added)
-    const __m256i v = _mm256_add_epi64(_mm256_add_epi64(_mm256_add_epi64(lsum, hi_next), carry),
-                                       bcast(column_fix(nl, nh, k == 0)));
-    store(C + 4 * k, _mm256_and_si256(v, mask));
-    carry = _mm256_srli_epi64(v, 52);
-    hi_next = hsum;
-    nh = nl;
-  }
-  // Column 2m - 1: the hi terms of column 2m - 2 and the carry; the product
-  // is below 2^(128 n) <= 2^(104 m), so nothing carries out of it.
-  const __m256i v = _mm256_add_epi64(_mm256_add_epi64(hi_next, carry), bcast(column_fix(0, nh, false)));
-  store(C + 4 * (2 * m - 1), _mm256_and_si256(v, mask));
-  store(C + 4 * (2 * m), zero);
-  store(C + 4 * (2 * m + 1), zero);
-}
-
 // Digits C -> limbs 0 .. rn of lanes [0, L), lane l written at r + l * rn.
 BIGMUL_AVX2 void digits_to_lanes(u64* r, const u64* C, std::size_t rn, std::size_t L) {
   for (std::size_t q0 = 0; q0 < rn; q0 += 4) {

@@ -80,29 +80,31 @@ struct lane_moduli {
   std::size_t d = 0;
   aligned_buf<u64> M, R2, K0, K0hi;
   aligned_buf<double> Md;
-  std::vector<u64> fix_row, fix_out;
+  std::vector<u64> fix_row, fix_out, sqr_row, sqr_out;  // amm's and amm_sqr's
   explicit lane_moduli(std::size_t digits)
-      : d(digits), M(4 * digits), R2(4 * digits), K0(4), K0hi(4), Md(4 * digits), fix_row(digits), fix_out(digits) {}
+      : d(digits), M(4 * digits), R2(4 * digits), K0(4), K0hi(4), Md(4 * digits), fix_row(digits),
+        fix_out(digits), sqr_row(digits), sqr_out(digits) {}
 };
 
 // Replays amm's additions on the biases alone (row i: t_i gains -lo_bias
 // from a_i b_0, is made exact, gains -lo_bias from u m_0 and +lo_bias +
 // 2^63 back; every other digit product moves -lo_bias into its column and
-// +hi_bias into the next; each carry is 2^11 too large).
-void fill_fixes(lane_moduli& L) {
-  const std::size_t d = L.d;
+// +hi_bias into the next; each carry is 2^11 too large). per_row: digit
+// products a row adds to each column (2 in amm; 1 in amm_sqr's reduction,
+// which starts from exact digits and has no a_i b_0 term).
+void fill_fixes(std::size_t d, u64 per_row, u64* fix_row, u64* fix_out) {
   std::vector<u64> b(2 * d + 1, 0);
   for (std::size_t i = 0; i < d; ++i) {
-    L.fix_row[i] = lo_bias - b[i];
-    u64 next = b[i + 1] + carry_bias + 2 * hi_bias;
+    fix_row[i] = (per_row - 1) * lo_bias - b[i];
+    u64 next = b[i + 1] + carry_bias + per_row * hi_bias;
     for (std::size_t j = 1; j < d; ++j) {
-      const u64 x = next - 2 * lo_bias;
-      next = b[i + j + 1] + 2 * hi_bias;
+      const u64 x = next - per_row * lo_bias;
+      next = b[i + j + 1] + per_row * hi_bias;
       b[i + j] = x;
     }
     b[i + d] = next;
   }
-  for (std::size_t j = 0; j < d; ++j) L.fix_out[j] = shift_bias - b[d + j] - (j ? carry_bias : 0);
+  for (std::size_t j = 0; j < d; ++j) fix_out[j] = shift_bias - b[d + j] - (j ? carry_bias : 0);
 }
 
 void fill_moduli(lane_moduli& L, const lane_job* jobs, std::size_t count) {
@@ -129,7 +131,8 @@ void fill_moduli(lane_moduli& L, const lane_job* jobs, std::size_t count) {
     put_lane(L.R2.p, l, d, r2.data(), mn);
   }
   for (std::size_t k = 0; k < 4 * d; ++k) L.Md.p[k] = static_cast<double>(L.M.p[k]);  // exact: < 2^52
-  fill_fixes(L);
+  fill_fixes(d, 2, L.fix_row.data(), L.fix_out.data());
+  fill_fixes(d, 1, L.sqr_row.data(), L.sqr_out.data());
 }
 
 // Bits [pos, pos + w) of each lane's exponent (limbs read depend on pos only).
@@ -158,12 +161,22 @@ BIGMUL_AVX2 inline __m256i mul_lo52(__m256i x, __m256i k0, __m256i k0hi) {
   return _mm256_and_si256(_mm256_add_epi64(_mm256_mul_epu32(x, k0), _mm256_slli_epi64(cross, 32)), bcast(mask52));
 }
 
-// Scratch of one amm: t (2d + 1 vectors) and B's digits as doubles (d).
+// Scratch of one amm: t (2d + 2 vectors) and B's digits as doubles (d).
 struct amm_scratch {
   aligned_buf<u64> t;
   aligned_buf<double> bd;
-  explicit amm_scratch(std::size_t d) : t(4 * (2 * d + 1)), bd(4 * d) {}
+  explicit amm_scratch(std::size_t d) : t(4 * (2 * d + 2)), bd(4 * d) {}
 };
+
+// The exact value of t[d .. 2d) (biased by fix) carried into normalized digits at out.
+BIGMUL_AVX2 inline void carry_out(u64* out, const u64* t, const u64* fix, std::size_t d) {
+  __m256i c = _mm256_setzero_si256();
+  for (std::size_t j = 0; j < d; ++j) {
+    const __m256i v = _mm256_add_epi64(_mm256_add_epi64(load(t + 4 * (d + j)), bcast(fix[j])), c);
+    store(out + 4 * j, _mm256_and_si256(v, bcast(mask52)));
+    c = _mm256_srli_epi64(v, 52);
+  }
+}
 
 // out = a b R^-1 (+ m) < 2m, digits normalized (a, b < 2m normalized; out
 // may alias a or b). DC: the digit count when known at compile time (the
@@ -197,16 +210,53 @@ BIGMUL_AVX2 void amm(u64* out, const u64* A, const u64* B, const lane_moduli& L,
     }
     store(ti + 4 * d, next);
   }
-  // out = t[d .. 2d), made exact and carried into 52-bit digits (< 2m < 2^(52 d)).
-  __m256i c = zero;
-  for (std::size_t j = 0; j < d; ++j) {
-    const __m256i v = _mm256_add_epi64(_mm256_add_epi64(load(t + 4 * (d + j)), bcast(L.fix_out[j])), c);
-    store(out + 4 * j, _mm256_and_si256(v, bcast(mask52)));
-    c = _mm256_srli_epi64(v, 52);
+  carry_out(out, t, L.fix_out.data(), d);  // < 2m < 2^(52 d)
+}
+
+// out = a^2 R^-1 (+ m) < 2m as amm(out, a, a), with fewer digit products: the
+// square by columns (each off-diagonal product once, product_columns), then d
+// reduction rows adding u_i m only. out may alias a.
+template <std::size_t DC>
+BIGMUL_AVX2 void amm_sqr(u64* out, const u64* A, const lane_moduli& L, amm_scratch& s) {
+  const std::size_t d = DC ? DC : L.d;
+  u64* t = s.t.p;
+  double* ad = s.bd.p;
+  const double* M = L.Md.p;
+  const __m256i k0 = load(L.K0.p), k0hi = load(L.K0hi.p);
+  for (std::size_t j = 0; j < d; ++j) _mm256_store_pd(ad + 4 * j, to_double(load(A + 4 * j)));
+  product_columns(t, ad, ad, d);  // t[0 .. 2d) exact, t[2d], t[2d + 1] = 0
+  for (std::size_t i = 0; i < d; ++i) {
+    u64* ti = t + 4 * i;
+    __m256i h, l;
+    __m256i x = _mm256_add_epi64(load(ti), bcast(L.sqr_row[i]));  // exact
+    const __m256d u = to_double(mul_lo52(x, k0, k0hi));
+    split(u, _mm256_load_pd(M), h, l);
+    x = _mm256_add_epi64(_mm256_sub_epi64(x, l), bcast(lo_bias + shift_bias));  // 2^52 | x; + 2^63
+    __m256i next = _mm256_add_epi64(_mm256_add_epi64(load(ti + 4), _mm256_srli_epi64(x, 52)), h);
+#pragma GCC unroll 4
+    for (std::size_t j = 1; j < d; ++j) {
+      split(u, _mm256_load_pd(M + 4 * j), h, l);
+      x = _mm256_sub_epi64(next, l);
+      next = _mm256_add_epi64(load(ti + 4 * (j + 1)), h);
+      store(ti + 4 * j, x);
+    }
+    store(ti + 4 * d, next);
   }
+  carry_out(out, t, L.sqr_out.data(), d);
 }
 
 using amm_fn = void (*)(u64*, const u64*, const u64*, const lane_moduli&, amm_scratch&);
+using sqr_fn = void (*)(u64*, const u64*, const lane_moduli&, amm_scratch&);
+
+sqr_fn pick_sqr(std::size_t d) {
+  switch (d) {
+    case 20: return amm_sqr<20>;
+    case 40: return amm_sqr<40>;
+    case 60: return amm_sqr<60>;
+    case 79: return amm_sqr<79>;
+    default: return amm_sqr<0>;
+  }
+}
 
 // Unrolled instances for the usual sizes (1024, 2048, 3072, 4096 bits).
 amm_fn pick_amm(std::size_t d) {
@@ -254,6 +304,7 @@ BIGMUL_AVX2 void pow_sec_impl(const lane_job* jobs, std::size_t count, std::size
   lane_moduli L(d);
   fill_moduli(L, jobs, count);
   const amm_fn mul = pick_amm(d);
+  const sqr_fn sqr = pick_sqr(d);
   const unsigned w = exp_bits <= 32 ? 2 : exp_bits <= 256 ? 4 : 5;
   const std::size_t entries = std::size_t{1} << w, windows = std::max<std::size_t>(1, (exp_bits + w - 1) / w);
   const std::size_t V = 4 * d;  // u64s per digit-vector number
@@ -270,7 +321,7 @@ BIGMUL_AVX2 void pow_sec_impl(const lane_job* jobs, std::size_t count, std::size
   windows_at(idx.p, jobs, count, (windows - 1) * w, w);
   select_entry(acc.p, table.p, entries, idx.p, d);
   for (std::size_t win = windows - 1; win-- > 0;) {
-    for (unsigned k = 0; k < w; ++k) mul(acc.p, acc.p, acc.p, L, s);
+    for (unsigned k = 0; k < w; ++k) sqr(acc.p, acc.p, L, s);
     windows_at(idx.p, jobs, count, win * w, w);
     select_entry(sel.p, table.p, entries, idx.p, d);
     mul(acc.p, acc.p, sel.p, L, s);

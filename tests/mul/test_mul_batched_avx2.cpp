@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
+#include "bigmul/error.hpp"
 #include "bigmul/mul.hpp"
 #include "mul/batched_avx2.hpp"
 #include "mul/batched_ifma.hpp"
@@ -127,6 +130,36 @@ TEST(MulBatchedAvx2, ThroughMulBatched) {
         expect_products(r, a, a, n, G, "mul_batched square");
       }
   }
+}
+
+// BIGMUL_BATCHED_ENGINE as this process sees it: every accepted value picks
+// the engine it names (auto: the processor's best, or avx2 under
+// BIGMUL_NTT_ENGINE=avx2), and anything else is an error naming the setting
+// (ctest's test_mul_batched_engine_bogus runs this with "bogus").
+TEST(MulBatchedAvx2, EngineSetting) {
+  const char* env = std::getenv("BIGMUL_BATCHED_ENGINE");
+  const char* ntt = std::getenv("BIGMUL_NTT_ENGINE");
+  const std::string e = env ? env : "";
+  const bool ifma = prim::cpu_has_avx512_ifma(), avx2 = prim::cpu_has_avx2_fma();
+  if (e == "bogus" || (e == "ifma" && !ifma) || (e == "avx2" && !avx2)) {
+    try {
+      (void)detail::batched_engine_chosen();
+      FAIL() << "BIGMUL_BATCHED_ENGINE=" << e << " was accepted";
+    } catch (const error& x) {
+      EXPECT_NE(std::string(x.what()).find("BIGMUL_BATCHED_ENGINE=" + e), std::string::npos) << x.what();
+    }
+    // The batched entry point reports it too, before touching the result.
+    std::vector<limb_t> a(4, 1), r(8, 7);
+    EXPECT_THROW(mul_batched(r.data(), a.data(), a.data(), 4, 1, radix::binary), error);
+    EXPECT_EQ(r, std::vector<limb_t>(8, 7));
+    return;
+  }
+  using E = detail::batched_engine;
+  E want = ifma ? E::ifma : avx2 ? E::avx2 : E::scalar;
+  if (e == "scalar") want = E::scalar;
+  else if (e == "ifma") want = E::ifma;
+  else if (e == "avx2" || (avx2 && (e.empty() || e == "auto") && ntt && std::string(ntt) == "avx2")) want = E::avx2;
+  EXPECT_EQ(detail::batched_engine_chosen(), want) << "BIGMUL_BATCHED_ENGINE=" << e;
 }
 
 }  // namespace

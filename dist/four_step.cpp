@@ -70,6 +70,7 @@ four_step::four_step(const context& ctx, shape s, unsigned prime, bool ifma)
   root_ = fft::pow_mod(pr.generator, (p_ - 1) / s.n, p_);
   root_inv_ = fft::inv_mod(root_, p_);
   n2_inv_ = fft::inv_mod(s.n2 % p_, p_);
+  group_ = std::clamp<std::size_t>((std::size_t{1} << 15) / s.n1, 8, 32);
   const u64 w1 = fft::pow_mod(root_, s.n2, p_), w2 = fft::pow_mod(root_, s.n1, p_);  // orders n1, n2
   if (ifma) {
     plan1v_ = fft::ntt52_plan::get(prime, s.n1);
@@ -139,7 +140,7 @@ void four_step::column_pass(u64* col, bool inverse) const {
   });
 }
 
-// The rows in groups of `group`: a group's strip of every source block
+// The rows in groups of group_: a group's strip of every source block
 // transposed in, then its row transforms while the strip is in cache.
 // Sources: the rank's own columns (col, stride n2) and the blocks received
 // from rank s (recv, j1-major, stride rows().size()).
@@ -150,8 +151,8 @@ void four_step::rows_from_columns(const u64* col, const u64* recv, u64* row) con
     from[s] = at;
     if (s != me) at += mpi::block_of(n1, ctx_.size, static_cast<int>(s)).size() * R;
   }
-  each((R + group - 1) / group, [&](std::size_t g, unsigned threads) {
-    const std::size_t u0 = g * group, m = std::min(group, R - u0);
+  each((R + group_ - 1) / group_, [&](std::size_t g, unsigned threads) {
+    const std::size_t u0 = g * group_, m = std::min(group_, R - u0);
     for (std::size_t s = 0; s < from.size(); ++s) {
       const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(s));
       if (s == me)
@@ -173,8 +174,8 @@ void four_step::rows_to_columns(u64* row, const u64* y, u64* col, u64* send) con
     to[d] = at;
     if (d != me) at += mpi::block_of(n1, ctx_.size, static_cast<int>(d)).size() * R;
   }
-  each((R + group - 1) / group, [&](std::size_t g, unsigned threads) {
-    const std::size_t u0 = g * group, m = std::min(group, R - u0);
+  each((R + group_ - 1) / group_, [&](std::size_t g, unsigned threads) {
+    const std::size_t u0 = g * group_, m = std::min(group_, R - u0);
     for (std::size_t u = u0; u < u0 + m; ++u) row_product(row + u * n1, y + u * n1, threads);
     for (std::size_t d = 0; d < to.size(); ++d) {
       const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(d));

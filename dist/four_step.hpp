@@ -48,7 +48,11 @@ class four_step {
   void product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv) const;
 
  private:
-  static constexpr std::size_t group = 8;  // rows a cache-resident strip (rows_from_columns)
+  // Rows a strip (rows_from_columns, rows_to_columns): about 256 KiB of
+  // rows, so that the strip's transforms find it in cache, and 8 to 32 (a
+  // whole cache line of each column, two at n1 = 2048: fewer TLB misses
+  // where the arrays are not on huge pages).
+  std::size_t group_ = 8;
   void transform(u64* x, bool along_columns, bool inverse, unsigned threads) const;
   template <class Fn>
   void each(std::size_t count, Fn&& fn) const;

@@ -85,15 +85,16 @@ struct run_ref {
 };
 
 // The columns layout's side of runs (col[(j1 + i - first_col) n2 + j2],
-// stride n2 along a run) visited in 8 x 8 tiles of 8 runs by 8 points:
-// the runs of one source have consecutive j2, so a tile's strided side
-// touches 8 cache lines. fn(column word, run, index in the run).
+// stride n2 along a run) visited in tiles of 64 runs by 8 points: the runs
+// of one source have consecutive j2, so a tile's strided side is 8 pages,
+// 8 whole cache lines in each (one TLB miss per 8 lines where the arrays
+// are not on huge pages: prim::buffer advises them only up to 64 MiB). fn(column word, run, index in the run).
 template <class Fn>
 void over_run_tiles(const std::vector<run_ref>& runs, u64* col, std::size_t first_col, std::size_t n2,
                     unsigned threads, Fn&& fn) {
-  constexpr std::size_t tile = 8;
-  prim::parallel_for((runs.size() + tile - 1) / tile, threads, [&](std::size_t g) {
-    const std::size_t g0 = g * tile, g1 = std::min(runs.size(), g0 + tile);
+  constexpr std::size_t tile = 8, run_group = 64;
+  prim::parallel_for((runs.size() + run_group - 1) / run_group, threads, [&](std::size_t g) {
+    const std::size_t g0 = g * run_group, g1 = std::min(runs.size(), g0 + run_group);
     std::size_t longest = 0;
     for (std::size_t r = g0; r < g1; ++r) longest = std::max(longest, runs[r].k);
     for (std::size_t i0 = 0; i0 < longest; i0 += tile)

@@ -8,6 +8,7 @@
 
 #include "bigmul/error.hpp"
 #include "fft/ntt_arith.hpp"
+#include "fft/ntt_ifma_arith.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::dist {
@@ -107,12 +108,42 @@ void four_step::each(std::size_t count, Fn&& fn) const {
   }
 }
 
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+namespace {
+// twiddle_column on the IFMA engine's primes (p < 2^50), 8 lanes: lane l
+// holds the chain of k2 = l mod 8, in Montgomery form with R = 2^52
+// (power[l] = w^(j1 l) R, stepped by w^(8 j1) R), the positions gathered
+// and scattered through pos (distinct within each 8). n2 % 8 == 0.
+BIGMUL_IFMA void twiddle_lanes(u64* x, const std::uint32_t* pos, std::size_t n2, u64 p, const u64 power[8],
+                               u64 step) {
+  const fft::ifma::vconst c = fft::ifma::make_vconst(p);
+  __m512i pw = _mm512_loadu_si512(static_cast<const void*>(power));
+  const __m512i st = _mm512_set1_epi64(static_cast<long long>(step));
+  for (std::size_t k2 = 0; k2 < n2; k2 += 8) {
+    const __m256i at = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pos + k2));
+    const __m512i v = _mm512_i32gather_epi64(at, static_cast<const void*>(x), 8);
+    _mm512_i32scatter_epi64(static_cast<void*>(x), at, fft::ifma::mont52(v, pw, c), 8);
+    pw = fft::ifma::mont52(pw, st, c);
+  }
+}
+}  // namespace
+#endif
+
 // Column j1 (x[q], q < n2, in the column transform's order): position
 // pos2[k2] times w^(+-j1 k2), the powers stepped in Montgomery form (R =
 // 2^64); the inverse's also times 1/n2 (the row transforms' fused product
 // took 1/n1 only).
 void four_step::twiddle_column(u64* x, std::size_t j1, bool inverse) const {
   const u64 p = p_, pni = p_neg_inv_, w = inverse ? root_inv_ : root_;
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  if (plan1v_ && s_.n2 % 8 == 0) {
+    const u64 r52 = (u64{1} << 52) % p, base = fft::pow_mod(w, j1, p);
+    const u64 first = inverse ? fft::mul_mod(r52, n2_inv_, p) : r52;
+    u64 power[8];
+    for (unsigned l = 0; l < 8; ++l) power[l] = fft::mul_mod(fft::pow_mod(base, l, p), first, p);
+    return twiddle_lanes(x, pos2_.data(), s_.n2, p, power, fft::mul_mod(fft::pow_mod(base, 8, p), r52, p));
+  }
+#endif
   const u64 r = inverse ? fft::mul_mod(r_mod(p), n2_inv_, p) : r_mod(p);
   // Four independent chains of powers (k2 = i mod 4), each stepped by
   // w^(4 j1): one chain's multiplications wait on each other.

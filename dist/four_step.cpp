@@ -162,12 +162,30 @@ void four_step::twiddle_column(u64* x, std::size_t j1, bool inverse) const {
 
 // The columns' transforms with their twiddles, each column while it is in
 // cache (forward: transform, then twiddle; inverse: twiddle, then transform).
-void four_step::column_pass(u64* col, bool inverse) const {
+// Forward, of an operand of `limbs` limbs: column j1 holds limbs j1 + n1 j2
+// for j2 below nonzero = ceil((limbs - j1) / n1), the rest is zero padding,
+// which is written here (the loader writes only the limbs): on the IFMA
+// engine only as far as its zero-padded forward reads (forward_extent),
+// whose first step skips the zeros as the single-process product's does.
+void four_step::column_pass(u64* col, bool inverse, std::size_t limbs) const {
+  const std::size_t n1 = s_.n1, n2 = s_.n2;
   each(cols_.size(), [&](std::size_t t, unsigned threads) {
-    u64* x = col + t * s_.n2;
-    if (inverse) twiddle_column(x, cols_.begin + t, true);
-    transform(x, true, inverse, threads);
-    if (!inverse) twiddle_column(x, cols_.begin + t, false);
+    u64* x = col + t * n2;
+    const std::size_t j1 = cols_.begin + t;
+    if (inverse) {
+      twiddle_column(x, j1, true);
+      return transform(x, true, true, threads);
+    }
+    const std::size_t nonzero = j1 < limbs ? std::min(n2, (limbs - j1 + n1 - 1) / n1) : 0;
+    if (nonzero == 0) return std::fill(x, x + n2, u64{0});  // its transform and twiddles: zeros
+    if (plan2v_) {
+      std::fill(x + nonzero, x + std::max(nonzero, plan2v_->forward_extent(nonzero, threads)), u64{0});
+      plan2v_->forward(x, threads, nonzero);
+    } else {
+      std::fill(x + nonzero, x + n2, u64{0});
+      plan2_->forward(x, threads);
+    }
+    twiddle_column(x, j1, false);
   });
 }
 
@@ -239,8 +257,8 @@ void four_step::counts(std::vector<std::size_t>& col_side, std::vector<std::size
   }
 }
 
-void four_step::forward(u64* col, u64* row, u64* send, u64* recv) const {
-  column_pass(col, false);
+void four_step::forward(u64* col, std::size_t limbs, u64* row, u64* send, u64* recv) const {
+  column_pass(col, false, limbs);
   std::vector<std::size_t> sc, rc;
   counts(sc, rc);
   // To rank d: each of the rank's columns' positions rows(d), t-major.
@@ -267,7 +285,7 @@ void four_step::product_inverse(u64* row, const u64* y, u64* col, u64* send, u64
     for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
       std::copy(recv + at, recv + at + q.size(), col + t * s_.n2 + q.begin);
   }
-  column_pass(col, true);
+  column_pass(col, true, 0);
 }
 
 }  // namespace bigmul::dist

@@ -36,10 +36,11 @@ class four_step {
   std::size_t row_words() const { return rows_.size() * s_.n1; }
   u64 modulus() const { return p_; }
 
-  // col (columns layout, residues in [0, 2p)) -> row (rows layout), the
+  // col (columns layout: an operand of `limbs` limbs as residues in [0,
+  // 2p), only its limbs' positions written) -> row (rows layout), the
   // forward transform; col is overwritten. send and recv: scratch of
   // max(col_words, row_words) words each.
-  void forward(u64* col, u64* row, u64* send, u64* recv) const;
+  void forward(u64* col, std::size_t limbs, u64* row, u64* send, u64* recv) const;
   // row (rows layout, the forward transform of one operand) times y (the
   // other's) over n, then back to col (columns layout, natural order, [0,
   // 2p)): the product's inverse transform. The row transforms' pointwise
@@ -57,7 +58,7 @@ class four_step {
   template <class Fn>
   void each(std::size_t count, Fn&& fn) const;
   void twiddle_column(u64* x, std::size_t j1, bool inverse) const;
-  void column_pass(u64* col, bool inverse) const;
+  void column_pass(u64* col, bool inverse, std::size_t limbs) const;
   void rows_from_columns(const u64* col, const u64* recv, u64* row) const;
   void rows_to_columns(u64* row, const u64* y, u64* col, u64* send) const;
   void row_product(u64* x, const u64* y, unsigned threads) const;

@@ -107,8 +107,9 @@ void over_run_tiles(const std::vector<run_ref>& runs, u64* col, std::size_t firs
 }
 
 // An operand's limbs (this rank: x[0 .. len) at global offset off) to the
-// columns layout as residues in [0, 2p), zero elsewhere: one all-to-all of
-// one word a limb (the rank's own limbs go straight to their columns).
+// columns layout as residues in [0, 2p), only at the limbs' positions (the
+// forward transform writes the padding it reads): one all-to-all of one word
+// a limb (the rank's own limbs go straight to their columns).
 void limbs_to_cols(const context& ctx, const plan_layout& L, const limb_t* x, const std::vector<std::size_t>& off,
                    const std::vector<std::size_t>& len, u64 p, u64* col, u64* send, u64* recv) {
   const std::size_t P = static_cast<std::size_t>(ctx.size), n1 = L.s.n1, n2 = L.s.n2;
@@ -129,8 +130,6 @@ void limbs_to_cols(const context& ctx, const plan_layout& L, const limb_t* x, co
                  [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[d] += k; });
   }
   exchange(ctx, "limbs to columns", send, sc, recv, rc);
-  prim::parallel_chunks(cols.size() * n2, std::size_t{1} << 14, ctx.threads,
-                        [&](std::size_t b, std::size_t e) { std::fill(col + b, col + e, u64{0}); });
   std::vector<run_ref> runs;
   at = 0;
   for (std::size_t s = 0; s < P; ++s)
@@ -301,7 +300,7 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
     auto operand = [&](const limb_t* limbs, const std::vector<std::size_t>& off, const std::vector<std::size_t>& len,
                        u64* row) {
       limbs_to_cols(ctx, L, limbs, off, len, p, x, send.get(), recv.get());
-      f.forward(x, row, send.get(), recv.get());
+      f.forward(x, off.back() + len.back(), row, send.get(), recv.get());
     };
     operand(a, L.a_off, L.a_len, row_a.get());
     operand(b, L.b_off, L.b_len, row_b.get());

@@ -34,7 +34,17 @@ template <class T>
 struct batched_loader {
   const T* in;
   std::size_t N;
-  __device__ seg_pair<T> operator()(std::size_t i) const { return seg_pair<T>{in[i], i % N == 0 ? 1u : 0u}; }
+  double inv_N;  // 1.0 / N
+  // i % N == 0 without a 64-bit division (a call that cost the scan kernel a
+  // stack spill): the quotient from the double reciprocal is off by at most
+  // one for i < 2^52, which one correction each way absorbs.
+  __device__ seg_pair<T> operator()(std::size_t i) const {
+    const auto q = static_cast<std::size_t>(static_cast<double>(i) * inv_N);
+    auto r = static_cast<long long>(i - q * N);
+    if (r < 0) r += static_cast<long long>(N);
+    if (r >= static_cast<long long>(N)) r -= static_cast<long long>(N);
+    return seg_pair<T>{in[i], r == 0 ? 1u : 0u};
+  }
 };
 template <class T>
 struct flagged_loader {
@@ -139,17 +149,21 @@ __global__ void __launch_bounds__(scan_threads) rts_spine_kernel(T* totals, std:
   }
 }
 
+// Compiled for 4 blocks per SM (64 registers) when values are at most 8 bytes:
+// ptxas's own target left 8-byte spills in the int64 and copy_if instances;
+// wider values (mat2) keep all the registers they need.
 template <bool Inclusive, class T, int Items, class Load, class Store, class Op>
-__global__ void __launch_bounds__(scan_threads) rts_scan_kernel(Load load, Store store, std::size_t n, Op op,
-                                                                T identity, const T* tile_prefix) {
+__global__ void __launch_bounds__(scan_threads, sizeof(T) > 8 ? 1 : 4)
+    rts_scan_kernel(Load load, Store store, std::size_t n, Op op, T identity, const T* tile_prefix) {
   __shared__ T sm[tile<T, Items>::slots];
   __shared__ typename block_scan<T, scan_threads>::storage st;
   T items[Items];
   const std::size_t base = std::size_t(blockIdx.x) * tile<T, Items>::size;
+  const T carry_in = tile_prefix[blockIdx.x];
   load_tile(sm, items, base, n, load, identity);
   T total;
   const T ex = block_scan<T, scan_threads>(st).exclusive(thread_fold(items, op, identity), op, identity, total);
-  finish_tile<Inclusive>(items, op(tile_prefix[blockIdx.x], ex), op);
+  finish_tile<Inclusive>(items, op(carry_in, ex), op);
   store_tile(sm, items, base, n, store);
 }
 
@@ -489,7 +503,8 @@ template <class T, class Op>
 cudaError_t device_batched_inclusive_scan(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out,
                                           std::size_t G, std::size_t N, Op op, T identity, cudaStream_t stream) {
   return scan_detail::dispatch<true, seg_pair<T>>(
-      d_temp, temp_bytes, scan_detail::batched_loader<T>{d_in, N ? N : 1}, scan_detail::value_storer<T>{d_out},
+      d_temp, temp_bytes, scan_detail::batched_loader<T>{d_in, N ? N : 1, 1.0 / static_cast<double>(N ? N : 1)},
+      scan_detail::value_storer<T>{d_out},
       G * N, seg_op<Op>{op}, seg_pair<T>{identity, 0u}, stream, scan_algorithm::lookback);
 }
 

@@ -72,7 +72,7 @@ export BIGMUL_REQUIRE_GPU=1
 # of the four decimal LargeProducts (16-19 each). Kept on purpose: the wrapped
 # passes (GpuTest.WrappedPassesMatchGmp) and a real-FFT decimal product
 # (LargeProducts/fft_real_inhouse_decimal), and issue 37's new kernels' tests (phase
-# record, packed scan, radix sort, partitioned merge sort, single-pass split and carry). ctest gpu_check_dry_run
+# record, packed scan, radix sort, partitioned merge sort, single-pass split and carry, graph passes). ctest gpu_check_dry_run
 # checks that every pattern names a test and that fast_keep stays selected.
 declare -A fast_filter=(
   [test_prim_gpu]='*'
@@ -86,7 +86,7 @@ declare -A fast_filter=(
 declare -A fast_keep=(
   [test_mul_gpu]='GpuTest.WrappedPassesMatchGmp Gpu/GpuAlgorithmTest.LargeProducts/fft_real_inhouse_decimal GpuTest.TimedPassLeavesPhasesAndShape'
   [test_prim_gpu]='PrimGpu.PackedLookbackScan PrimGpu.RadixSortMatchesStdSort PrimGpu.SortsMatchCpuMergeSort'
-  [test_mul_kernels_gpu]='MulKernelsGpu.SplitBalancedFusedMatchesCpu MulKernelsGpu.FusedCarryMatchesMultiPass MulKernelsGpu.FusedPassesMatchGmp'
+  [test_mul_kernels_gpu]='MulKernelsGpu.SplitBalancedFusedMatchesCpu MulKernelsGpu.FusedCarryMatchesMultiPass MulKernelsGpu.FusedPassesMatchGmp MulKernelsGpu.GraphPassesMatchGmp'
 )
 # memcheck filters: small sizes only (the full programs run under "tests").
 # The full tier runs racecheck over these too.

@@ -22,6 +22,7 @@
 #include "mul/cuda/coefficients_device.cuh"
 #include "mul/cuda/fft_mul_cufft.cuh"
 #include "mul/cuda/fft_pass_functors.cuh"
+#include "mul/cuda/pass_graph_key.hpp"
 #include "mul/cuda/phase_clock.cuh"
 #include "mul/cuda/split_fused.cuh"
 #include "mul/coefficients_impl.hpp"
@@ -225,18 +226,18 @@ cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, s
   return cudaSuccess;
 }
 
+// Every copy, kernel and transform of a pass, asynchronous on st (capturable
+// into a CUDA graph once the plans exist); the report lands in *host_report.
 template <class Real, bool Packed>
-cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* d_a, const limb_t* d_b,
-                     cudaStream_t st, bool timed, fft_outcome& out) {
+cudaError_t enqueue_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* d_a, const limb_t* d_b,
+                         cudaStream_t st, phase_clock& clock, pass_report* host_report,
+                         std::shared_ptr<const void>* hold_plan = nullptr) {
   using C = dfft::cplx<Real>;
   const job_sizes s = sizes_of(j);
   carved m;
   std::size_t bytes = 0;
   BIGMUL_TRY(carve<Real>(d_temp, j, s, m, bytes));
   const std::size_t G = j.G;
-  out = fft_outcome{};
-  out.transform_length = s.n;
-  phase_clock clock(timed, st);
 
   clock.mark();
   BIGMUL_TRY(cudaMemsetAsync(m.report, 0, sizeof(pass_report), st));
@@ -251,6 +252,7 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
 
   if (j.engine == fft_engine::in_house) {
     const auto plan = cached_plan<plan_type<Real, Packed>>(s.n, G);
+    if (hold_plan) *hold_plan = plan;  // a captured graph uses the plan's tables after the cache drops it
     C* work = static_cast<C*>(m.work);
     const spectrum_store<Real> to_a{A, s.spectrum}, to_b{B, s.spectrum};
     BIGMUL_TRY(plan->forward(load_a, to_a, work, st));
@@ -289,9 +291,12 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
   clock.mark();
   BIGMUL_TRY(join_digits_device_batched_if(&m.report->accept, m.digits, s.m, G, j.f, d_r, j.an + j.bn, st));
   clock.mark();
-  pass_report report{};
-  BIGMUL_TRY(cudaMemcpyAsync(&report, m.report, sizeof report, cudaMemcpyDeviceToHost, st));
-  BIGMUL_TRY(cudaStreamSynchronize(st));
+  BIGMUL_TRY(cudaMemcpyAsync(host_report, m.report, sizeof(pass_report), cudaMemcpyDeviceToHost, st));
+  return cudaSuccess;
+}
+
+// The outcome from a pass's report (the stream synchronized).
+void finish_pass(const pass_report& report, const phase_clock& clock, fft_outcome& out) {
   double max_err;
   static_assert(sizeof max_err == sizeof report.sink.max_bits);
   std::memcpy(&max_err, &report.sink.max_bits, sizeof max_err);
@@ -304,15 +309,131 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
   out.t_inverse = clock.seconds(3);
   out.t_carry = clock.seconds(4);
   out.t_join = clock.seconds(5);
-  if (!(max_err <= fft_roundoff_guard)) return cudaSuccess;  // rejected: d_r untouched
+  if (!(max_err <= fft_roundoff_guard)) return;  // rejected: d_r untouched
   // A value that does not fit cannot come from a pass within the guard; treat
   // it as a failed pass all the same (never written).
   if (!report.accept) {
     out.max_roundoff = std::max(out.max_roundoff, 1.0);
-    return cudaSuccess;
+    return;
   }
   out.accepted = true;
+}
+
+template <class Real, bool Packed>
+cudaError_t run_plain(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* d_a, const limb_t* d_b,
+                      cudaStream_t st, bool timed, fft_outcome& out) {
+  out = fft_outcome{};
+  out.transform_length = sizes_of(j).n;
+  phase_clock clock(timed, st);
+  pass_report report{};
+  BIGMUL_TRY((enqueue_pass<Real, Packed>(d_temp, j, d_r, d_a, d_b, st, clock, &report)));
+  BIGMUL_TRY(cudaStreamSynchronize(st));
+  finish_pass(report, clock, out);
   return cudaSuccess;
+}
+
+// A pass captured into a CUDA graph (mul/cuda/pass_graph_key.hpp): its
+// executable graph and the pinned host report the graph copies into.
+struct pass_graph {
+  cudaGraphExec_t exec = nullptr;
+  pass_report* report = nullptr;
+  std::shared_ptr<const void> plan;  // the in-house plan whose tables the graph reads
+  pass_graph() = default;
+  pass_graph(const pass_graph&) = delete;
+  pass_graph& operator=(const pass_graph&) = delete;
+  ~pass_graph() {
+    if (exec) cudaGraphExecDestroy(exec);
+    if (report) cudaFreeHost(report);
+  }
+};
+
+pass_graph_key graph_key_of(const fft_job& j, int dev, cudaStream_t st, const void* temp, const void* r,
+                            const void* a, const void* b) {
+  pass_graph_key k;
+  k.device = dev;
+  k.stream = st;
+  k.temp = temp;
+  k.r = r;
+  k.a = a;
+  k.b = b;
+  k.algo = static_cast<int>(j.algo);
+  k.engine = static_cast<int>(j.engine);
+  k.rx = static_cast<int>(j.f.rx);
+  k.digits = j.f.digits;
+  k.an = j.an;
+  k.bn = j.bn;
+  k.G = j.G;
+  k.square = j.square;
+  k.fused_split = j.fused_split;
+  k.fused_carry = j.fused_carry;
+  return k;
+}
+
+dfft::lru_cache<pass_graph_key, pass_graph>& pass_graphs() {
+  static dfft::lru_cache<pass_graph_key, pass_graph> cache(16);
+  return cache;
+}
+
+// Captures the pass on st; an empty pass_graph (no exec) when capture fails.
+template <class Real, bool Packed>
+std::shared_ptr<const pass_graph> capture_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* d_a,
+                                               const limb_t* d_b, cudaStream_t st) {
+  auto g = std::make_shared<pass_graph>();
+  if (cudaHostAlloc(reinterpret_cast<void**>(&g->report), sizeof(pass_report), cudaHostAllocDefault) !=
+      cudaSuccess) {
+    g->report = nullptr;
+    cudaGetLastError();
+    return g;
+  }
+  if (cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+    cudaGetLastError();
+    return g;
+  }
+  phase_clock off(false, st);
+  const cudaError_t e = enqueue_pass<Real, Packed>(d_temp, j, d_r, d_a, d_b, st, off, g->report, &g->plan);
+  cudaGraph_t graph = nullptr;
+  const cudaError_t end = cudaStreamEndCapture(st, &graph);
+  if (e == cudaSuccess && end == cudaSuccess && graph && cudaGraphInstantiate(&g->exec, graph, 0) != cudaSuccess)
+    g->exec = nullptr;
+  if (graph) cudaGraphDestroy(graph);
+  cudaGetLastError();  // a failed capture leaves its error behind; the pass runs plain then
+  return g;
+}
+
+// The pass as one graph launch: the first pass of a shape runs plain (it
+// builds the plans capture cannot) and is captured for the next ones; the
+// legacy default stream cannot be captured and runs plain.
+template <class Real, bool Packed>
+cudaError_t run_graph(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* d_a, const limb_t* d_b,
+                      cudaStream_t st, fft_outcome& out) {
+  if (st == nullptr) return run_plain<Real, Packed>(d_temp, j, d_r, d_a, d_b, st, false, out);
+  int dev = 0;
+  cudaGetDevice(&dev);
+  const pass_graph_key k = graph_key_of(j, dev, st, d_temp, d_r, d_a, d_b);
+  bool first = false;
+  cudaError_t e = cudaSuccess;
+  const std::shared_ptr<const pass_graph> g = pass_graphs().get(k, [&]() -> std::shared_ptr<const pass_graph> {
+    first = true;
+    e = run_plain<Real, Packed>(d_temp, j, d_r, d_a, d_b, st, false, out);
+    if (e != cudaSuccess) return std::make_shared<const pass_graph>();  // this shape runs plain from now on
+    return capture_pass<Real, Packed>(d_temp, j, d_r, d_a, d_b, st);
+  });
+  if (first) return e;
+  if (!g->exec) return run_plain<Real, Packed>(d_temp, j, d_r, d_a, d_b, st, false, out);
+  out = fft_outcome{};
+  out.transform_length = sizes_of(j).n;
+  BIGMUL_TRY(cudaGraphLaunch(g->exec, st));
+  BIGMUL_TRY(cudaStreamSynchronize(st));
+  const phase_clock off(false, st);
+  finish_pass(*g->report, off, out);
+  return cudaSuccess;
+}
+
+template <class Real, bool Packed>
+cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* d_a, const limb_t* d_b,
+                     cudaStream_t st, bool timed, fft_outcome& out) {
+  if (j.graph && !timed) return run_graph<Real, Packed>(d_temp, j, d_r, d_a, d_b, st, out);
+  return run_plain<Real, Packed>(d_temp, j, d_r, d_a, d_b, st, timed, out);
 }
 
 }  // namespace
@@ -332,6 +453,7 @@ void cuda_release_plans() {
   plan_cache<dfft::device_complex_fft<double>>().clear();
   plan_cache<dfft::device_real_fft<float>>().clear();
   plan_cache<dfft::device_complex_fft<float>>().clear();
+  pass_graphs().clear();  // captured passes name the plans' memory and cuFFT handles
   dfft::cufft_release_plans();
 }
 

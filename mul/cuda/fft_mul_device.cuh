@@ -36,6 +36,7 @@ struct fft_job {
   bool square = false;         // d_a == d_b: one forward transform
   bool fused_split = false;    // balanced split in one pass (mul/cuda/split_fused.cuh), not fold/scan/emit
   bool fused_carry = false;    // carry in one pass (carry/cuda/carry_fused.cuh), not spread/fold/scan/emit
+  bool graph = false;          // untimed passes of a repeated shape replay a captured CUDA graph
 };
 
 // What a pass saw. The product is in d_r only when accepted.

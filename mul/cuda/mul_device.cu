@@ -103,6 +103,16 @@ bool fused_kernels() {
   return on;
 }
 
+// BIGMUL_GPU_GRAPH=1: an FFT pass of a shape seen before (same buffers and
+// stream) is one CUDA graph launch (docs/gpu-phases.md).
+bool graph_passes() {
+  static const bool on = [] {
+    const char* v = std::getenv("BIGMUL_GPU_GRAPH");
+    return v && std::string(v) == "1";
+  }();
+  return on;
+}
+
 dc::fft_job make_job(algorithm algo, const device_options& o, radix rx, unsigned digits, std::size_t an,
                      std::size_t bn, std::size_t G, bool square) {
   dc::fft_job j;
@@ -115,6 +125,7 @@ dc::fft_job make_job(algorithm algo, const device_options& o, radix rx, unsigned
   j.square = square;
   j.fused_split = fused_kernels();
   j.fused_carry = fused_kernels();
+  j.graph = graph_passes();
   return j;
 }
 

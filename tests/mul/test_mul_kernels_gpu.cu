@@ -704,6 +704,51 @@ TEST_F(MulKernelsGpu, FusedPassesMatchGmp) {
         }
 }
 
+// Graph passes (fft_job::graph) on a stream of their own: the first pass of a
+// shape runs plain and is captured, the next ones replay the graph on new
+// operands in the same buffers; every product = GMP, with the fused kernels
+// and without, real and complex, in-house and cuFFT.
+TEST_F(MulKernelsGpu, GraphPassesMatchGmp) {
+  auto g = bigmul::test::rng(0x6e22);
+  cudaStream_t st;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), cudaSuccess);
+  for (algorithm algo : {algorithm::fft_real, algorithm::fft_complex})
+    for (fft_engine e : {fft_engine::in_house, fft_engine::cufft})
+      for (bool fused : {false, true}) {
+        gpu::fft_job j;
+        j.algo = algo;
+        j.engine = e;
+        j.an = 3000;
+        j.bn = 2000;
+        j.G = 2;
+        j.fused_split = j.fused_carry = fused;
+        j.graph = true;
+        j.f = coeff_format{radix::binary, detail::fft_pick_digits(algo, radix::binary, j.an, j.bn)};
+        const std::size_t bytes = j.f.digits ? gpu::fft_pass_bytes(j) : 0;
+        ASSERT_GT(bytes, 0u);
+        dev_buf<limb_t> d_a(j.G * j.an), d_b(j.G * j.bn), d_r(j.G * (j.an + j.bn));
+        dev_buf<char> d_t(bytes);
+        for (int round = 0; round < 3; ++round) {
+          const auto a = operand(round == 1 ? operand_kind::all_max : operand_kind::random, j.G * j.an, radix::binary,
+                                 g, false);
+          const auto b = operand(operand_kind::all_max, j.G * j.bn, radix::binary, g, false);
+          d_a.put(a);
+          d_b.put(b);
+          d_r.poison(j.G * (j.an + j.bn));
+          gpu::fft_outcome out;
+          ASSERT_EQ(gpu::fft_pass_device(d_t.p, j, d_r.p, d_a.p, d_b.p, st, false, out), cudaSuccess);
+          ASSERT_TRUE(out.accepted) << round;
+          EXPECT_GT(out.max_roundoff, 0.0) << round;  // the report came back through the graph's copy
+          const auto r = d_r.get(j.G * (j.an + j.bn));
+          for (std::size_t p = 0; p < j.G; ++p)
+            ASSERT_EQ(std::vector<limb_t>(r.begin() + p * (j.an + j.bn), r.begin() + (p + 1) * (j.an + j.bn)),
+                      bigmul::test::gmp_product(a.data() + p * j.an, j.an, b.data() + p * j.bn, j.bn, radix::binary))
+                << int(algo) << " " << int(e) << " fused " << fused << " round " << round << " product " << p;
+        }
+      }
+  EXPECT_EQ(cudaStreamDestroy(st), cudaSuccess);
+}
+
 TEST_F(MulKernelsGpu, BatchedEqualsSeparateCalls) {
   auto g = bigmul::test::rng(0x6e13);
   for (const coeff_format f : {coeff_format{radix::binary, 16}, coeff_format{radix::binary, 21},

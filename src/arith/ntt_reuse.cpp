@@ -15,6 +15,7 @@
 #include "mul/limb_ops.hpp"
 #include "mul/ntt_coefficients.hpp"
 #include "mul/ntt_decimal_carry.hpp"
+#include "mul/ntt_decimal_steps.hpp"
 #include "mul/ntt_garner.hpp"
 #include "mul/ntt_mul.hpp"
 #include "prim/buffer.hpp"
@@ -100,19 +101,6 @@ bool add_tail(limb_t* r, std::size_t n, std::size_t pos, const u64* v, radix rx,
     }
   }
   return true;
-}
-
-// One decimal position from a coefficient's binary limbs x (< 2^163): t = x
-// + carry, digit = t mod 10^19, carry = t / 10^19 (< 2^101, two limbs).
-inline limb_t decimal_step(const u64 x[3], u64 pend[2]) {
-  const u128 s0 = static_cast<u128>(x[0]) + pend[0];
-  const u128 s1 = static_cast<u128>(x[1]) + pend[1] + static_cast<u64>(s0 >> 64);
-  const u64 t2 = x[2] + static_cast<u64>(s1 >> 64);  // < 2^35 < 10^19
-  const qr64 top = div_1e19((static_cast<u128>(t2) << 64) | static_cast<u64>(s1));
-  const qr64 low = div_1e19((static_cast<u128>(top.r) << 64) | static_cast<u64>(s0));
-  pend[0] = low.q;
-  pend[1] = top.q;
-  return low.r;
 }
 
 // The calling thread's residue buffers, kept between products (a tree level
@@ -371,9 +359,9 @@ struct ntt_fixed_factor::state {
           fine &= ntt_horner_limbs(engine_of<Plan>::primes, used, digits, len[c], q, xs[c] + 3 * q);
       }
       for (std::size_t q = 0; q < all; ++q)
-        for (unsigned c = 0; c < C; ++c) r[lo[c] + off + q] = decimal_step(xs[c] + 3 * q, pend[c]);
+        for (unsigned c = 0; c < C; ++c) r[lo[c] + off + q] = ntt_decimal_step(xs[c] + 3 * q, pend[c]);
       for (unsigned c = 0; c < C; ++c)
-        for (std::size_t q = all; q < len[c]; ++q) r[lo[c] + off + q] = decimal_step(xs[c] + 3 * q, pend[c]);
+        for (std::size_t q = all; q < len[c]; ++q) r[lo[c] + off + q] = ntt_decimal_step(xs[c] + 3 * q, pend[c]);
     }
     for (unsigned c = 0; c < C; ++c) {  // the binary carry (< 2^101) as base-10^19 limbs
       const qr64 d = div_1e19((static_cast<u128>(pend[c][1]) << 64) | pend[c][0]);

@@ -673,7 +673,7 @@ TEST(MulNtt, TableBytesAreTheTablesThePlansTake) {
 // Where the transform is longer than the result (n > an + bn), the last
 // prime's b transform has no room in the result: a product below 2^16
 // points takes one more array, a larger one packs prime 0's residues into
-// the result meanwhile (mul/ntt_mul.cpp, plan_arrays). Both ways against GMP
+// the result meanwhile (mul/ntt_memory.cpp, ntt_plan_arrays). Both ways against GMP
 // on every engine, all-maximum and random operands, both radices, on each
 // side of the switch (transforms of 3 2^12 and 3 2^15 points); the heap the
 // product takes tells which way it went.

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <climits>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "bigmul/error.hpp"
@@ -36,12 +37,65 @@ using fft::u128;
 // MiB its reason holds here too: advising huge pages for a 10^8-digit
 // product's 100 MB arrays made it slower on this virtual machine (9 s
 // against 6 s, P = 1), the faults costing more than the misses saved.
+//
+// They are kept between products (mpi::release_scratch() frees them), as
+// the single-process product keeps its scratch: a product's fresh pages'
+// faults are a sizeable part of its time. Within a product every
+// allocation phase takes what fits from the kept arrays and then frees the
+// rest (drop_kept), so its peak stays the planned one.
+struct kept_arrays {
+  std::mutex m;
+  std::vector<prim::buffer<u64>> free;
+};
+kept_arrays& kept() {
+  static kept_arrays k;
+  return k;
+}
 struct words {
   prim::buffer<u64> b;
+  words() = default;
+  explicit words(prim::buffer<u64> x) : b(std::move(x)) {}
+  words(words&&) noexcept = default;
+  words& operator=(words&& o) noexcept {
+    reset();
+    b = std::move(o.b);
+    return *this;
+  }
+  ~words() { reset(); }
   u64* get() const { return b.data(); }
-  void reset() { b = prim::buffer<u64>(); }
+  void reset() noexcept {
+    if (!b.data()) return;
+    try {
+      const std::lock_guard<std::mutex> lock(kept().m);
+      kept().free.push_back(std::move(b));
+    } catch (...) {  // no room to keep it: free it
+    }
+    b = prim::buffer<u64>();
+  }
 };
-words make_words(std::size_t n) { return words{prim::buffer<u64>(std::max<std::size_t>(n, 1))}; }
+// The smallest kept array of at least n words, else a new one.
+words make_words(std::size_t n) {
+  n = std::max<std::size_t>(n, 1);
+  {
+    const std::lock_guard<std::mutex> lock(kept().m);
+    auto& f = kept().free;
+    std::size_t best = f.size();
+    for (std::size_t i = 0; i < f.size(); ++i)
+      if (f[i].size() >= n && (best == f.size() || f[i].size() < f[best].size())) best = i;
+    if (best < f.size()) {
+      words w(std::move(f[best]));
+      f.erase(f.begin() + static_cast<std::ptrdiff_t>(best));
+      return w;
+    }
+  }
+  return words(prim::buffer<u64>(n));
+}
+// Frees the kept arrays an allocation phase did not take.
+void drop_kept() {
+  std::vector<prim::buffer<u64>> gone;
+  const std::lock_guard<std::mutex> lock(kept().m);
+  gone.swap(kept().free);
+}
 
 std::size_t product_digits() { return 3; }  // a coefficient < 2^163 is three base-B digits
 
@@ -292,6 +346,7 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
       res[k] = make_words(w.cols);
       fs[k] = std::make_unique<four_step>(ctx, L.s, k, L.ifma);
     }
+    drop_kept();
   });
   clock.lap("allocation");
   // Each prime takes the operands' limbs afresh (one word a limb, an
@@ -323,6 +378,7 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   phase(comm, "allocation", [&] {
     send = make_words(w.cols);
     recv = make_words(out_block.size());
+    drop_kept();
     sums.reset(new u128[std::max<std::size_t>(out_block.size(), 1)]);
   });
   std::fill(sums.get(), sums.get() + out_block.size(), u128{0});
@@ -393,6 +449,8 @@ buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
 namespace bigmul::mpi {
 
 using dist::u64;
+
+void release_scratch() { dist::drop_kept(); }
 
 std::size_t max_product_limbs() { return static_cast<std::size_t>(fft::ntt_max_length); }
 

@@ -78,6 +78,11 @@ struct stats {
   bool ifma = false;              ///< the AVX-512 IFMA engine (primes below 2^50), else the portable one
 };
 
+/// Frees the working arrays mul() keeps between products on this process
+/// (it reuses them, as bigmul::mul keeps its scratch; bigmul::release_scratch
+/// does not reach them). Call it when no product runs.
+void release_scratch();
+
 /// Bytes of working memory this rank needs for the product of operands whose
 /// blocks here hold a_local and b_local limbs (collective: the global sizes
 /// and layout come from every rank). Throws bigmul::error on every rank when

@@ -164,6 +164,19 @@ std::string collective_error(const std::function<void()>& f) {
   return "";
 }
 
+TEST(DistMul, KeptArraysAreReusedAndReleased) {
+  // The arrays kept from the previous product hold its residues: a product
+  // that reuses them must still zero what its transforms read.
+  const auto a = operand(operand_kind::random, 3000, radix::binary, 41);
+  const auto b = operand(operand_kind::all_max, 2000, radix::binary, 42);
+  const auto c = operand(operand_kind::all_max, 700, radix::decimal, 43);
+  check_product(a, b, radix::binary, spread::even, spread::even, "first");
+  check_product(c, c, radix::decimal, spread::even, spread::even, "smaller, reusing");
+  check_product(b, a, radix::binary, spread::even, spread::even, "again");
+  mpi::release_scratch();
+  check_product(a, c, radix::binary, spread::even, spread::even, "after release_scratch");
+}
+
 TEST(DistMul, MemoryCapOnOneRankIsRefusedOnEveryRank) {
   const int victim = ranks() > 1 ? 1 : 0;
   const auto a = operand(operand_kind::random, 5000, radix::binary, 31);

@@ -373,24 +373,25 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   garner_digits(ctx, w.cols, dig, primes, L.ifma, opt.rx);
   res[3].reset();
   clock.lap("garner");
-  std::unique_ptr<u128[]> sums;
+  words sums_words;  // the sums: two words a product limb
   std::vector<limb_t> out;
   phase(comm, "allocation", [&] {
     send = make_words(w.cols);
     recv = make_words(out_block.size());
     drop_kept();
-    sums.reset(new u128[std::max<std::size_t>(out_block.size(), 1)]);
+    sums_words = make_words(2 * out_block.size());
   });
-  std::fill(sums.get(), sums.get() + out_block.size(), u128{0});
+  u128* const sums = reinterpret_cast<u128*>(sums_words.get());  // 64-byte aligned
+  std::fill(sums, sums + out_block.size(), u128{0});
   for (std::size_t l = 0; l < product_digits(); ++l) {
-    digit_to_sums(ctx, L, l, dig[l], send.get(), recv.get(), sums.get(), out_block);
+    digit_to_sums(ctx, L, l, dig[l], send.get(), recv.get(), sums, out_block);
     res[l].reset();
   }
   send.reset();
   recv.reset();
   phase(comm, "allocation", [&] { out.resize(out_block.size()); });
-  const carry_table f = normalize_sums(sums.get(), out_block.size(), out.data(), opt.rx, ctx.threads);
-  sums.reset();
+  const carry_table f = normalize_sums(sums, out_block.size(), out.data(), opt.rx, ctx.threads);
+  sums_words.reset();
   const unsigned c = carry_in(comm, f);
   add_carry(out.data(), out.size(), c, opt.rx);  // its carry out, f[c], is the next rank's business
   phase(comm, "carry", [&] {

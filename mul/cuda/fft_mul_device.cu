@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -369,6 +370,8 @@ pass_graph_key graph_key_of(const fft_job& j, int dev, cudaStream_t st, const vo
   return k;
 }
 
+std::atomic<std::size_t> graph_launches{0};
+
 dfft::lru_cache<pass_graph_key, pass_graph>& pass_graphs() {
   static dfft::lru_cache<pass_graph_key, pass_graph> cache(16);
   return cache;
@@ -423,6 +426,7 @@ cudaError_t run_graph(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t*
   out = fft_outcome{};
   out.transform_length = sizes_of(j).n;
   BIGMUL_TRY(cudaGraphLaunch(g->exec, st));
+  graph_launches.fetch_add(1, std::memory_order_relaxed);
   BIGMUL_TRY(cudaStreamSynchronize(st));
   const phase_clock off(false, st);
   finish_pass(*g->report, off, out);
@@ -439,6 +443,8 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
 }  // namespace
 
 std::size_t fft_length(const fft_job& j) { return fft_pass_length(j.algo, j.f, j.an, j.bn); }
+
+std::size_t pass_graph_launches() { return graph_launches.load(std::memory_order_relaxed); }
 
 }  // namespace bigmul::detail::cuda
 

@@ -69,6 +69,9 @@ std::size_t fft_length(const fft_job& j);
 // Device bytes one pass of job j needs.
 std::size_t fft_pass_bytes(const fft_job& j);
 
+// Passes run as a captured graph launch so far (fft_job::graph), this process.
+std::size_t pass_graph_launches();
+
 // Runs one pass in d_temp (fft_pass_bytes(j) bytes). Synchronizes `stream`
 // once, at the end (the report is read on the host). Returns a CUDA error, or
 // cudaSuccess with out.accepted telling whether d_r[g*(an+bn) ..] holds the

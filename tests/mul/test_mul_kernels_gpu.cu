@@ -728,6 +728,7 @@ TEST_F(MulKernelsGpu, GraphPassesMatchGmp) {
         ASSERT_GT(bytes, 0u);
         dev_buf<limb_t> d_a(j.G * j.an), d_b(j.G * j.bn), d_r(j.G * (j.an + j.bn));
         dev_buf<char> d_t(bytes);
+        const std::size_t launches = gpu::pass_graph_launches();
         for (int round = 0; round < 3; ++round) {
           const auto a = operand(round == 1 ? operand_kind::all_max : operand_kind::random, j.G * j.an, radix::binary,
                                  g, false);
@@ -745,6 +746,9 @@ TEST_F(MulKernelsGpu, GraphPassesMatchGmp) {
                       bigmul::test::gmp_product(a.data() + p * j.an, j.an, b.data() + p * j.bn, j.bn, radix::binary))
                 << int(algo) << " " << int(e) << " fused " << fused << " round " << round << " product " << p;
         }
+        // Rounds 1 and 2 replayed the graph captured after round 0 (a capture
+        // that failed would have run them plain, and correct, unnoticed).
+        EXPECT_EQ(gpu::pass_graph_launches() - launches, 2u) << int(algo) << " " << int(e) << " fused " << fused;
       }
   EXPECT_EQ(cudaStreamDestroy(st), cudaSuccess);
 }

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "bigmul/error.hpp"
+#include "dist/transpose.hpp"
 #include "fft/ntt_arith.hpp"
 #include "fft/ntt_ifma_arith.hpp"
 #include "prim/parallel.hpp"
@@ -46,56 +47,6 @@ std::vector<std::uint32_t> engine_positions(Forward&& forward, std::size_t m, u6
   }
   return pos;
 }
-#if defined(BIGMUL_HAVE_IFMA_CODE)
-// One whole 8 x 8 tile of transpose below in AVX-512 registers: 64-bit
-// unpacks pair rows, then two rounds of two-source permutes gather each
-// column's 2 x 2 and 4 x 4 blocks.
-BIGMUL_IFMA void transpose8x8(const u64* src, std::size_t ss, u64* dst, std::size_t ds) {
-  __m512i r[8], t[8], u[8];
-  for (int i = 0; i < 8; ++i) r[i] = _mm512_loadu_si512(static_cast<const void*>(src + i * ss));
-  for (int i = 0; i < 8; i += 2) {
-    t[i] = _mm512_unpacklo_epi64(r[i], r[i + 1]);      // [i_0 i+1_0 i_2 i+1_2 ..]
-    t[i + 1] = _mm512_unpackhi_epi64(r[i], r[i + 1]);  // [i_1 i+1_1 i_3 i+1_3 ..]
-  }
-  const __m512i lo2 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), hi2 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-  for (int h = 0; h < 8; h += 4)
-    for (int odd = 0; odd < 2; ++odd) {  // rows h .. h+3, columns of parity odd
-      u[h + odd] = _mm512_permutex2var_epi64(t[h + odd], lo2, t[h + 2 + odd]);      // columns odd, 4 + odd
-      u[h + 2 + odd] = _mm512_permutex2var_epi64(t[h + odd], hi2, t[h + 2 + odd]);  // columns 2 + odd, 6 + odd
-    }
-  const __m512i lo4 = _mm512_set_epi64(11, 10, 9, 8, 3, 2, 1, 0), hi4 = _mm512_set_epi64(15, 14, 13, 12, 7, 6, 5, 4);
-  const int col_of[4] = {0, 1, 2, 3};  // u[k] (k < 4) holds columns col_of[k] and col_of[k] + 4
-  for (int k = 0; k < 4; ++k) {
-    _mm512_storeu_si512(static_cast<void*>(dst + col_of[k] * ds), _mm512_permutex2var_epi64(u[k], lo4, u[k + 4]));
-    _mm512_storeu_si512(static_cast<void*>(dst + (col_of[k] + 4) * ds),
-                        _mm512_permutex2var_epi64(u[k], hi4, u[k + 4]));
-  }
-}
-#endif
-
-// dst[c dst_stride + r] = src[r src_stride + c] for r < rows, c < cols, in
-// 8 x 8 tiles: the transposes' strided side then touches whole cache lines.
-// Whole tiles in vector registers where the processor has AVX-512 (the
-// IFMA engine's processors).
-void transpose(const u64* src, std::size_t src_stride, u64* dst, std::size_t dst_stride, std::size_t rows,
-               std::size_t cols) {
-  constexpr std::size_t tile = 8;
-#if defined(BIGMUL_HAVE_IFMA_CODE)
-  static const bool vector = fft::ntt52_supported();
-#endif
-  for (std::size_t r0 = 0; r0 < rows; r0 += tile)
-    for (std::size_t c0 = 0; c0 < cols; c0 += tile) {
-      const std::size_t r1 = std::min(rows, r0 + tile), c1 = std::min(cols, c0 + tile);
-#if defined(BIGMUL_HAVE_IFMA_CODE)
-      if (vector && r1 - r0 == tile && c1 - c0 == tile) {
-        transpose8x8(src + r0 * src_stride + c0, src_stride, dst + c0 * dst_stride + r0, dst_stride);
-        continue;
-      }
-#endif
-      for (std::size_t c = c0; c < c1; ++c)
-        for (std::size_t r = r0; r < r1; ++r) dst[c * dst_stride + r] = src[r * src_stride + c];
-    }
-}
 }  // namespace
 
 four_step::four_step(const context& ctx, shape s, unsigned prime, bool ifma)
@@ -122,6 +73,13 @@ four_step::four_step(const context& ctx, shape s, unsigned prime, bool ifma)
     engine_positions([&](u64* x) { plan1_->forward(x, 1); }, s.n1, p_, w1);
     pos2_ = engine_positions([&](u64* x) { plan2_->forward(x, 1); }, s.n2, p_, w2);
   }
+}
+
+// x[0 .. len) (any 64-bit limbs) to residues in [0, 2p), in place.
+void four_step::reduce(u64* x, std::size_t len) const {
+  if (plan2v_) return plan2v_->reduce(x, len);
+  const u64 one_shoup = fft::shoup_companion(1, p_);
+  for (std::size_t i = 0; i < len; ++i) x[i] = fft::mul_shoup_lazy(x[i], 1, one_shoup, p_);
 }
 
 // One transform of length n2 (a column) or n1 (a row), on `threads`.
@@ -201,8 +159,9 @@ void four_step::twiddle_column(u64* x, std::size_t j1, bool inverse) const {
 // The columns' transforms with their twiddles, each column while it is in
 // cache (forward: transform, then twiddle; inverse: twiddle, then transform).
 // Forward, of an operand of `limbs` limbs: column j1 holds limbs j1 + n1 j2
-// for j2 below nonzero = ceil((limbs - j1) / n1), the rest is zero padding,
-// which is written here (the loader writes only the limbs): on the IFMA
+// for j2 below nonzero = ceil((limbs - j1) / n1), reduced here while in
+// cache, the rest is zero padding, which is written here (the loader writes
+// only the limbs): on the IFMA
 // engine only as far as its zero-padded forward reads (forward_extent),
 // whose first step skips the zeros as the single-process product's does.
 void four_step::column_pass(u64* col, bool inverse, std::size_t limbs) const {
@@ -216,6 +175,7 @@ void four_step::column_pass(u64* col, bool inverse, std::size_t limbs) const {
     }
     const std::size_t nonzero = j1 < limbs ? std::min(n2, (limbs - j1 + n1 - 1) / n1) : 0;
     if (nonzero == 0) return std::fill(x, x + n2, u64{0});  // its transform and twiddles: zeros
+    reduce(x, nonzero);
     if (plan2v_) {
       std::fill(x + nonzero, x + std::max(nonzero, plan2v_->forward_extent(nonzero, threads)), u64{0});
       plan2v_->forward(x, threads, nonzero);

@@ -36,8 +36,8 @@ class four_step {
   std::size_t row_words() const { return rows_.size() * s_.n1; }
   u64 modulus() const { return p_; }
 
-  // col (columns layout: an operand of `limbs` limbs as residues in [0,
-  // 2p), only its limbs' positions written) -> row (rows layout), the
+  // col (columns layout: an operand of `limbs` limbs, any 64-bit values,
+  // only its limbs' positions written) -> row (rows layout), the
   // forward transform; col is overwritten. send and recv: scratch of
   // max(col_words, row_words) words each.
   void forward(u64* col, std::size_t limbs, u64* row, u64* send, u64* recv) const;
@@ -55,6 +55,7 @@ class four_step {
   // where the arrays are not on huge pages).
   std::size_t group_ = 8;
   void transform(u64* x, bool along_columns, bool inverse, unsigned threads) const;
+  void reduce(u64* x, std::size_t len) const;
   template <class Fn>
   void each(std::size_t count, Fn&& fn) const;
   void twiddle_column(u64* x, std::size_t j1, bool inverse) const;

@@ -18,6 +18,7 @@
 #include "dist/collective.hpp"
 #include "dist/exchange.hpp"
 #include "dist/four_step.hpp"
+#include "dist/transpose.hpp"
 #include "fft/ntt_crt.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "mul/limb_ops.hpp"
@@ -163,12 +164,49 @@ void over_run_tiles(const std::vector<run_ref>& runs, u64* col, std::size_t firs
   });
 }
 
+// The runs' words into the columns layout (col[(j1 + i - first_col) n2 +
+// j2] = words[i]): as over_run_tiles, but eight runs that share j1 and k,
+// have consecutive j2 and words evenly spaced (a source's runs, the rank's
+// own limbs) move as whole 8 x 8 tiles (dist/transpose.hpp).
+void copy_runs_to_cols(const std::vector<run_ref>& runs, u64* col, std::size_t first_col, std::size_t n2,
+                       unsigned threads) {
+  constexpr std::size_t tile = 8;
+  auto even = [&](std::size_t g0) {
+    const run_ref& a = runs[g0];
+    if (g0 + tile > runs.size() || a.k < tile) return false;
+    const std::ptrdiff_t step = runs[g0 + 1].words - a.words;
+    for (std::size_t q = 1; q < tile; ++q) {
+      const run_ref& b = runs[g0 + q];
+      if (b.j1 != a.j1 || b.k != a.k || b.j2 != a.j2 + q || b.words - a.words != step * static_cast<std::ptrdiff_t>(q))
+        return false;
+    }
+    return step > 0;
+  };
+  prim::parallel_for((runs.size() + tile - 1) / tile, threads, [&](std::size_t g) {
+    const std::size_t g0 = g * tile;
+    if (!even(g0)) {
+      for (std::size_t r = g0; r < std::min(runs.size(), g0 + tile); ++r) {
+        const run_ref& x = runs[r];
+        u64* c = col + (x.j1 - first_col) * n2 + x.j2;
+        for (std::size_t i = 0; i < x.k; ++i) c[i * n2] = x.words[i];
+      }
+      return;
+    }
+    const run_ref& a = runs[g0];
+    const std::size_t stride = static_cast<std::size_t>(runs[g0 + 1].words - a.words), whole = a.k / tile * tile;
+    u64* c = col + (a.j1 - first_col) * n2 + a.j2;
+    for (std::size_t i0 = 0; i0 < whole; i0 += tile) transpose(a.words + i0, stride, c + i0 * n2, n2, tile, tile);
+    for (std::size_t q = 0; q < tile; ++q)
+      for (std::size_t i = whole; i < a.k; ++i) c[i * n2 + q] = a.words[q * stride + i];
+  });
+}
+
 // An operand's limbs (this rank: x[0 .. len) at global offset off) to the
-// columns layout as residues in [0, 2p), only at the limbs' positions (the
-// forward transform writes the padding it reads): one all-to-all of one word
+// columns layout, only at the limbs' positions (the forward transform
+// reduces them and writes the padding it reads): one all-to-all of one word
 // a limb (the rank's own limbs go straight to their columns).
 void limbs_to_cols(const context& ctx, const plan_layout& L, const limb_t* x, const std::vector<std::size_t>& off,
-                   const std::vector<std::size_t>& len, u64 p, u64* col, u64* send, u64* recv) {
+                   const std::vector<std::size_t>& len, u64* col, u64* send, u64* recv) {
   const std::size_t P = static_cast<std::size_t>(ctx.size), n1 = L.s.n1, n2 = L.s.n2;
   const std::size_t me = static_cast<std::size_t>(ctx.rank);
   const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
@@ -195,9 +233,7 @@ void limbs_to_cols(const context& ctx, const plan_layout& L, const limb_t* x, co
       runs.push_back({j1, j2, k, words});
       if (s != me) at += k;
     });
-  const u64 one_shoup = fft::shoup_companion(1, p);
-  over_run_tiles(runs, col, cols.begin, n2, ctx.threads,
-                 [&](u64& c, const run_ref& r, std::size_t i) { c = fft::mul_shoup_lazy(r.words[i], 1, one_shoup, p); });  // any limb -> [0, 2p)
+  copy_runs_to_cols(runs, col, cols.begin, n2, ctx.threads);  // limbs; four_step::forward reduces them
 }
 
 // A coefficient (< 2^163) from its Garner digits as three 64-bit limbs:
@@ -353,11 +389,10 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   // all-to-all each): cheaper in memory than keeping them as columns.
   for (unsigned k = 0; k < primes; ++k) {
     const four_step& f = *fs[k];
-    const u64 p = f.modulus();
     u64* x = res[k].get();
     auto operand = [&](const limb_t* limbs, const std::vector<std::size_t>& off, const std::vector<std::size_t>& len,
                        u64* row) {
-      limbs_to_cols(ctx, L, limbs, off, len, p, x, send.get(), recv.get());
+      limbs_to_cols(ctx, L, limbs, off, len, x, send.get(), recv.get());
       f.forward(x, off.back() + len.back(), row, send.get(), recv.get());
     };
     operand(a, L.a_off, L.a_len, row_a.get());

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <climits>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -174,13 +175,15 @@ void copy_runs_to_cols(const std::vector<run_ref>& runs, u64* col, std::size_t f
   auto even = [&](std::size_t g0) {
     const run_ref& a = runs[g0];
     if (g0 + tile > runs.size() || a.k < tile) return false;
-    const std::ptrdiff_t step = runs[g0 + 1].words - a.words;
+    // Addresses as integers: a group may span two sources (two arrays).
+    auto at = [&](std::size_t q) { return reinterpret_cast<std::uintptr_t>(runs[g0 + q].words); };
+    const std::uintptr_t step = at(1) - at(0);
+    if (at(1) <= at(0) || step % sizeof(u64)) return false;
     for (std::size_t q = 1; q < tile; ++q) {
       const run_ref& b = runs[g0 + q];
-      if (b.j1 != a.j1 || b.k != a.k || b.j2 != a.j2 + q || b.words - a.words != step * static_cast<std::ptrdiff_t>(q))
-        return false;
+      if (b.j1 != a.j1 || b.k != a.k || b.j2 != a.j2 + q || at(q) - at(0) != step * q) return false;
     }
-    return step > 0;
+    return true;
   };
   prim::parallel_for((runs.size() + tile - 1) / tile, threads, [&](std::size_t g) {
     const std::size_t g0 = g * tile;
@@ -193,7 +196,9 @@ void copy_runs_to_cols(const std::vector<run_ref>& runs, u64* col, std::size_t f
       return;
     }
     const run_ref& a = runs[g0];
-    const std::size_t stride = static_cast<std::size_t>(runs[g0 + 1].words - a.words), whole = a.k / tile * tile;
+    const std::size_t stride = (reinterpret_cast<std::uintptr_t>(runs[g0 + 1].words) -
+                                reinterpret_cast<std::uintptr_t>(a.words)) / sizeof(u64);
+    const std::size_t whole = a.k / tile * tile;
     u64* c = col + (a.j1 - first_col) * n2 + a.j2;
     for (std::size_t i0 = 0; i0 < whole; i0 += tile) transpose(a.words + i0, stride, c + i0 * n2, n2, tile, tile);
     for (std::size_t q = 0; q < tile; ++q)

@@ -11,6 +11,7 @@
 #include "cli/output.hpp"
 #include "cli/report.hpp"
 #include "mul/cuda/params_gpu.hpp"
+#include "mul/params_cpu.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::cli {
@@ -18,12 +19,13 @@ namespace {
 
 // The environment's settings, checked before any work like the options: an
 // invalid value is a usage error naming its variable (the library throws
-// invalid_argument for BIGMUL_THREADS; BIGMUL_NTT_ENGINE is read when a
+// invalid_argument for BIGMUL_THREADS and BIGMUL_CPU_TABLE; BIGMUL_NTT_ENGINE is read when a
 // product needs an engine and mapped the same way there).
 void check_environment() {
   static_cast<void>(fault_corrupt_product());
   try {
     static_cast<void>(prim::default_threads());
+    detail::params_cpu::check_table_environment();  // BIGMUL_CPU_TABLE names a tuned table
   } catch (const error& e) {
     if (e.code() == error::kind::invalid_argument) throw failure(exit_usage, std::string("bigmul: ") + e.what());
     throw;

@@ -164,6 +164,12 @@ TEST(CliEnvironment, InvalidValuesAreUsageErrorsNamingTheVariable) {
   expect_one_line(run_cli({"3", "4"}, o), 2, {"BIGMUL_CLI_FAULT=corrupt-it"});
   o.env = {"BIGMUL_NTT_ENGINE=bogus"};
   expect_one_line(run_cli({"--random", "100000"}, o), 2, {"BIGMUL_NTT_ENGINE=bogus"});
+  o.env = {"BIGMUL_CPU_TABLE=no_such_table"};
+  expect_one_line(run_cli({"3", "4"}, o), 2, {"BIGMUL_CPU_TABLE=no_such_table"});
+  o.env = {"BIGMUL_CPU_TABLE=amd_zen4_ifma"};
+  const cli_result named = run_cli({"3", "4"}, o);
+  EXPECT_EQ(named.status, 0) << named.err;
+  EXPECT_EQ(named.out, "12\n");
 }
 
 // Finding 4: mul_heap_bytes / mul_table_bytes returned 0 from 2^34 limbs on.

@@ -47,6 +47,11 @@ struct gpu_pass_shape {
   std::size_t ns = 0;                // positions after phase 1
   std::size_t carry_pairs = 0;       // phase 2's block pairs per product (blocks + 1)
   std::size_t m = 0;                 // uint32 product digits per product
+  // Single-pass kernels (BIGMUL_GPU_FUSED=1, docs/gpu-phases.md): the split's
+  // look-back tiles per operand, and whether the carry ran in one pass (its
+  // tiles are phase 2's blocks, carry_pairs - 1).
+  bool fused_split = false, fused_carry = false;
+  std::size_t split_tiles_a = 0, split_tiles_b = 0;
 };
 
 // Bytes per phase for all G products (doubles: 2^26-point batches overflow nothing,
@@ -67,6 +72,15 @@ inline double complex_bytes(const gpu_pass_shape& s) { return 2.0 * s.real_bytes
 // limbs and the scanned pairs and writes the digits.
 inline double split_one(std::size_t limbs, std::size_t digits, std::size_t pairs) {
   return 2 * limb * double(limbs) + 4 * pair * double(pairs) + digit32 * double(digits);
+}
+
+// A look-back tile's descriptor word: zeroed, published twice, read once.
+constexpr double descriptor = 4 * 8;
+
+// The single-pass split: limbs read once (emit's second read hits the
+// cache), digits written, the tiles' descriptors.
+inline double split_fused_one(std::size_t limbs, std::size_t digits, std::size_t tiles) {
+  return limb * double(limbs) + digit32 * double(digits) + descriptor * double(tiles);
 }
 
 // One forward transform of `digits` int32 inputs. In-house: the first pass
@@ -100,6 +114,10 @@ inline double carry_one(const gpu_pass_shape& s) {
     const double wa = double(s.wrap < s.ca ? s.wrap : s.ca), wb = double(s.wrap < s.cb ? s.wrap : s.cb);
     b += 3 * coeff64 * double(s.wrap) + digit32 * (s.square ? wa : wa + wb);
   }
+  if (s.fused_carry) {  // one pass: coefficients read, digits written, descriptors, the ok flag
+    const double tiles = s.carry_pairs ? double(s.carry_pairs - 1) : 0;
+    return b + coeff64 * double(s.spread_in[0]) + digit32 * double(s.m) + descriptor * tiles + ok_flag;
+  }
   for (unsigned r = 0; r < s.spread_rounds && r < gpu_pass_shape::max_spread_rounds; ++r)
     b += coeff64 * double(s.spread_in[r] + s.spread_out[r]);
   b += coeff64 * double(s.ns) + pair * double(s.carry_pairs) + ok_flag;  // fold
@@ -115,7 +133,11 @@ inline gpu_phase_bytes gpu_pass_bytes(const gpu_pass_shape& s) {
   using namespace gpu_bytes;
   const double G = double(s.G);
   gpu_phase_bytes b;
-  b.split = G * (split_one(s.an, s.ca, s.pairs_a) + (s.square ? 0 : split_one(s.bn, s.cb, s.pairs_b)));
+  if (s.fused_split)
+    b.split = G * (split_fused_one(s.an, s.ca, s.split_tiles_a) +
+                   (s.square ? 0 : split_fused_one(s.bn, s.cb, s.split_tiles_b)));
+  else
+    b.split = G * (split_one(s.an, s.ca, s.pairs_a) + (s.square ? 0 : split_one(s.bn, s.cb, s.pairs_b)));
   b.forward = G * (forward_one(s, s.ca) + (s.square ? 0 : forward_one(s, s.cb)));
   b.pointwise = G * complex_bytes(s) * double(s.spectrum) * (s.square ? 2 : 3);
   b.inverse = G * inverse_one(s);

@@ -26,6 +26,7 @@
 #include "mul/cuda/pass_graph_key.hpp"
 #include "mul/cuda/phase_clock.cuh"
 #include "mul/cuda/split_fused.cuh"
+#include "mul/cuda/split_fused_hd.hpp"
 #include "mul/coefficients_impl.hpp"
 #include "mul/fft_mul.hpp"
 #include "mul/gpu_plan_rule.hpp"
@@ -540,7 +541,11 @@ gpu_pass_shape pass_shape_of(const fft_job& j) {
     }
     p.ns = cp.ns;
     p.carry_pairs = (cp.M + carry::cuda::carry_block_positions - 1) / carry::cuda::carry_block_positions + 1;
+    p.fused_carry = j.fused_carry && cp.rounds == 1;
   }
+  p.fused_split = j.fused_split;
+  p.split_tiles_a = p.pairs_a ? (p.pairs_a - 1 + split_hd::threads - 1) / split_hd::threads : 0;
+  p.split_tiles_b = p.pairs_b ? (p.pairs_b - 1 + split_hd::threads - 1) / split_hd::threads : 0;
   return p;
 }
 

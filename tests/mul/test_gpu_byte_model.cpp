@@ -84,6 +84,25 @@ TEST(GpuByteModel, InHouseRealPerPhase) {
   EXPECT_EQ(b.total(), b.split + b.forward + b.pointwise + b.inverse + b.carry + b.join);
 }
 
+// The single-pass split and carry (BIGMUL_GPU_FUSED=1): limbs read once,
+// digits written, 32 bytes of descriptor per tile; the carry reads its
+// coefficients once and writes its digits. Other phases unchanged.
+TEST(GpuByteModel, FusedSplitAndCarry) {
+  gpu_pass_shape s = inhouse_real();
+  const gpu_phase_bytes multi = gpu_pass_bytes(s);
+  s.fused_split = s.fused_carry = true;
+  s.split_tiles_a = s.split_tiles_b = 1;
+  const gpu_phase_bytes b = gpu_pass_bytes(s);
+  // a: limbs 80 + digits 196 + 32; b: 48 + 120 + 32.
+  EXPECT_EQ(b.split, 2 * (308 + 200));
+  // 78 coefficients 624 + 80 digits 320 + one tile 32 + the ok flag 4.
+  EXPECT_EQ(b.carry, 2 * (624 + 320 + 32 + 4));
+  EXPECT_LT(b.split, multi.split);
+  EXPECT_LT(b.carry, multi.carry);
+  EXPECT_EQ(b.forward, multi.forward);
+  EXPECT_EQ(b.join, multi.join);
+}
+
 TEST(GpuByteModel, CufftSquareWrappedPerPhase) {
   const gpu_phase_bytes b = gpu_pass_bytes(cufft_square());
   EXPECT_EQ(b.split, 128 + 192 + 160);            // one operand

@@ -292,8 +292,8 @@ TEST(SplitFusedModel, TilingCoversEveryDigitOnce) {
 }
 
 TEST(SplitFusedModel, MatchesCpuSplitBalanced) {
-  for (std::size_t tp : {1, 3, 8, 32})
-    for (unsigned lanes : {1u, 4u, 32u})
+  for (std::size_t tp : {1, 3, 32})
+    for (unsigned lanes : {1u, 32u})
       for (schedule s : {schedule::random, schedule::latest_first})
         EXPECT_EQ(failures(config{tp, lanes, 6, s, mutant::none}, true), 0)
             << "tp " << tp << " lanes " << lanes << " latest-first " << (s == schedule::latest_first);

@@ -56,7 +56,7 @@ bool batched_on_gpu([[maybe_unused]] limb_t* r, [[maybe_unused]] const limb_t* a
 bool lanes_take(std::size_t n, radix rx, const mul_options& options) {
   if (rx != radix::binary || options.algo != algorithm::automatic) return false;
   if (detail::batched_ifma_supported()) return n <= detail::batched_ifma_max_limbs;
-  return n <= detail::batched_avx2_max_limbs && detail::batched_avx2_supported();
+  return n <= detail::batched_avx2_route_max_limbs && detail::batched_avx2_supported();
 }
 
 // Eight (IFMA) or four (AVX2) products per vector, the groups spread over the

@@ -113,7 +113,10 @@ TEST(MulBatchedAvx2, ThroughMulBatched) {
   ASSERT_TRUE(detail::batched_avx2_supported());
   ASSERT_FALSE(detail::batched_ifma_supported());
   auto g = bigmul::test::rng(3603);
-  for (std::size_t n : {1u, 3u, 16u, 17u, 64u, 128u, 129u}) {
+  // The route limit +-1 (lanes, then one at a time) and the kernel's own limit.
+  for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{16}, std::size_t{17},
+                        detail::batched_avx2_route_max_limbs, detail::batched_avx2_route_max_limbs + 1,
+                        std::size_t{64}, std::size_t{128}, std::size_t{129}}) {
     const std::size_t task = 4 * detail::batched_avx2_task_groups(n);
     for (std::size_t G : {std::size_t{1}, std::size_t{5}, task - 1, task + 1, 2 * task + 3})
       for (unsigned threads : {1u, 2u, 8u}) {

@@ -25,6 +25,7 @@
 #include "mul/batched_avx2.hpp"
 #include "mul/batched_ifma.hpp"
 #include "src/arith/montgomery.hpp"
+#include "src/arith/montgomery_lanes.hpp"
 
 #include "prim/ifma_target.hpp"
 
@@ -32,45 +33,9 @@ namespace bigmul::detail {
 namespace {
 
 using u64 = std::uint64_t;
-constexpr u64 mask52 = (u64{1} << 52) - 1;
-
-std::size_t bit_length(const limb_t* x, std::size_t n) {
-  while (n > 0 && x[n - 1] == 0) --n;
-  return n == 0 ? 0 : 64 * n - static_cast<std::size_t>(__builtin_clzll(x[n - 1]));
-}
-
-// Lane l of digit columns D[j * 8 + l] (j < d) from x[0..n) (scalar, bits
-// past n limbs are zero).
-void put_lane(u64* D, std::size_t l, std::size_t d, const limb_t* x, std::size_t n) {
-  for (std::size_t j = 0; j < d; ++j) {
-    const std::size_t bit = 52 * j, q = bit / 64, s = bit % 64;
-    u64 v = q < n ? x[q] >> s : 0;
-    if (s > 12 && q + 1 < n) v |= x[q + 1] << (64 - s);
-    D[j * 8 + l] = v & mask52;
-  }
-}
-
-// x[0..n) from lane l of normalized digit columns D (j < d).
-void get_lane(limb_t* x, std::size_t n, const u64* D, std::size_t l, std::size_t d) {
-  for (std::size_t q = 0; q < n; ++q) {
-    const std::size_t bit = 64 * q, j = bit / 52, s = bit % 52;
-    u64 v = j < d ? D[j * 8 + l] >> s : 0;
-    if (j + 1 < d) v |= D[(j + 1) * 8 + l] << (52 - s);
-    if (s > 40 && j + 2 < d) v |= D[(j + 2) * 8 + l] << (104 - s);
-    x[q] = v;
-  }
-}
-
-struct aligned_u64 {
-  u64* p = nullptr;
-  explicit aligned_u64(std::size_t count)
-      : p(static_cast<u64*>(::operator new[](count * sizeof(u64), std::align_val_t{64}))) {
-    std::memset(p, 0, count * sizeof(u64));
-  }
-  ~aligned_u64() { ::operator delete[](p, std::align_val_t{64}); }
-  aligned_u64(const aligned_u64&) = delete;
-  aligned_u64& operator=(const aligned_u64&) = delete;
-};
+constexpr u64 mask52 = lanes52::digit_mask;
+using aligned_u64 = lanes52::aligned_buffer<u64, 64>;
+using lanes52::digits_for;
 
 // A group's moduli in lanes: digits, k0 = -m^-1 mod 2^52, R^2 mod m.
 struct lane_moduli {
@@ -79,29 +44,8 @@ struct lane_moduli {
   explicit lane_moduli(std::size_t digits) : d(digits), M(8 * digits), R2(8 * digits), K0(8) {}
 };
 
-std::size_t digits_for(const lane_job& j) { return (bit_length(j.m, j.mn) + 2 + 51) / 52; }
-
 void fill_moduli(lane_moduli& L, const lane_job* jobs, std::size_t count) {
-  const std::size_t d = L.d;
-  // 2^(104 d) mod m: the moduli are public; lanes sharing a modulus share the division.
-  const std::size_t num_n = 104 * d / 64 + 1;
-  std::vector<limb_t> num(num_n, 0), r2, q;
-  num[num_n - 1] = limb_t{1} << (104 * d % 64);
-  const limb_t* last_m = nullptr;
-  for (std::size_t l = 0; l < 8; ++l) {
-    const lane_job& j = jobs[l < count ? l : 0];  // idle lanes repeat job 0's modulus
-    std::size_t mn = j.mn;
-    while (mn > 1 && j.m[mn - 1] == 0) --mn;
-    put_lane(L.M.p, l, d, j.m, mn);
-    L.K0.p[l] = neg_inverse_limb(j.m[0]) & mask52;
-    if (j.m != last_m) {
-      r2.assign(mn, 0);
-      q.assign(num_n - mn + 1, 0);
-      div_qr(q.data(), r2.data(), num.data(), num_n, j.m, mn);
-      last_m = j.m;
-    }
-    put_lane(L.R2.p, l, d, r2.data(), mn);
-  }
+  lanes52::fill_moduli<8>(L.M.p, L.R2.p, L.K0.p, L.d, jobs, count);
 }
 
 #if defined(BIGMUL_HAVE_IFMA_CODE)
@@ -188,69 +132,39 @@ BIGMUL_IFMA void select_entry(u64* out, const u64* table, std::size_t entries, c
   }
 }
 
-// Bits [pos, pos + w) of each lane's exponent (limbs read depend on pos only).
-void windows_at(u64* idx, const lane_job* jobs, std::size_t count, std::size_t pos, unsigned w) {
-  for (std::size_t l = 0; l < 8; ++l) {
-    if (l >= count) {
-      idx[l] = 0;
-      continue;
-    }
-    const limb_t* e = jobs[l].y;
-    const std::size_t en = jobs[l].yn, q = pos / 64, s = pos % 64;
-    u64 v = q < en ? e[q] >> s : 0;
-    if (s + w > 64 && q + 1 < en) v |= e[q + 1] << (64 - s);
-    idx[l] = v & ((u64{1} << w) - 1);
+// The lanes52 ladders' operations on this engine's vectors (squares are products).
+struct ifma_ops {
+  const lane_moduli& L;
+  amm_fn amm;
+  u64* t;
+  void mul(u64* out, const u64* a, const u64* b) const { amm(out, a, b, L, t); }
+  void sqr(u64* out, const u64* a) const { amm(out, a, a, L, t); }
+  void select(u64* out, const u64* table, std::size_t entries, const u64* idx) const {
+    select_entry(out, table, entries, idx, L.d);
   }
-}
+  void reduce(u64* a) const { reduce_once(a, L); }
+};
 
-BIGMUL_IFMA void pow_sec_impl(const lane_job* jobs, std::size_t count, std::size_t exp_bits) {
+std::size_t group_digits(const lane_job* jobs, std::size_t count) {
   std::size_t d = 1;
   for (std::size_t l = 0; l < count; ++l) d = std::max(d, digits_for(jobs[l]));
-  lane_moduli L(d);
-  fill_moduli(L, jobs, count);
-  const amm_fn mul = pick_amm(d);
-  const unsigned w = exp_bits <= 32 ? 2 : exp_bits <= 256 ? 4 : 5;
-  const std::size_t entries = std::size_t{1} << w, windows = std::max<std::size_t>(1, (exp_bits + w - 1) / w);
-  const std::size_t V = 8 * d;  // u64s per digit-vector number
-  aligned_u64 X(V), unit(V), table(entries * V), acc(V), sel(V), t(8 * (2 * d + 1)), idx(8);
-  for (std::size_t l = 0; l < 8; ++l) {
-    const lane_job& j = jobs[l < count ? l : 0];
-    put_lane(X.p, l, d, j.x, j.xn);
-    unit.p[l] = 1;
-  }
-  mul(table.p, L.R2.p, unit.p, L, t.p);  // R mod m (+ m): 1 in Montgomery form
-  mul(table.p + V, X.p, L.R2.p, L, t.p);  // x R
-  for (std::size_t k = 2; k < entries; ++k) mul(table.p + k * V, table.p + (k - 1) * V, table.p + V, L, t.p);
-  windows_at(idx.p, jobs, count, (windows - 1) * w, w);
-  select_entry(acc.p, table.p, entries, idx.p, d);
-  for (std::size_t win = windows - 1; win-- > 0;) {
-    for (unsigned k = 0; k < w; ++k) mul(acc.p, acc.p, acc.p, L, t.p);
-    windows_at(idx.p, jobs, count, win * w, w);
-    select_entry(sel.p, table.p, entries, idx.p, d);
-    mul(acc.p, acc.p, sel.p, L, t.p);
-  }
-  mul(acc.p, acc.p, unit.p, L, t.p);  // out of Montgomery form: <= m
-  reduce_once(acc.p, L);
-  for (std::size_t l = 0; l < count; ++l) get_lane(jobs[l].r, jobs[l].mn, acc.p, l, d);
+  return d;
 }
 
-BIGMUL_IFMA void mul_impl(const lane_job* jobs, std::size_t count) {
-  std::size_t d = 1;
-  for (std::size_t l = 0; l < count; ++l) d = std::max(d, digits_for(jobs[l]));
+void pow_sec_impl(const lane_job* jobs, std::size_t count, std::size_t exp_bits) {
+  const std::size_t d = group_digits(jobs, count);
   lane_moduli L(d);
   fill_moduli(L, jobs, count);
-  const amm_fn mul = pick_amm(d);
-  const std::size_t V = 8 * d;
-  aligned_u64 X(V), Y(V), P(V), t(8 * (2 * d + 1));
-  for (std::size_t l = 0; l < 8; ++l) {
-    const lane_job& j = jobs[l < count ? l : 0];
-    put_lane(X.p, l, d, j.x, j.xn);
-    put_lane(Y.p, l, d, j.y, j.yn);
-  }
-  mul(P.p, X.p, Y.p, L, t.p);     // x y R^-1 (+ m)
-  mul(P.p, P.p, L.R2.p, L, t.p);  // x y (+ m)
-  reduce_once(P.p, L);
-  for (std::size_t l = 0; l < count; ++l) get_lane(jobs[l].r, jobs[l].mn, P.p, l, d);
+  aligned_u64 t(8 * (2 * d + 1));
+  lanes52::fixed_window_pow<8>(ifma_ops{L, pick_amm(d), t.p}, L.R2.p, jobs, count, exp_bits, d);
+}
+
+void mul_impl(const lane_job* jobs, std::size_t count) {
+  const std::size_t d = group_digits(jobs, count);
+  lane_moduli L(d);
+  fill_moduli(L, jobs, count);
+  aligned_u64 t(8 * (2 * d + 1));
+  lanes52::lane_products<8>(ifma_ops{L, pick_amm(d), t.p}, L.R2.p, jobs, count, d);
 }
 
 #endif  // BIGMUL_HAVE_IFMA_CODE

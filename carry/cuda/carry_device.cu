@@ -103,24 +103,7 @@ __global__ void __launch_bounds__(carry_threads) emit_kernel(const std::int64_t*
     // the pair (cin, 0), whose g is the carry out of them.
     std::uint32_t cin =
         warp_agg.fold(warp, carry_gp{scanned[g * (nblk + 1) + blockIdx.x].g, 0}, carry_op{}).g;
-    bool bad = false;
-    std::uint32_t* og = out + g * m;
-#pragma unroll
-    for (unsigned r = 0; r < carry_items; ++r) {
-      const std::uint64_t bits = hd::warp_carry_bits(gm[r], pm[r], cin);
-      cin = static_cast<std::uint32_t>(bits >> 32) & 1u;
-      const std::size_t p = first + r * 32 + lane;
-      if (p < M) {
-        bool carry_out;
-        const std::uint32_t d = hd::resolve_digit(t[r], static_cast<std::uint32_t>(bits >> lane) & 1u, B, carry_out);
-        if (p < m)
-          og[p] = d;
-        else if (d != 0)
-          bad = true;
-        if (p == M - 1 && !carry_out) bad = true;
-      }
-    }
-    if (bad) d_ok[g] = 0;
+    if (hd::emit_positions(t, gm, pm, cin, first, lane, M, m, B, out + g * m)) d_ok[g] = 0;
     __syncthreads();
   }
 }

@@ -223,6 +223,38 @@ BIGMUL_HD std::uint32_t resolve_digit(std::int64_t t, std::uint32_t c, std::int6
   return static_cast<std::uint32_t>(carry_out ? d - B : d);
 }
 
+// Whether position p with digit d (carry out carry_out) breaks the fit:
+// a nonzero digit at or past m, or no carry out of the last position M - 1.
+BIGMUL_HD bool position_bad(std::size_t p, std::uint32_t d, bool carry_out, std::size_t m, std::size_t M) {
+  return (p >= m && d != 0) || (p == M - 1 && !carry_out);
+}
+
+// A thread's carry_items positions first + 32 r + lane (r < carry_items) of a
+// product: their digits into out[0, m), from phase-2 values t, the warp's
+// generate/propagate masks gm, pm and cin, the carry into the warp's first
+// position. True when one of them is bad (position_bad). The multi-pass emit kernel and the
+// fused carry kernel (carry_fused.cu) both end with it.
+BIGMUL_HD bool emit_positions(const std::int64_t (&t)[carry_items], const std::uint32_t (&gm)[carry_items],
+                              const std::uint32_t (&pm)[carry_items], std::uint32_t cin, std::size_t first,
+                              unsigned lane, std::size_t M, std::size_t m, std::int64_t B, std::uint32_t* out) {
+  bool bad = false;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (unsigned r = 0; r < carry_items; ++r) {
+    const std::uint64_t bits = warp_carry_bits(gm[r], pm[r], cin);
+    cin = static_cast<std::uint32_t>(bits >> 32) & 1u;
+    const std::size_t p = first + r * 32 + lane;
+    if (p < M) {
+      bool carry_out;
+      const std::uint32_t d = resolve_digit(t[r], static_cast<std::uint32_t>(bits >> lane) & 1u, B, carry_out);
+      if (p < m) out[p] = d;
+      bad |= position_bad(p, d, carry_out, m, M);
+    }
+  }
+  return bad;
+}
+
 }  // namespace hd
 
 }  // namespace bigmul::carry::cuda

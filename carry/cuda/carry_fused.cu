@@ -81,20 +81,8 @@ __global__ void __launch_bounds__(carry_threads)
     }
     __syncthreads();
     std::uint32_t cin = fused_hd::warp_carry_in(s_prefix & 1u, codes, warp);
-    bool bad = false;
-    std::uint32_t* og = out + g * m;
-#pragma unroll
-    for (unsigned r = 0; r < carry_items; ++r) {
-      const std::uint64_t bits = hd::warp_carry_bits(gm[r], pm[r], cin);
-      cin = static_cast<std::uint32_t>(bits >> 32) & 1u;
-      const std::size_t p = first + std::size_t{warp} * 32 * carry_items + r * 32 + lane;
-      if (p < M) {
-        bool carry_out;
-        const std::uint32_t d = hd::resolve_digit(t[r], static_cast<std::uint32_t>(bits >> lane) & 1u, B, carry_out);
-        if (p < m) og[p] = d;
-        bad |= fused_hd::position_bad(p, d, carry_out, m, M);
-      }
-    }
+    const bool bad = hd::emit_positions(t, gm, pm, cin, first + std::size_t{warp} * 32 * carry_items, lane, M, m, B,
+                                        out + g * m);
     if (__syncthreads_or(bad) && threadIdx.x == 0) atomicOr(&state[g].bad, 1u);
     if (threadIdx.x == 0) {
       __threadfence();  // the bad flag before the done ticket

@@ -69,10 +69,4 @@ BIGMUL_HD std::uint32_t warp_carry_in(std::uint32_t tile_carry, const std::uint3
   return cin;
 }
 
-// Whether position p with digit d (carry out carry_out) breaks the fit:
-// a nonzero digit at or past m, or no carry out of the last position M - 1.
-BIGMUL_HD bool position_bad(std::size_t p, std::uint32_t d, bool carry_out, std::size_t m, std::size_t M) {
-  return (p >= m && d != 0) || (p == M - 1 && !carry_out);
-}
-
 }  // namespace bigmul::carry::cuda::fused_hd

@@ -198,7 +198,7 @@ class emulator {
           const std::uint32_t d =
               hd::resolve_digit(b.t[run * 32 + lane], static_cast<std::uint32_t>(bits >> lane) & 1u, B, carry_out);
           if (p < m_) out_[b.g * m_ + p] = d;
-          bad |= fhd::position_bad(p, d, carry_out, m_, plan_.M);
+          bad |= hd::position_bad(p, d, carry_out, m_, plan_.M);
         }
       }
     }

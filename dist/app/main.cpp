@@ -178,8 +178,17 @@ int run(MPI_Comm comm, int argc, char** argv) {
     verify(comm, a, b, product, a.rx);
     phases.emplace_back("verify", since(t0));
   }
+  // The working arrays and the operands are done with: the output's text and
+  // Open MPI's collective-I/O buffers need the room (under a tight
+  // per-process cap its I/O can fail to allocate them and stall).
+  mpi::release_scratch();
+  bigmul::release_scratch();
+  const std::size_t rn = a.global + b.global;
+  const bool negative = a.negative != b.negative;
+  std::vector<limb_t>().swap(a.limbs);
+  std::vector<limb_t>().swap(b.limbs);
   t0 = clock_type::now();
-  write_product(comm, product, a.global + b.global, a.rx, a.negative != b.negative, o.output, o.raw, o.threads);
+  write_product(comm, product, rn, rx, negative, o.output, o.raw, o.threads);
   phases.emplace_back("output", since(t0));
   phases.emplace_back("total", since(t_start));
   if (o.timing) print_timing(comm, phases, st);

@@ -77,36 +77,90 @@ std::size_t text_offset(MPI_Comm comm, std::size_t bytes, bool raw, std::size_t&
   return off;
 }
 
-void to_stdout(MPI_Comm comm, const std::string& text, std::size_t total) {
+// The whole text on rank 0 (empty elsewhere), in the output's order: the top
+// rank first for text, rank 0 first for the raw format.
+std::string gather_text(MPI_Comm comm, const std::string& text, std::size_t total, bool raw) {
   int size = 1, rank = 0;
   MPI_Comm_size(comm, &size);
   MPI_Comm_rank(comm, &rank);
   if (total > static_cast<std::size_t>(INT_MAX))  // every rank knows total: all throw
-    throw error(error::kind::resource, "bigmul: a product over 2 GB of text goes to a file: use -o PATH");
+    throw error(error::kind::resource,
+                "bigmul: a product over 2 GB goes to a regular file: use -o PATH (not standard output or a device)");
   int len = static_cast<int>(text.size());
   std::vector<int> lens(static_cast<std::size_t>(size)), displs(lens.size());
   MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, comm);
-  // Rank order is least significant first: gather top rank first.
   std::string all;
   if (rank == 0) {
     long long at = 0;
-    for (int r = size - 1; r >= 0; --r) {
-      displs[static_cast<std::size_t>(r)] = static_cast<int>(at);
-      at += lens[static_cast<std::size_t>(r)];
+    for (int k = 0; k < size; ++k) {
+      const auto r = static_cast<std::size_t>(raw ? k : size - 1 - k);
+      displs[r] = static_cast<int>(at);
+      at += lens[r];
     }
     all.resize(static_cast<std::size_t>(at));
   }
   MPI_Gatherv(text.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, comm);
+  return all;
+}
+
+void to_stdout(MPI_Comm comm, const std::string& text, std::size_t total, bool raw) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const std::string all = gather_text(comm, text, total, raw);
   phase_plain(comm, "output", false, [&] {
     if (rank == 0 && (std::fwrite(all.data(), 1, all.size(), stdout) != all.size() || std::fflush(stdout) != 0))
       throw error(error::kind::resource, std::string("bigmul: cannot write standard output: ") + std::strerror(errno));
   });
 }
 
+// -o naming a device or FIFO (/dev/null, a pipe): written directly from rank
+// 0, as the single-process bigmul writes it (a rename would replace it).
+void to_device(MPI_Comm comm, const std::string& text, std::size_t total, bool raw, const std::string& path) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const std::string all = gather_text(comm, text, total, raw);
+  phase_plain(comm, "output", false, [&] {
+    if (rank != 0) return;
+    const int fd = open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) throw error(error::kind::resource, "bigmul: cannot write '" + path + "': " + std::strerror(errno));
+    std::size_t done = 0;
+    while (done < all.size()) {
+      const ssize_t n = write(fd, all.data() + done, all.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const int err = errno;
+        close(fd);
+        throw error(error::kind::resource, "bigmul: cannot write '" + path + "': " + std::strerror(err));
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    if (close(fd) != 0) throw error(error::kind::resource, "bigmul: cannot write '" + path + "': " + std::strerror(errno));
+  });
+}
+
+// Whether -o names a device or FIFO (decided on rank 0 by the single-process
+// rules, agreed by every rank).
+bool output_is_direct(MPI_Comm comm, const std::string& path) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int direct = 0;
+  phase_plain(comm, "output", false, [&] {
+    if (rank != 0) return;
+    try {
+      direct = cli::resolve_output(path).direct ? 1 : 0;
+    } catch (const cli::failure& f) {
+      throw error(error::kind::resource, f.what());
+    }
+  });
+  MPI_Bcast(&direct, 1, MPI_INT, 0, comm);
+  return direct != 0;
+}
+
 // -o's rules are the single-process bigmul's (cli/output.hpp, issue 32),
 // taken on rank 0: a symbolic link's target is replaced and the link kept, a
-// directory, a dangling link, a device or FIFO is refused (the product goes
-// through a temporary file and a rename), and the replaced file's owner,
+// directory or a dangling link is refused, a device or FIFO is written
+// directly (to_device; a regular file goes through a temporary file and a
+// rename), and the replaced file's owner,
 // group, mode and attributes pass to the new one (cli/replace.hpp).
 // cli::failure becomes bigmul::error so that every rank throws it.
 template <class Body>
@@ -232,10 +286,12 @@ void write_product(MPI_Comm comm, const std::vector<limb_t>& limbs, std::size_t 
   });
   std::size_t total = 0;
   const std::size_t offset = text_offset(comm, text.size(), raw, total);
-  if (path)
-    to_file(comm, text, offset, *path);
+  if (!path)
+    to_stdout(comm, text, total, raw);
+  else if (output_is_direct(comm, *path))
+    to_device(comm, text, total, raw, *path);
   else
-    to_stdout(comm, text, total);
+    to_file(comm, text, offset, *path);
 }
 
 }  // namespace bigmul::dist::app

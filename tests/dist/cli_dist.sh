@@ -3,7 +3,7 @@
 # bigmul --distributed end to end (ctest dist_cli): outputs byte-identical to
 # the single-process bigmul for 1 .. 5 ranks (decimal, hex, mixed radices,
 # standard input), -o's rules (a symbolic link kept, the target's mode kept,
-# a directory refused), and the failures: a bad byte on a rank boundary, a
+# a FIFO or device written directly, a directory refused), and the failures: a bad byte on a rank boundary, a
 # truncated raw-limb file, a product past the primes' cap (refused before any
 # block is read), one rank over a memory cap, one rank killed; each fails
 # with bigmul's exit status, -o left untouched.
@@ -78,6 +78,21 @@ run 2 "@$work/a" "@$work/b" -o "$work/link"
 [[ -L $work/link ]] || fail "-o through a link: the link was replaced"
 cmp -s "$work/single" "$work/target" || fail "-o through a link: target lacks the product: $(cat "$work/err")"
 [[ $(stat -c %a "$work/target") == 640 ]] || fail "-o through a link: mode $(stat -c %a "$work/target"), expected 640"
+# -o naming a FIFO or a device: written directly, as the single-process
+# bigmul does (a rename would replace it); --raw keeps rank 0's limbs first.
+mkfifo "$work/fifo"
+timeout 150 cat "$work/fifo" >"$work/from_fifo" &  # a run that never opens the FIFO must not hang the test
+run 3 "@$work/a" "@$work/b" -o "$work/fifo"
+wait
+[[ -p $work/fifo ]] || fail "-o a FIFO: the FIFO was replaced"
+cmp -s "$work/single" "$work/from_fifo" || fail "-o a FIFO: the bytes read differ: $(cat "$work/err")"
+run 2 "@$work/a" "@$work/b" -o /dev/null
+[[ $(cat "$work/rc") == 0 ]] || fail "-o /dev/null: status $(cat "$work/rc"): $(cat "$work/err")"
+run 3 "@$work/a" "@$work/b" --raw -o "$work/raw_file"
+timeout 150 cat "$work/fifo" >"$work/raw_fifo" &
+run 3 "@$work/a" "@$work/b" --raw -o "$work/fifo"
+wait
+cmp -s "$work/raw_file" "$work/raw_fifo" || fail "--raw -o a FIFO differs from --raw -o a file: $(cat "$work/err")"
 # --random: the same numbers for every rank count.
 for k in 1 4; do run $k --random 5000 --seed 9 -o "$work/r$k" --verify; done
 cmp -s "$work/r1" "$work/r4" || fail "--random 5000: 1 and 4 ranks differ"

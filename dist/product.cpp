@@ -35,10 +35,9 @@ namespace {
 using fft::u128;
 // The working arrays: prim::buffer's (2 MiB aligned, huge pages advised
 // where it advises them): the four-step's strided sides touch a cache line
-// a column, which on 4 KiB pages is a TLB miss each. Past prim::buffer's 64
-// MiB its reason holds here too: advising huge pages for a 10^8-digit
-// product's 100 MB arrays made it slower on this virtual machine (9 s
-// against 6 s, P = 1), the faults costing more than the misses saved.
+// a column, which on 4 KiB pages is a TLB miss each. Past prim::buffer's
+// huge-page limit its reason holds here too: for arrays that large the
+// faults of advised huge pages cost more than the TLB misses they save.
 //
 // They are kept between products (mpi::release_scratch() frees them), as
 // the single-process product keeps its scratch: a product's fresh pages'

@@ -18,10 +18,10 @@ bool batched_avx2_supported();
 
 // Largest operand size (limbs) the lane kernel takes (its stack arrays).
 inline constexpr std::size_t batched_avx2_max_limbs = 128;
-// Largest size for which mul_batched routes a batch to the lanes: bench/crypto's
-// AVX2 run against its BIGMUL_BATCHED_ENGINE=scalar run has the lanes ahead at
-// 1024 and 2048 bits and behind one-at-a-time products from 3072 bits
-// (bench/results/crypto_avx2_cpu.txt).
+// Largest size for which mul_batched routes a batch to the lanes: past it the
+// lanes' quadratic digit products lose to one-at-a-time products, which
+// reach Karatsuba and Toom-3 (bench/crypto, BIGMUL_BATCHED_ENGINE=avx2 against
+// =scalar, tells where).
 inline constexpr std::size_t batched_avx2_route_max_limbs = 32;
 
 // Groups of four products per task when mul_batched spreads a batch over

@@ -139,6 +139,7 @@ int child(std::size_t digits, unsigned threads, const std::vector<std::string>& 
   opt.threads = threads;
   for (const std::string& e : engines) {
     setenv("BIGMUL_NTT_ENGINE", e.c_str(), 1);
+    release_scratch();  // the previous engine's kept scratch is not this engine's peak
     reset_peak();
     const std::size_t heap_before = heap_in_use();
     const double c0 = now_seconds();

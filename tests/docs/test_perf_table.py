@@ -41,4 +41,14 @@ bench_flint = {"context": dict(ctx, program="bench_flint"), "benchmarks": [
 t = pt.table(bench_flint, "y.json")
 expect("FLINT 3, 1 thread" in t and "1.50× faster" in t and "5.00× faster" in t and "| 10^7 | binary | — |" in t,
        "bench_flint file (avx2 engine, GMP missing at 10^7)", t)
+bench_flint["benchmarks"][0].update(peak_heap_bytes=3e6, flint_peak_heap_bytes=6e6)
+bench_flint["benchmarks"][1].update(peak_heap_bytes=4e6, flint_peak_heap_bytes=6e6)
+t = pt.table(dict(bench_flint, context=dict(ctx, program="bench_flint", ntt_engine="ifma")), "y.json", "avx2")
+expect(t.startswith(pt.markers("avx2")[0]) and t.endswith(pt.markers("avx2")[1]) and "| 4 MB | 6 MB |" in t
+       and "1.50× faster" in t and "BIGMUL_NTT_ENGINE=avx2" in t and "| 10^7 |" in t,
+       "bench_flint file, --engine avx2 on an ifma processor (its rows, heap columns, its own markers)", t)
+page = "a\n" + pt.markers("avx2")[0] + "\nSTALE\n" + pt.markers("avx2")[1] + "\nb\n" + pt.BEGIN + "\nkeep\n" + pt.END
+new_page = pt.splice(page, t, "page", "avx2")
+expect("keep" in new_page and "STALE" not in new_page and "| 4 MB | 6 MB |" in new_page,
+       "splicing the avx2 table leaves the default table alone", new_page)
 print("perf_table_columns: ok")

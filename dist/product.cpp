@@ -100,7 +100,7 @@ void drop_kept() {
 
 std::size_t product_digits() { return 3; }  // a coefficient < 2^163 is three base-B digits
 
-plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_local) {
+plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_local, radix rx) {
   int size = 1;
   MPI_Comm_size(comm, &size);
   // Sizes, and whether the rank can run the IFMA engine: all ranks must
@@ -113,6 +113,7 @@ plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_loca
   check_mpi(MPI_Allgather(mine, 4, MPI_UNSIGNED_LONG_LONG, all.data(), 4, MPI_UNSIGNED_LONG_LONG, comm),
             "operand sizes");
   plan_layout L;
+  L.rx = rx;
   L.ifma = true;
   for (int r = 0; r < size; ++r) {
     L.a_off.push_back(L.an);
@@ -470,9 +471,9 @@ std::size_t buffer_words::peak_bytes() const {
 buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   buffer_words w;
   // The IFMA engine's primes (below 2^50) as the single-process product
-  // counts them: three while they cover min(an, bn) (2^64 - 1)^2 (binary's
-  // bound covers decimal's too), else four.
-  w.primes = L.ifma && L.an && L.bn ? detail::primes_needed(fft::ntt52_primes, 4, L.an, L.bn, radix::binary) : 3;
+  // counts them: three while they cover min(an, bn) B^2 for the limbs'
+  // base B, else four.
+  w.primes = L.ifma && L.an && L.bn ? detail::primes_needed(fft::ntt52_primes, 4, L.an, L.bn, L.rx) : 3;
   if (L.ifma && L.four_primes) w.primes = 4;
   if (!L.an || !L.bn) return w;
   const std::size_t me = static_cast<std::size_t>(rank);
@@ -494,12 +495,12 @@ void release_scratch() { dist::drop_kept(); }
 
 std::size_t max_product_limbs() { return static_cast<std::size_t>(fft::ntt_max_length); }
 
-std::size_t preflight_bytes(MPI_Comm comm, std::size_t a_local, std::size_t b_local) {
+std::size_t preflight_bytes(MPI_Comm comm, std::size_t a_local, std::size_t b_local, radix rx) {
   int size = 1, rank = 0;
   MPI_Comm_size(comm, &size);
   MPI_Comm_rank(comm, &rank);
   dist::plan_layout L;
-  dist::phase(comm, "preflight", [&] { L = dist::gather_layout(comm, a_local, b_local); });
+  dist::phase(comm, "preflight", [&] { L = dist::gather_layout(comm, a_local, b_local, rx); });
   return dist::plan_buffers(L, size, rank).peak_bytes();
 }
 
@@ -513,7 +514,7 @@ std::vector<limb_t> mul(MPI_Comm comm, const limb_t* a, std::size_t a_local, con
   dist::plan_layout L;
   std::size_t need = 0;
   dist::phase(comm, "preflight", [&] {
-    L = dist::gather_layout(comm, a_local, b_local);
+    L = dist::gather_layout(comm, a_local, b_local, opt.rx);
     const dist::buffer_words w = dist::plan_buffers(L, ctx.size, ctx.rank);
     need = w.peak_bytes();
     // MPI's counts are ints: no rank may send or receive more words at once.

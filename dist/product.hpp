@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "bigmul/config.hpp"
 #include "dist/shape.hpp"
 
 namespace bigmul::dist {
@@ -16,6 +17,9 @@ struct plan_layout {
   shape s;
   bool ifma = false;  // every rank runs the IFMA engine
   bool four_primes = false;  // BIGMUL_DIST_PRIMES=4 on some rank (tests): IFMA's four at any size
+  // The limbs' radix: decimal limbs (< 10^19) keep three IFMA primes to
+  // ~2^23.8 limbs where binary's take four past ~2^22 (mul/ntt_layout.cpp).
+  radix rx = radix::binary;
 };
 
 // Words each buffer of this rank needs (preflight_bytes sums their peak).

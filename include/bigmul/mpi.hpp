@@ -86,8 +86,9 @@ void release_scratch();
 /// Bytes of working memory this rank needs for the product of operands whose
 /// blocks here hold a_local and b_local limbs (collective: the global sizes
 /// and layout come from every rank). Throws bigmul::error on every rank when
-/// the product exceeds max_product_limbs().
-std::size_t preflight_bytes(MPI_Comm comm, std::size_t a_local, std::size_t b_local);
+/// the product exceeds max_product_limbs(). rx: the limbs' radix (decimal
+/// limbs may need fewer primes, so fewer bytes; binary's figure covers both).
+std::size_t preflight_bytes(MPI_Comm comm, std::size_t a_local, std::size_t b_local, radix rx = radix::binary);
 
 /// a[0 .. a_local), b[0 .. b_local): this rank's blocks of A and B; the
 /// blocks in rank order are the operands' limbs, least significant first

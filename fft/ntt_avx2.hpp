@@ -33,6 +33,10 @@ struct ntt_avx2_twiddle_table;  // fft/ntt_level_table.hpp
 // Garner's mixed-radix digits for the four primes of ntt52_primes, as
 // ntt_mixed_radix_digits (4 coefficients a vector in double arithmetic).
 void ntt_avx2_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used = 4);
+// Garner and Horner for the first three primes, as ntt52_crt3_limbs
+// (fft/ntt_ifma.hpp): coefficient i + q's limbs at x[q], x[count + q],
+// x[2 count + q]; 4 coefficients a vector, exact in double FMA arithmetic.
+void ntt_avx2_crt3_limbs(const u64* const res[], std::size_t i, std::size_t count, u64* x);
 
 // The engine's vector arithmetic (fft/ntt_avx2_arith.hpp) on 4 lanes of
 // integer-valued doubles, for tests at the edges of its ranges (needs

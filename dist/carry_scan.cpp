@@ -7,15 +7,18 @@
 
 namespace bigmul::dist {
 
-carry_table normalize_sums(const unsigned __int128* s, std::size_t len, limb_t* out, radix rx, unsigned) {
+carry_table normalize_sums(const sums_ref& s, std::size_t len, limb_t* out, radix rx) {
   if (len == 0) return {0, 1, 2, 3};
-  unsigned __int128 carry = 0;
-  for (std::size_t i = 0; i < len; ++i) {
-    const unsigned __int128 t = s[i] + carry;  // < 3B
-    if (rx == radix::binary) {
-      out[i] = static_cast<limb_t>(t);
-      carry = t >> 64;
-    } else {
+  std::uint64_t carry = 0;  // <= 2: a sum of three digits is at most 3B - 3
+  if (rx == radix::binary) {
+    for (std::size_t i = 0; i < len; ++i) {
+      const std::uint64_t t = s.lo[i] + carry;
+      out[i] = t;
+      carry = s.hi[i] + (t < carry ? 1 : 0);
+    }
+  } else {
+    for (std::size_t i = 0; i < len; ++i) {
+      const unsigned __int128 t = ((static_cast<unsigned __int128>(s.hi[i]) << 64) | s.lo[i]) + carry;  // < 3B
       const detail::qr64 qr = detail::div_1e19(t);
       out[i] = qr.r;
       carry = qr.q;

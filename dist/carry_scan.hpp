@@ -32,8 +32,23 @@ inline carry_table compose(const carry_table& g, const carry_table& h) {
   return {h[g[0]], h[g[1]], h[g[2]], h[g[3]]};
 }
 
+// Sums of three 64-bit digits (< 3 2^64): the low words, and the high
+// parts (<= 2) as bytes, so a sum takes 9 bytes instead of 16 and the low
+// words' array is the size of the other working arrays (dist/product.cpp
+// reuses them from product to product).
+struct sums_ref {
+  std::uint64_t* lo;
+  std::uint8_t* hi;
+  // s[q] += v.
+  void add(std::size_t q, std::uint64_t v) const {
+    const std::uint64_t t = lo[q] + v;
+    hi[q] = static_cast<std::uint8_t>(hi[q] + (t < v ? 1 : 0));
+    lo[q] = t;
+  }
+};
+
 // out[i] = the limbs of sum s[i] B^i (carry-in 0); returns this rank's table.
-carry_table normalize_sums(const unsigned __int128* s, std::size_t len, limb_t* out, radix rx, unsigned threads);
+carry_table normalize_sums(const sums_ref& s, std::size_t len, limb_t* out, radix rx);
 
 // out + c (c <= 3) in place; returns the carry out of the top limb.
 unsigned add_carry(limb_t* out, std::size_t len, unsigned c, radix rx);

@@ -307,7 +307,7 @@ range digit_points(range dest, std::size_t l, std::size_t n) {
 // digit's words, and digit l's array is free once it has gone).
 // send: at least the rank's column words; recv: at least mine.size().
 void digit_to_sums(const context& ctx, const plan_layout& L, std::size_t l, const u64* dig, u64* send, u64* recv,
-                   u128* sums, range mine) {
+                   const sums_ref& sums, range mine) {
   const std::size_t P = static_cast<std::size_t>(ctx.size), n1 = L.s.n1, n2 = L.s.n2, rn = L.an + L.bn;
   const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
   std::vector<std::size_t> sc(P, 0), rc(P, 0);
@@ -334,7 +334,7 @@ void digit_to_sums(const context& ctx, const plan_layout& L, std::size_t l, cons
                    if (r.words)
                      r.words[i] = c;
                    else
-                     sums[r.j1 + i + n1 * r.j2 + l - mine.begin] += c;
+                     sums.add(r.j1 + i + n1 * r.j2 + l - mine.begin, c);
                  });
   exchange(ctx, "digits to positions", send, sc, recv, rc);
   at = 0;
@@ -342,7 +342,7 @@ void digit_to_sums(const context& ctx, const plan_layout& L, std::size_t l, cons
     if (s != me)
       for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(s)),
                    [&](std::size_t j, std::size_t, std::size_t, std::size_t k) {
-                     for (std::size_t i = 0; i < k; ++i) sums[j + i + l - mine.begin] += recv[at++];
+                     for (std::size_t i = 0; i < k; ++i) sums.add(j + i + l - mine.begin, recv[at++]);
                    });
 }
 
@@ -413,16 +413,18 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   garner_digits(ctx, w.cols, dig, primes, L.ifma, opt.rx);
   res[3].reset();
   clock.lap("garner");
-  words sums_words;  // the sums: two words a product limb
+  words sums_lo, sums_hi;  // the sums: a word and a byte a product limb
   std::vector<limb_t> out;
   phase(comm, "allocation", [&] {
     send = make_words(w.cols);
     recv = make_words(out_block.size());
     drop_kept();
-    sums_words = make_words(2 * out_block.size());
+    sums_lo = make_words(out_block.size());
+    sums_hi = make_words((out_block.size() + 7) / 8);
   });
-  u128* const sums = reinterpret_cast<u128*>(sums_words.get());  // 64-byte aligned
-  std::fill(sums, sums + out_block.size(), u128{0});
+  const sums_ref sums{sums_lo.get(), reinterpret_cast<std::uint8_t*>(sums_hi.get())};
+  std::fill(sums.lo, sums.lo + out_block.size(), u64{0});
+  std::fill(sums.hi, sums.hi + out_block.size(), std::uint8_t{0});
   for (std::size_t l = 0; l < product_digits(); ++l) {
     digit_to_sums(ctx, L, l, dig[l], send.get(), recv.get(), sums, out_block);
     res[l].reset();
@@ -430,8 +432,9 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   send.reset();
   recv.reset();
   phase(comm, "allocation", [&] { out.resize(out_block.size()); });
-  const carry_table f = normalize_sums(sums, out_block.size(), out.data(), opt.rx, ctx.threads);
-  sums_words.reset();
+  const carry_table f = normalize_sums(sums, out_block.size(), out.data(), opt.rx);
+  sums_lo.reset();
+  sums_hi.reset();
   const unsigned c = carry_in(comm, f);
   add_carry(out.data(), out.size(), c, opt.rx);  // its carry out, f[c], is the next rank's business
   phase(comm, "carry", [&] {
@@ -464,7 +467,8 @@ bool use_ifma_engine() {
 
 std::size_t buffer_words::peak_bytes() const {
   const std::size_t transform = primes * cols + 2 * rows + send + recv;
-  const std::size_t digits = 3 * cols + cols + out + 2 * out;  // digits, send, recv, sums (then sums + limbs)
+  // digits, send, recv, sums (a word and a byte a limb; then sums + limbs)
+  const std::size_t digits = 3 * cols + cols + out + out + (out + 7) / 8;
   return 8 * std::max(transform, digits);
 }
 

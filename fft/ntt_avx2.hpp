@@ -37,6 +37,9 @@ void ntt_avx2_mixed_radix_digits(const u64* const res[], std::size_t i, std::siz
 // (fft/ntt_ifma.hpp): coefficient i + q's limbs at x[q], x[count + q],
 // x[2 count + q]; 4 coefficients a vector, exact in double FMA arithmetic.
 void ntt_avx2_crt3_limbs(const u64* const res[], std::size_t i, std::size_t count, u64* x);
+// The three-prime decimal digits, as ntt52_decimal_digits
+// (fft/ntt_decimal_digits.hpp), 4 coefficients a vector the same way.
+void ntt_avx2_decimal_digits(const u64* const res[], std::size_t i, std::size_t count, u64* d);
 
 // The engine's vector arithmetic (fft/ntt_avx2_arith.hpp) on 4 lanes of
 // integer-valued doubles, for tests at the edges of its ranges (needs

@@ -6,6 +6,7 @@
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_avx2_arith.hpp"
 #include "fft/ntt_crt.hpp"
+#include "fft/ntt_decimal_digits.hpp"
 
 namespace bigmul::fft {
 namespace {
@@ -93,12 +94,107 @@ BIGMUL_AVX2 void crt3_limbs_run(const garner_avx2& G, const u64* const res[], st
     const split52 t = mul_split52(y.hi, p0v, p0_52, magic, two52v);
     __m256d b = _mm256_add_pd(s.lo, d[0]), m = _mm256_add_pd(s.hi, t.lo), top = t.hi;
     carry_up(b, m, two52v, one);
-    //MUT
+    carry_up(m, top, two52v, one);
     const __m256i x0 = u52_of(b, exp52), x1 = u52_of(m, exp52), x2 = u52_of(top, exp52);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + q), _mm256_or_si256(x0, _mm256_slli_epi64(x1, 52)));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + count + q),
                         _mm256_or_si256(_mm256_srli_epi64(x1, 12), _mm256_slli_epi64(x2, 40)));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + 2 * count + q), _mm256_srli_epi64(x2, 24));
+  }
+}
+// Integer-valued doubles: lo in (-2^52, 2^53) -> lo mod 2^52, hi + floor(lo / 2^52).
+BIGMUL_AVX2 inline void carry52(__m256d& lo, __m256d& hi, __m256d two52v, __m256d inv52) {
+  const __m256d c = _mm256_floor_pd(_mm256_mul_pd(lo, inv52));
+  lo = _mm256_fnmadd_pd(c, two52v, lo);
+  hi = _mm256_add_pd(hi, c);
+}
+// u64 lanes below 2^52 -> doubles.
+BIGMUL_AVX2 inline __m256d pd_of(__m256i x, __m256i exp52, __m256d two52v) {
+  return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, exp52)), two52v);
+}
+
+// The decimal split's constants (fft/ntt_decimal_digits.hpp): M = 10^19 =
+// 2^19 F, p0 p1 = A1 M + A0 with A0 = a0h 2^52 + a0l.
+struct decimal_avx2 {
+  double p0, a0l, a0h, a1, f;
+};
+
+// floor(U / F) and U mod F for U = u1 2^52 + u0 (u0 < 2^52 and u1 < 2^44 as
+// doubles, U / F < 2^51): qd = fl(fl(u1 2^52 + u0) (1/F)) is within 3 2^-53
+// relative of U / F, so q1 = trunc(qd) is q - 1, q or q + 1. With
+// h + l = q1 F exactly (FMA), u1 2^52 - h is an integer of magnitude
+// < 2^46 + 2^52 + 2^43 (h's rounding < 2^43) and (u1 2^52 - h) + u0 =
+// (U - q1 F) + l below 2^47: both exact (F3), and r1 = U - q1 F in [-F, 2F)
+// after subtracting l; one correction each way.
+BIGMUL_AVX2 inline void div_f(__m256d u1, __m256d u0, __m256d f, __m256d inv_f, __m256d two52v, __m256d& q,
+                              __m256d& r) {
+  q = _mm256_round_pd(_mm256_mul_pd(_mm256_fmadd_pd(u1, two52v, u0), inv_f), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  const __m256d h = _mm256_mul_pd(q, f), l = _mm256_fmsub_pd(q, f, h);
+  r = _mm256_sub_pd(_mm256_add_pd(_mm256_fmsub_pd(u1, two52v, h), u0), l);
+  const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+  const __m256d neg = _mm256_cmp_pd(r, zero, _CMP_LT_OQ);
+  r = _mm256_add_pd(r, _mm256_and_pd(neg, f));
+  q = _mm256_sub_pd(q, _mm256_and_pd(neg, one));
+  const __m256d over = _mm256_cmp_pd(r, f, _CMP_GE_OQ);
+  r = _mm256_sub_pd(r, _mm256_and_pd(over, f));
+  q = _mm256_add_pd(q, _mm256_and_pd(over, one));
+}
+
+// X = x0 + x1 2^52 + x2 2^104 (u64 lanes, x0 and x1 below 2^52): floor(X /
+// 2^19) as u1 2^52 + u0 in doubles, and X mod 2^19.
+struct shifted19 {
+  __m256d u0, u1;
+  __m256i low;
+};
+BIGMUL_AVX2 inline shifted19 shift19(__m256i x0, __m256i x1, __m256i x2, __m256i exp52, __m256d two52v) {
+  const __m256i m19 = _mm256_set1_epi64x((1ll << 19) - 1);
+  const __m256i u0 = _mm256_or_si256(_mm256_srli_epi64(x0, 19), _mm256_slli_epi64(_mm256_and_si256(x1, m19), 33));
+  const __m256i u1 = _mm256_or_si256(_mm256_srli_epi64(x1, 19), _mm256_slli_epi64(x2, 33));
+  return {pd_of(u0, exp52, two52v), pd_of(u1, exp52, two52v), _mm256_and_si256(x0, m19)};
+}
+
+// Garner (three primes) and the decimal split of 4 coefficients a step (the
+// first count - count % 4), in 52-bit double limbs (each product split by
+// mul_split52, the sums exact below 2^53):
+//   S = v0 + p0 v1 + A0 v2 = s0 + s1 2^52 + s2 2^104 (s2 < 2^11),
+//   d0 = (floor(S / 2^19) mod F) 2^19 + S mod 2^19, qs = floor(S / M);
+//   T = qs + A1 v2 = t0 + t1 2^52, d1 and d2 = floor(T / M) the same way.
+BIGMUL_AVX2 void decimal_digits_run(const garner_avx2& G, const decimal_avx2& D, const u64* const res[],
+                                    std::size_t i, std::size_t count, u64* d) {
+  const vconst c[3] = {make_vconst(G.p[0]), make_vconst(G.p[1]), make_vconst(G.p[2])};
+  const __m256d magic = _mm256_set1_pd(magic_round), two52v = _mm256_set1_pd(two52),
+                inv52 = _mm256_set1_pd(1.0 / two52);
+  const __m256d p0 = _mm256_set1_pd(D.p0), a0l = _mm256_set1_pd(D.a0l), a0h = _mm256_set1_pd(D.a0h),
+                a1 = _mm256_set1_pd(D.a1), f = _mm256_set1_pd(D.f), inv_f = _mm256_set1_pd(1.0 / D.f);
+  const __m256d p0_52 = _mm256_mul_pd(p0, inv52), a0l_52 = _mm256_mul_pd(a0l, inv52),
+                a0h_52 = _mm256_mul_pd(a0h, inv52), a1_52 = _mm256_mul_pd(a1, inv52);
+  const __m256i exp52 = c[0].exp52;
+  for (std::size_t q = 0; q + 4 <= count; q += 4) {
+    __m256d v[3];
+    for (unsigned k = 0; k < 3; ++k) v[k] = garner_digit(G, c, res[k] + i + q, v, k);
+    const split52 e1 = mul_split52(v[1], p0, p0_52, magic, two52v);   // < 2^100
+    const split52 e2 = mul_split52(v[2], a0l, a0l_52, magic, two52v);  // < 2^102
+    const split52 e3 = mul_split52(v[2], a0h, a0h_52, magic, two52v);  // < 2^62
+    __m256d s0 = _mm256_add_pd(_mm256_add_pd(e1.lo, e2.lo), v[0]);   // (-2^52, 2^52 + 2^50)
+    __m256d s1 = _mm256_add_pd(_mm256_add_pd(e1.hi, e2.hi), e3.lo);  // |.| < 2^52
+    __m256d s2 = e3.hi;
+    carry52(s0, s1, two52v, inv52);
+    carry52(s1, s2, two52v, inv52);
+    const __m256i s0i = u52_of(s0, exp52);
+    const shifted19 us = shift19(s0i, u52_of(s1, exp52), u52_of(s2, exp52), exp52, two52v);
+    __m256d qs, rs;
+    div_f(us.u1, us.u0, f, inv_f, two52v, qs, rs);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + q),
+                        _mm256_or_si256(_mm256_slli_epi64(u52_of(rs, exp52), 19), us.low));
+    const split52 e4 = mul_split52(v[2], a1, a1_52, magic, two52v);  // < 2^87
+    __m256d t0 = _mm256_add_pd(e4.lo, qs), t1 = e4.hi;                // t0 in (-2^51, 2^52)
+    carry52(t0, t1, two52v, inv52);
+    const shifted19 ut = shift19(u52_of(t0, exp52), u52_of(t1, exp52), _mm256_setzero_si256(), exp52, two52v);
+    __m256d qt, rt;
+    div_f(ut.u1, ut.u0, f, inv_f, two52v, qt, rt);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + count + q),
+                        _mm256_or_si256(_mm256_slli_epi64(u52_of(rt, exp52), 19), ut.low));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 2 * count + q), u52_of(qt, exp52));
   }
 }
 #endif  // BIGMUL_HAVE_AVX2_CODE
@@ -156,6 +252,31 @@ void ntt_avx2_crt3_limbs(const u64* const res[], std::size_t i, std::size_t coun
     u64 v[4] = {};
     G.digits(r, v, 3);
     garner3_horner(v[0], v[1], v[2], p0, p1, x[q], x[count + q], x[2 * count + q]);
+  }
+}
+
+void ntt_avx2_decimal_digits(const u64* const res[], std::size_t i, std::size_t count, u64* d) {
+  const std::size_t from = vector_part(count);
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  static const decimal_avx2 D = [] {
+    constexpr u64 M = 10000000000000000000ull, mask52 = (u64{1} << 52) - 1;
+    const u128 pp = static_cast<u128>(ntt52_primes[0].p) * ntt52_primes[1].p;
+    const u64 a0 = static_cast<u64>(pp % M);
+    return decimal_avx2{static_cast<double>(ntt52_primes[0].p), static_cast<double>(a0 & mask52),
+                        static_cast<double>(a0 >> 52), static_cast<double>(static_cast<u64>(pp / M)),
+                        19073486328125.0};  // 5^19
+  }();
+  if (from != 0) decimal_digits_run(garner_vec(), D, res, i, count, d);
+#endif
+  const garner_constants<4>& G = scalar_garner();
+  for (std::size_t c = from; c < count; ++c) {
+    const u64 r[4] = {res[0][i + c], res[1][i + c], res[2][i + c], 0};
+    u64 v[4] = {}, x[3];
+    G.digits(r, v, 3);
+    ntt52_decimal_split(v[0], v[1], v[2], x);
+    d[c] = x[0];
+    d[count + c] = x[1];
+    d[2 * count + c] = x[2];
   }
 }
 

@@ -6,7 +6,9 @@
 // 0, 1, the largest (p0 p1 p2 - 1), the neighbours of 2^52 k (where the
 // kernel's double limbs carry), of 2^64 k, of p0 and p0 p1 (Garner digits
 // at their ends), every residue at an end of [0, 2p), counts not a multiple
-// of 4 and offsets i.
+// of 4 and offsets i. And ntt_avx2_decimal_digits: the same residues must
+// give c's base-10^19 digits (long division), with multiples of 10^19 and
+// 10^38 and their neighbours among the edges.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -14,6 +16,7 @@
 
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_crt.hpp"
+#include "fft/ntt_decimal_digits.hpp"
 
 namespace {
 
@@ -87,6 +90,14 @@ std::vector<u192> edge_coefficients() {
   ones.l[2] = (u64{1} << 20) - 1;
   EXPECT_TRUE(less(ones, P));
   near(add_small(ones, -2));
+  // Multiples of M = 10^19 and M^2 (where the decimal split's quotients step).
+  const u64 M = 10000000000000000000ull;
+  u192 m1;
+  m1.l[0] = M;
+  for (u64 k : {u64{1}, u64{2}, u64{12345}, (u64{1} << 40) + 3}) near(mul_small(m1, k));
+  const u192 m2 = mul_small(m1, M);
+  for (u64 k : {u64{1}, u64{7}, u64{1} << 24, (u64{1} << 25) - 1})
+    if (less(mul_small(m2, k), P)) near(mul_small(m2, k));
   return v;
 }
 
@@ -115,17 +126,36 @@ void residues_of(const std::vector<u192>& cs, std::size_t off, int form, std::mt
   }
 }
 
+// c / d and c mod d (d < 2^64).
+u64 divide(u192& c, u64 d) {
+  u128 r = 0;
+  for (int i = 2; i >= 0; --i) {
+    const u128 t = (r << 64) | c.l[i];
+    c.l[i] = static_cast<u64>(t / d);
+    r = t % d;
+  }
+  return static_cast<u64>(r);
+}
+
+// Both kernels on the residues of cs: the binary limbs and the decimal digits.
 void expect_limbs(const std::vector<u192>& cs, std::size_t off, int form, std::mt19937_64& rng) {
   std::vector<u64> res[3];
   residues_of(cs, off, form, rng, res);
   const u64* const rp[3] = {res[0].data(), res[1].data(), res[2].data()};
   const std::size_t n = cs.size();
-  std::vector<u64> x(3 * n, 0xdeadbeef);
+  std::vector<u64> x(3 * n, 0xdeadbeef), d(3 * n, 0xdeadbeef);
   ntt_avx2_crt3_limbs(rp, off, n, x.data());
-  for (std::size_t q = 0; q < n; ++q)
+  ntt_avx2_decimal_digits(rp, off, n, d.data());
+  for (std::size_t q = 0; q < n; ++q) {
     for (unsigned l = 0; l < 3; ++l)
       ASSERT_EQ(x[l * n + q], cs[q].l[l]) << "coefficient " << q << " of " << n << " limb " << l << " offset " << off
                                           << " form " << form;
+    u192 c = cs[q];
+    const u64 want[3] = {divide(c, 10000000000000000000ull), divide(c, 10000000000000000000ull), c.l[0]};
+    for (unsigned l = 0; l < 3; ++l)
+      ASSERT_EQ(d[l * n + q], want[l]) << "coefficient " << q << " of " << n << " decimal digit " << l << " offset "
+                                       << off << " form " << form;
+  }
 }
 
 TEST(NttAvx2Crt, EdgeCoefficientsEveryLazyForm) {
@@ -166,10 +196,18 @@ TEST(NttAvx2Crt, ResiduesAtTheEnds) {
     want.push_back(c);
   }
   const u64* const rp[3] = {res[0].data(), res[1].data(), res[2].data()};
-  std::vector<u64> x(3 * n);
+  std::vector<u64> x(3 * n), d(3 * n);
   ntt_avx2_crt3_limbs(rp, 0, n, x.data());
-  for (std::size_t q = 0; q < n; ++q)
+  ntt_avx2_decimal_digits(rp, 0, n, d.data());
+  for (std::size_t q = 0; q < n; ++q) {
     for (unsigned l = 0; l < 3; ++l) ASSERT_EQ(x[l * n + q], want[q].l[l]) << q << " limb " << l;
+    u64 split[3];
+    const u64 r[4] = {res[0][q], res[1][q], res[2][q], 0};
+    u64 v[4] = {};
+    G.digits(r, v, 3);
+    ntt52_decimal_split(v[0], v[1], v[2], split);
+    for (unsigned l = 0; l < 3; ++l) ASSERT_EQ(d[l * n + q], split[l]) << q << " decimal digit " << l;
+  }
 }
 
 TEST(NttAvx2Crt, RandomCountsAndOffsets) {

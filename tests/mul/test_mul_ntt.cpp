@@ -205,6 +205,44 @@ TEST(MulNtt, DecimalOnTheAvx2EngineAcrossLengths) {
     }
 }
 
+// The AVX2 engine's three-prime binary products, whose residues become
+// limbs through fft::ntt_avx2_crt3_limbs (4 coefficients a vector, scalar
+// tails) before the carries, against GMP: whole limbs and bit-split
+// coefficients (the bit-offset sum), coefficient counts around the vector
+// width and the 64-coefficient groups (tails of every size mod 4),
+// all-maximum operands (the largest coefficients, the longest carry
+// chains), runs and random, balanced and unbalanced, 1 and 3 threads
+// (piece boundaries inside groups).
+TEST(MulNtt, Avx2ThreePrimeLimbsMatchGmp) {
+  using detail::ntt_engine;
+  if (!detail::ntt_engine_available(ntt_engine::avx2)) GTEST_SKIP() << "no AVX2 engine here";
+  auto g = bigmul::test::rng(7131);
+  std::vector<std::pair<std::size_t, std::size_t>> shapes;
+  for (std::size_t an = 1; an <= 20; ++an) shapes.push_back({an, an});
+  for (std::size_t an : {std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{129}, std::size_t{1001},
+                         std::size_t{4097}})
+    for (std::size_t bn : {std::size_t{1}, std::size_t{3}, an - 1, an})
+      if (bn >= 1) shapes.push_back({an, bn});
+  for (unsigned bits : {64u, 61u, 50u, 33u})
+    for (auto [an, bn] : shapes)
+      for (operand_kind k : {operand_kind::all_max, operand_kind::runs, operand_kind::random}) {
+        const auto a = bigmul::test::make_operand(k, an, radix::binary, g);
+        const auto b = bigmul::test::make_operand(k, bn, radix::binary, g);
+        const auto want = bigmul::test::gmp_product(a.data(), an, b.data(), bn, radix::binary);
+        for (unsigned threads : {1u, 3u}) {
+          mul_options opt;
+          opt.threads = threads;
+          mul_stats st;
+          std::vector<limb_t> r(an + bn, 0xdeadbeef);
+          detail::mul_ntt(r.data(), a.data(), an, b.data(), bn, radix::binary, opt, st, ntt_engine::avx2, 3, bits);
+          ASSERT_EQ(r, want) << an << " x " << bn << ", " << bits << "-bit coefficients, "
+                             << bigmul::test::operand_kind_name(k) << ", threads " << threads;
+          ASSERT_STREQ(st.ntt_engine, "avx2");
+          ASSERT_EQ(st.coefficient_digits, bits);
+        }
+      }
+}
+
 TEST(MulNtt, ResultsIdenticalForEveryThreadCount) {
   auto g = bigmul::test::rng(7103);
   for (radix rx : {radix::binary, radix::decimal}) {

@@ -57,6 +57,19 @@ BIGMUL_AVX2 void load_run(u64* dst, const u64* src, std::size_t b, std::size_t e
   for (std::size_t i = b; i < e; i += 4)
     store_u64(dst + i, from_limbs(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i)), s, c), c);
 }
+// a[i] mod p in [0, 2p) for i < len, in place, as load_run (a last partial
+// vector through load_limbs' zero-padded copy, so every value takes the same
+// conversion).
+BIGMUL_AVX2 void reduce_run(u64* a, std::size_t len, double c32, double c32_p, u64 p) {
+  const vconst c = make_vconst(p);
+  const limb_source s{a, len, _mm256_set1_pd(c32), _mm256_set1_pd(c32_p)};
+  std::size_t i = 0;
+  for (; i + 4 <= len; i += 4) store_u64(a + i, load_limbs(s, i, c), c);
+  if (i == len) return;
+  alignas(32) u64 t[4];
+  store_u64(t, load_limbs(s, i, c), c);
+  std::copy(t, t + (len - i), a + i);
+}
 BIGMUL_AVX2 void lanes(const double* x, const double* y, double w, double w_p, u64 p, double* r, int op) {
   const vconst c = make_vconst(p);
   const __m256d X = ld(x);
@@ -187,6 +200,17 @@ void ntt_avx2_plan::load(u64* dst, const u64* src, std::size_t len, unsigned thr
     for (; i < mid; ++i) dst[i] = mul_shoup_lazy(src[i], 1, one_shoup, p_);
     std::fill(dst + mid, dst + e, u64{0});
   });
+}
+
+void ntt_avx2_plan::reduce(u64* a, std::size_t len) const {
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  if (ntt_avx2_supported()) {
+    const double c32 = signed_rep((u64{1} << 32) % p_, p_);
+    return reduce_run(a, len, c32, c32 / static_cast<double>(p_), p_);
+  }
+#endif
+  const u64 one_shoup = shoup_companion(1, p_);
+  for (std::size_t i = 0; i < len; ++i) a[i] = mul_shoup_lazy(a[i], 1, one_shoup, p_);
 }
 
 void ntt_avx2_plan::pointwise_inverse_product(u64* x, const u64* y, unsigned threads) const {

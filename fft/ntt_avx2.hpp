@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "fft/ntt.hpp"
+#include "fft/ntt_ifma.hpp"  // ntt_fill
 
 namespace bigmul::fft {
 
@@ -89,6 +90,19 @@ class ntt_avx2_plan {
   // same values as the two calls (FLINT's fft_small also converts the
   // operand inside its first pass [FFTSMALL]).
   void load_forward_product(u64* dst, const u64* src, std::size_t len, unsigned threads) const;
+  // a[0 .. len) = a[i] mod p in [0, 2p) (any 64-bit values), in place, on
+  // the calling thread, 4 lanes at a time: the bit-split coefficients' load,
+  // block by block (the residues load() gives).
+  void reduce(u64* a, std::size_t len) const;
+  // forward_product(a, threads, nonzero) of the values fill writes (any
+  // 64-bit values; zero from nonzero on, and fill is not asked for them),
+  // equal residue for residue (the doubles within 3.15p): where
+  // forward_fill_applies() (m >= 16), the first step (radix 3 on any number
+  // of threads, or the first radix-4 step) reads them chunk by chunk from
+  // fill through an in-cache buffer, converted in registers, and a needs no
+  // load before (one pass over the array fewer); else fill, reduce, forward.
+  bool forward_fill_applies() const;
+  void forward_filled(u64* a, unsigned threads, std::size_t nonzero, ntt_fill fill, void* ctx) const;
 
   // The radix-3 stage's constants for the vector code (n = 3m, m >= 16):
   // w^(j r) = base(j0) * tw[i] for j = j0 + i, i < block; [0]: forward, [1]:
@@ -118,6 +132,9 @@ class ntt_avx2_plan {
   void radix3_vector(u64* a, unsigned threads, bool inverse, std::size_t nonzero) const;
   void radix3_from(u64* a, unsigned threads, bool inverse, std::size_t nonzero, const u64* src, double c32,
                    double c32_p, bool scaled = false) const;
+  // forward_filled's radix-3 step (n = 3m, m >= 16) and power-of-two part (n = m >= 16).
+  void radix3_filled(u64* a, unsigned threads, std::size_t nonzero, ntt_fill fill, void* ctx) const;
+  void pow2_filled(u64* a, unsigned threads, std::size_t nonzero, ntt_fill fill, void* ctx) const;
 
   unsigned prime_;
   u64 p_;

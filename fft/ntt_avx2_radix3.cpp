@@ -7,6 +7,7 @@
 
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_avx2_arith.hpp"
+#include "fft/ntt_avx2_fill.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::fft {
@@ -54,19 +55,26 @@ BIGMUL_AVX2 inline __m256d twiddle_mul(__m256d x, __m256d w, __m256d wp, const v
 // |a b| <= 1.34 p^2 and |y1|, |y2| <= 0.84p (fft/ntt_avx2_arith.hpp).
 // nonzero: a[nonzero ..) is zero (a zero-padded operand): blocks whose x2, or
 // x1 and x2, are all zero skip their terms (x1 = x2 = 0: y_r = x0 w^jr).
-// Src: where x_r at j + r m is read (the u64 residues in place, or the
-// operand's limbs: from_limbs_src).
+// Src: where x_r at j + r m is read, in(r, j) (the u64 residues in place,
+// the operand's limbs: from_limbs_src, or a fill callback's buffer:
+// fill_chunk). The bases come back stepped to w^j_end, w^2j_end.
 struct u64_src {
   const u64* a;
-  BIGMUL_AVX2 __m256d operator()(std::size_t i, const vconst& c) const { return load_u64(a + i, c); }
+  std::size_t m;
+  BIGMUL_AVX2 __m256d operator()(unsigned r, std::size_t j, const vconst& c) const {
+    return load_u64(a + j + r * m, c);
+  }
 };
 struct from_limbs_src {
   const limb_source& s;
-  BIGMUL_AVX2 __m256d operator()(std::size_t i, const vconst& c) const { return load_limbs(s, i, c); }
+  std::size_t m;
+  BIGMUL_AVX2 __m256d operator()(unsigned r, std::size_t j, const vconst& c) const {
+    return load_limbs(s, j + r * m, c);
+  }
 };
 template <bool Full, class Src>
 BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
-                                    const radix3_tables& T, const double* full, u64 base1, u64 base2, u64 p,
+                                    const radix3_tables& T, const double* full, u64& base1, u64& base2, u64 p,
                                     std::size_t nonzero, const Src& in) {
   const vconst c = make_vconst(p);
   const __m256d c3 = _mm256_set1_pd(T.cube[0]), c3p = _mm256_set1_pd(T.cube_p[0]);
@@ -78,20 +86,20 @@ BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, 
       u64* x = a + j0 + i;
       const twiddles3<Full> w = twiddles_at<Full>(full, m, j0 + i, i, b1, b2, T.tw[0][0], T.tw_p[0][0], T.tw[0][1],
                                                   T.tw_p[0][1], c);
-      const __m256d x0 = in(j0 + i, c);
+      const __m256d x0 = in(0, j0 + i, c);
       __m256d y0, y1, y2;
       if (zero1) {
         y0 = x0;
         y1 = twiddle_mul<Full>(x0, w.w1, w.w1p, c);
         y2 = twiddle_mul<Full>(x0, w.w2, w.w2p, c);
       } else if (zero2) {
-        const __m256d x1 = in(j0 + i + m, c);
+        const __m256d x1 = in(1, j0 + i, c);
         const __m256d u = mulmod_shoup(x1, c3, c3p, c);
         y0 = reduce(_mm256_add_pd(x0, x1), c);
         y1 = twiddle_mul<Full>(_mm256_add_pd(x0, u), w.w1, w.w1p, c);
         y2 = twiddle_mul<Full>(_mm256_sub_pd(_mm256_sub_pd(x0, x1), u), w.w2, w.w2p, c);
       } else {
-        const __m256d x1 = in(j0 + i + m, c), x2 = in(j0 + i + 2 * m, c);
+        const __m256d x1 = in(1, j0 + i, c), x2 = in(2, j0 + i, c);
         const __m256d u = mulmod_shoup(_mm256_sub_pd(x1, x2), c3, c3p, c);
         y0 = reduce(_mm256_add_pd(_mm256_add_pd(x0, x1), x2), c);
         y1 = twiddle_mul<Full>(_mm256_add_pd(_mm256_sub_pd(x0, x2), u), w.w1, w.w1p, c);
@@ -145,11 +153,36 @@ BIGMUL_AVX2 void forward_from_limbs(u64* a, std::size_t m, std::size_t j0, std::
                                     const double* full, u64 base1, u64 base2, u64 p, std::size_t nonzero,
                                     const u64* src, double c32, double c32_p) {
   const limb_source s{src, nonzero, _mm256_set1_pd(c32), _mm256_set1_pd(c32_p)};
-  const from_limbs_src in{s};
+  const from_limbs_src in{s, m};
   if (full)
     radix3_forward_run<true>(a, m, j0, j1, T, full, base1, base2, p, nonzero, in);
   else
     radix3_forward_run<false>(a, m, j0, j1, T, full, base1, base2, p, nonzero, in);
+}
+// The forward on j in [j_begin, j_end) (j_begin a multiple of 64) reading
+// its inputs from fill: a chunk of columns of each third at a time into
+// in-cache buffers (x1 and x2 only up to the end of the last 64-block that
+// reads them, as radix3_forward_run skips the rest), then the step on them.
+BIGMUL_AVX2 void forward_filled_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
+                                    const radix3_tables& T, const double* full, u64 base1, u64 base2, u64 p,
+                                    std::size_t nonzero, double c32, double c32_p, ntt_fill fill, void* ctx) {
+  constexpr std::size_t block = radix3_tables::block;
+  fill_chunk<3> in;
+  in.conv = limb_source{nullptr, 0, _mm256_set1_pd(c32), _mm256_set1_pd(c32_p)};
+  for (std::size_t cj = j_begin; cj < j_end; cj += fill_chunk<3>::chunk) {
+    const std::size_t len = std::min(fill_chunk<3>::chunk, j_end - cj);
+    in.at = cj;
+    for (unsigned r = 0; r < 3; ++r) {
+      const std::size_t at = cj + r * m;
+      const std::size_t need =
+          r == 0 ? len : at >= nonzero ? 0 : std::min(len, (nonzero - at + block - 1) / block * block);
+      in.take(r, at, need, nonzero, fill, ctx);
+    }
+    if (full)
+      radix3_forward_run<true>(a, m, cj, cj + len, T, full, base1, base2, p, nonzero, in);
+    else
+      radix3_forward_run<false>(a, m, cj, cj + len, T, full, base1, base2, p, nonzero, in);
+  }
 }
 #endif  // BIGMUL_HAVE_AVX2_CODE
 
@@ -180,7 +213,7 @@ void ntt_avx2_plan::radix3_from(u64* a, unsigned threads, bool inverse, std::siz
     } else if (inverse) {
       (full ? radix3_inverse_run<true> : radix3_inverse_run<false>)(a, m_, j0, j1, T, full, base1, base2, p_, 0, 0);
     } else if (src == nullptr) {
-      const u64_src in{a};
+      const u64_src in{a, m_};
       (full ? radix3_forward_run<true, u64_src> : radix3_forward_run<false, u64_src>)(a, m_, j0, j1, T, full, base1,
                                                                                       base2, p_, nonzero, in);
     } else {
@@ -189,6 +222,23 @@ void ntt_avx2_plan::radix3_from(u64* a, unsigned threads, bool inverse, std::siz
   });
 #else
   (void)a, (void)threads, (void)inverse, (void)nonzero, (void)src, (void)c32, (void)c32_p, (void)scaled;
+#endif
+}
+
+// As radix3_from's forward, its chunks of whole 64-j blocks on each thread.
+void ntt_avx2_plan::radix3_filled(u64* a, unsigned threads, std::size_t nonzero, ntt_fill fill, void* ctx) const {
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  const u64 root = radix3_.root_n;
+  const double c32 = signed_rep((u64{1} << 32) % p_, p_), c32_p = c32 / static_cast<double>(p_);
+  const double* full = radix3_full_[0].empty() ? nullptr : radix3_full_[0].data();
+  const std::size_t block = radix3_tables::block, blocks = (m_ + block - 1) / block;
+  prim::parallel_chunks(blocks, 64, threads, [&](std::size_t b0, std::size_t b1) {
+    const std::size_t j0 = b0 * block, j1 = std::min(m_, b1 * block);
+    forward_filled_run(a, m_, j0, j1, radix3_vec_, full, pow_mod(root, j0, p_), pow_mod(root, 2 * j0, p_), p_,
+                       nonzero, c32, c32_p, fill, ctx);
+  });
+#else
+  (void)a, (void)threads, (void)nonzero, (void)fill, (void)ctx;
 #endif
 }
 

@@ -19,6 +19,7 @@
 
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_avx2_arith.hpp"
+#include "fft/ntt_avx2_fill.hpp"
 #include "fft/ntt_level_table.hpp"
 #include "prim/parallel.hpp"
 
@@ -104,17 +105,24 @@ BIGMUL_AVX2 inline __m256d ld_as(const double* p, const vconst& c) {
 }
 BIGMUL_AVX2 inline __m256d bc(const double* p) { return _mm256_broadcast_sd(p); }
 
-// Where a forward transform's first step reads its input: in place, as
-// doubles or u64 residues, or from the operand's limbs (load_limbs: the
-// multiply's load and first step in one pass; it writes all of a).
+// Where a forward transform's first step reads quarter q's column j,
+// in(q, j) = x[j + q h]: in place, as doubles or u64 residues, from the
+// operand's limbs (load_limbs: the multiply's load and first step in one
+// pass; it writes all of a), or from a fill callback's buffer (fill_chunk).
 template <bool InU64>
 struct in_place {
   const double* a;
-  BIGMUL_AVX2 __m256d operator()(std::size_t i, const vconst& c) const { return ld_as<InU64>(a + i, c); }
+  std::size_t h;
+  BIGMUL_AVX2 __m256d operator()(unsigned q, std::size_t j, const vconst& c) const {
+    return ld_as<InU64>(a + j + q * h, c);
+  }
 };
 struct from_limbs_at {
   const limb_source& s;
-  BIGMUL_AVX2 __m256d operator()(std::size_t i, const vconst& c) const { return load_limbs(s, i, c); }
+  std::size_t h;
+  BIGMUL_AVX2 __m256d operator()(unsigned q, std::size_t j, const vconst& c) const {
+    return load_limbs(s, j + q * h, c);
+  }
 };
 
 // A block's twiddles gathered into a small table read as block 1 of its
@@ -210,26 +218,26 @@ template <class Src, int Z>
 BIGMUL_AVX2 void first_run(double* a, std::size_t h, std::size_t j0, std::size_t j1, __m256d w3, __m256d w3p,
                            const vconst& c, const Src& in) {
   for (std::size_t j = j0; j < j1; j += 4) {
-    const __m256d x0 = in(j, c);
+    const __m256d x0 = in(0, j, c);
     __m256d y0, y1, y2, t;
     if constexpr (Z == 3) {
       y0 = y1 = y2 = x0;
       t = _mm256_setzero_pd();
     } else if constexpr (Z == 2) {
-      const __m256d x1 = in(j + h, c);
+      const __m256d x1 = in(1, j, c);
       y0 = _mm256_add_pd(x0, x1);
       y1 = _mm256_sub_pd(x0, x1);
       y2 = x0;
       t = mulmod_shoup(x1, w3, w3p, c);
     } else if constexpr (Z == 1) {
-      const __m256d x1 = in(j + h, c), x2 = in(j + 2 * h, c);
+      const __m256d x1 = in(1, j, c), x2 = in(2, j, c);
       const __m256d s02 = reduce(_mm256_add_pd(x0, x2), c);
       y0 = _mm256_add_pd(s02, x1);
       y1 = _mm256_sub_pd(s02, x1);
       y2 = reduce(_mm256_sub_pd(x0, x2), c);
       t = mulmod_shoup(x1, w3, w3p, c);
     } else {
-      const __m256d x1 = in(j + h, c), x2 = in(j + 2 * h, c), x3 = in(j + 3 * h, c);
+      const __m256d x1 = in(1, j, c), x2 = in(2, j, c), x3 = in(3, j, c);
       const __m256d s02 = reduce(_mm256_add_pd(x0, x2), c), s13 = reduce(_mm256_add_pd(x1, x3), c);
       y0 = _mm256_add_pd(s02, s13);
       y1 = _mm256_sub_pd(s02, s13);
@@ -244,24 +252,45 @@ BIGMUL_AVX2 void first_run(double* a, std::size_t h, std::size_t j0, std::size_t
 }
 template <bool InU64>
 BIGMUL_AVX2 void pass4_forward_first(double* a, std::size_t h, const tables& T, const vconst& c) {
-  first_run<in_place<InU64>, 0>(a, h, 0, h, bc(T.w + 1), bc(T.wp + 1), c, in_place<InU64>{a});
+  first_run<in_place<InU64>, 0>(a, h, 0, h, bc(T.w + 1), bc(T.wp + 1), c, in_place<InU64>{a, h});
 }
 // The first step of a u64 operand whose a[nonzero ..) is zero: x_q at j is
 // zero from j = nonzero - q h on, so the loop splits into runs with 0 .. 3
-// zero quarters (run ends rounded up to whole vectors). Src: where it reads.
+// zero quarters (run ends rounded up to whole vectors; x0 is read on all of
+// them). Src: where it reads; [cb, ce): the columns done (a fill's chunk).
+inline std::size_t first_zero_column(std::size_t h, std::size_t nonzero, std::size_t q) {
+  const std::size_t at = nonzero > q * h ? nonzero - q * h : 0;
+  return std::min(h, (at + 3) / 4 * 4);
+}
 template <class Src = in_place<true>>
 BIGMUL_AVX2 void pass4_forward_first_partial(double* a, std::size_t h, const tables& T, const vconst& c,
-                                             std::size_t nonzero, const Src& in) {
-  const auto end = [&](std::size_t q) {  // the first j where x_q is zero
-    const std::size_t at = nonzero > q * h ? nonzero - q * h : 0;
-    return std::min(h, (at + 3) / 4 * 4);
-  };
-  const std::size_t e3 = end(3), e2 = end(2), e1 = end(1);
+                                             std::size_t nonzero, const Src& in, std::size_t cb = 0,
+                                             std::size_t ce = ~std::size_t{0}) {
+  const std::size_t e3 = first_zero_column(h, nonzero, 3), e2 = first_zero_column(h, nonzero, 2),
+                    e1 = first_zero_column(h, nonzero, 1);
   const __m256d w3 = bc(T.w + 1), w3p = bc(T.wp + 1);
-  first_run<Src, 0>(a, h, 0, e3, w3, w3p, c, in);
-  first_run<Src, 1>(a, h, e3, e2, w3, w3p, c, in);
-  first_run<Src, 2>(a, h, e2, e1, w3, w3p, c, in);
-  first_run<Src, 3>(a, h, e1, h, w3, w3p, c, in);
+  first_run<Src, 0>(a, h, cb, std::min(e3, ce), w3, w3p, c, in);
+  first_run<Src, 1>(a, h, std::max(e3, cb), std::min(e2, ce), w3, w3p, c, in);
+  first_run<Src, 2>(a, h, std::max(e2, cb), std::min(e1, ce), w3, w3p, c, in);
+  first_run<Src, 3>(a, h, std::max(e1, cb), std::min(h, ce), w3, w3p, c, in);
+}
+// The same reading fill (forward_filled): a chunk of columns of each quarter
+// at a time into in-cache buffers (x_q only up to its first zero column),
+// then the step on them; columns [cb, ce) (multiples of 4).
+BIGMUL_AVX2 void pass4_forward_first_filled(double* a, std::size_t h, const tables& T, const vconst& c,
+                                            std::size_t nonzero, double c32, double c32_p, ntt_fill fill,
+                                            void* ctx, std::size_t cb, std::size_t ce) {
+  fill_chunk<4> in;
+  in.conv = limb_source{nullptr, 0, _mm256_set1_pd(c32), _mm256_set1_pd(c32_p)};
+  for (std::size_t cj = cb; cj < ce; cj += fill_chunk<4>::chunk) {
+    const std::size_t len = std::min(fill_chunk<4>::chunk, ce - cj);
+    in.at = cj;
+    for (unsigned q = 0; q < 4; ++q) {
+      const std::size_t end = q == 0 ? h : first_zero_column(h, nonzero, q);
+      in.take(q, cj + q * h, end > cj ? std::min(len, end - cj) : 0, nonzero, fill, ctx);
+    }
+    pass4_forward_first_partial(a, h, T, c, nonzero, in, cj, cj + len);
+  }
 }
 
 // One radix-4 step over a block of 4h values (h a multiple of 4), block index k.
@@ -515,7 +544,7 @@ BIGMUL_AVX2 void leaf_forward(double* a, std::size_t size, std::size_t kb, const
                               std::size_t nonzero = ~std::size_t{0}) {
   const vconst c = make_vconst(p);
   if (InU64 && kb == 0 && nonzero < size)
-    pass4_forward_first_partial(a, size / 4, T, c, nonzero, in_place<true>{a});
+    pass4_forward_first_partial(a, size / 4, T, c, nonzero, in_place<true>{a, size / 4});
   else
     pass4_forward<InU64>(a, size / 4, T, kb, c);
   leaf_forward_rest(a, size, kb, T, c);
@@ -523,7 +552,7 @@ BIGMUL_AVX2 void leaf_forward(double* a, std::size_t size, std::size_t kb, const
 // The whole leaf (kb = 0) of an operand read from its limbs.
 BIGMUL_AVX2 void leaf_forward_limbs(double* a, std::size_t size, const tables& T, u64 p, const limb_source& s) {
   const vconst c = make_vconst(p);
-  pass4_forward_first_partial(a, size / 4, T, c, std::min(s.len, size), from_limbs_at{s});
+  pass4_forward_first_partial(a, size / 4, T, c, std::min(s.len, size), from_limbs_at{s, size / 4});
   leaf_forward_rest(a, size, 0, T, c);
 }
 template <bool OutU64>
@@ -597,7 +626,7 @@ void rec_forward(double* a, std::size_t size, std::size_t k, const tables& T, u6
 // The whole transform of a u64 input whose a[nonzero ..) is zero (a zero-padded operand).
 BIGMUL_AVX2 void forward_partial(double* a, std::size_t size, const tables& T, u64 p, std::size_t nonzero) {
   if (size <= leaf_size) return leaf_forward<true>(a, size, 0, T, p, nonzero);
-  pass4_forward_first_partial(a, size / 4, T, make_vconst(p), nonzero, in_place<true>{a});
+  pass4_forward_first_partial(a, size / 4, T, make_vconst(p), nonzero, in_place<true>{a, size / 4});
   for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, q, T, p);
 }
 // The same from an operand's limbs src[0 .. len) (values past them zero).
@@ -605,7 +634,15 @@ BIGMUL_AVX2 void forward_limbs_at(double* a, std::size_t size, const tables& T, 
                                   std::size_t len, double c32, double c32_p) {
   const limb_source s{src, len, _mm256_set1_pd(c32), _mm256_set1_pd(c32_p)};
   if (size <= leaf_size) return leaf_forward_limbs(a, size, T, p, s);
-  pass4_forward_first_partial(a, size / 4, T, make_vconst(p), std::min(len, size), from_limbs_at{s});
+  pass4_forward_first_partial(a, size / 4, T, make_vconst(p), std::min(len, size), from_limbs_at{s, size / 4});
+  for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, q, T, p);
+}
+// The whole transform of the values fill writes (zero from nonzero on), on one thread.
+BIGMUL_AVX2 void forward_filled_at(double* a, std::size_t size, const tables& T, u64 p, std::size_t nonzero,
+                                   double c32, double c32_p, ntt_fill fill, void* ctx) {
+  const vconst c = make_vconst(p);
+  pass4_forward_first_filled(a, size / 4, T, c, nonzero, c32, c32_p, fill, ctx, 0, size / 4);
+  if (size <= leaf_size) return leaf_forward_rest(a, size, 0, T, c);
   for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, q, T, p);
 }
 template <bool OutU64>
@@ -778,6 +815,53 @@ void ntt_avx2_plan::load_forward_product(u64* dst, const u64* src, std::size_t l
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   const tables T{fw_.data(), fw_p_.data(), true, cw_.data(), cw_p_.data()};
   forward_limbs_at(reinterpret_cast<double*>(dst), m_, T, p_, src, len, c32, c32_p);
+#endif
+}
+
+bool ntt_avx2_plan::forward_fill_applies() const { return m_ >= 16 && ntt_avx2_supported(); }
+
+void ntt_avx2_plan::forward_filled(u64* a, unsigned threads, std::size_t nonzero, ntt_fill fill, void* ctx) const {
+  if (!ntt_avx2_supported()) throw std::logic_error("ntt_avx2_plan: this processor has no AVX2 and FMA");
+  threads = prim::resolve_threads(threads);
+  nonzero = std::min(nonzero, n_);
+  if (!forward_fill_applies()) {  // m < 16: the scalar transforms
+    fill(ctx, a, 0, nonzero);
+    reduce(a, nonzero);
+    std::fill(a + nonzero, a + n_, u64{0});
+    return forward_as(a, threads, nonzero, true);
+  }
+  if (n_ != m_) {
+    radix3_filled(a, threads, nonzero, fill, ctx);
+    return pow2_forward_thirds(a, threads, true);
+  }
+  pow2_filled(a, threads, nonzero, fill, ctx);
+}
+
+// One thread (or m within a leaf): the first radix-4 step reads fill, then
+// the recursion. Several: the first step's columns split over the threads,
+// then pow2_forward's threaded levels from the third on and the sub-transforms.
+void ntt_avx2_plan::pow2_filled(u64* a, unsigned threads, std::size_t nonzero, ntt_fill fill, void* ctx) const {
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  double* d = reinterpret_cast<double*>(a);
+  const tables T{fw_.data(), fw_p_.data(), true, cw_.data(), cw_p_.data()};
+  const double c32 = signed_rep((u64{1} << 32) % p_, p_), c32_p = c32 / static_cast<double>(p_);
+  if (threads <= 1 || m_ <= leaf_size) return forward_filled_at(d, m_, T, p_, nonzero, c32, c32_p, fill, ctx);
+  const std::size_t h = m_ / 4;
+  prim::parallel_chunks(h / 4, fill_chunk<4>::chunk / 4, threads, [&](std::size_t b, std::size_t e) {
+    pass4_forward_first_filled(d, h, T, make_vconst(p_), nonzero, c32, c32_p, fill, ctx, 4 * b, 4 * e);
+  });
+  const std::size_t size = std::min(h, ntt_task_size(m_, leaf_size, threads));
+  for (std::size_t s = h; s > size; s /= 2) {
+    const std::size_t t = s / 2;
+    ntt_parallel_level(m_, t, 4, vector_grain, threads, [&](std::size_t at, std::size_t, std::size_t len) {
+      double w, wp;
+      entry(T, at / s, p_, w, wp);
+      level_forward_p<false>(d + at, d + at + t, len, &w, &wp, p_);
+    });
+  }
+  prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_forward<false>(d + b * size, size, b, T, p_); });
+#else
+  (void)a, (void)threads, (void)nonzero, (void)fill, (void)ctx;
 #endif
 }
 

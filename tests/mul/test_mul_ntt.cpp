@@ -243,6 +243,65 @@ TEST(MulNtt, Avx2ThreePrimeLimbsMatchGmp) {
       }
 }
 
+// The AVX2 engine's bit-split coefficients read by the first forward step
+// itself (ntt_avx2_plan::forward_filled: no separate load, t_split stays 0)
+// against GMP: every coefficient size 40 .. 63 at the first operand sizes
+// where the layout's transform length changes (+- 1 limb), all-maximum
+// (largest coefficients, longest carry chains), runs and random operands,
+// balanced and very unbalanced, 1 and 2 threads.
+TEST(MulNtt, Avx2FilledForwardMatchesGmp) {
+  using detail::ntt_engine;
+  if (!detail::ntt_engine_available(ntt_engine::avx2)) GTEST_SKIP() << "no AVX2 engine here";
+  auto g = bigmul::test::rng(7205);
+  for (unsigned bits = 40; bits <= 63; ++bits) {
+    // The sizes an where the balanced layout's n changes, from 16 coefficients up.
+    // The sizes an where the balanced layout's n changes: the first three
+    // (from 16 coefficients up) and the last two below 5000 limbs (2^13 and
+    // 3 * 2^12 points and up: the recursion, several fill chunks, the
+    // radix-3 stage's built twiddles).
+    std::vector<std::size_t> all, switches;
+    std::size_t last = 0;
+    for (std::size_t an = 8; an <= 5000; ++an) {
+      const auto l = detail::ntt_choose_layout(ntt_engine::avx2, an, an, radix::binary, 3, bits);
+      if (last != 0 && l.shape.n != last) all.push_back(an);
+      last = l.shape.n;
+    }
+    ASSERT_GE(all.size(), 5u) << bits;
+    switches = {all[0], all[1], all[2], all[all.size() - 2], all.back()};
+    std::vector<std::pair<std::size_t, std::size_t>> shapes;
+    for (std::size_t s : switches)
+      for (std::size_t an : {s - 1, s, s + 1}) shapes.push_back({an, an});
+    shapes.push_back({all[2] * 40 + 1, 1});
+    shapes.push_back({all[2] * 20, 17});
+    for (auto [an, bn] : shapes)
+      for (operand_kind k : {operand_kind::all_max, operand_kind::runs, operand_kind::random}) {
+        if (k != operand_kind::all_max && bits % 4 != 0 && bn != an) continue;  // keep the run short
+        const auto a = bigmul::test::make_operand(k, an, radix::binary, g);
+        const auto b = bigmul::test::make_operand(k, bn, radix::binary, g);
+        const auto want = bigmul::test::gmp_product(a.data(), an, b.data(), bn, radix::binary);
+        for (unsigned threads : {1u, 2u})
+          for (unsigned primes : {3u, 4u}) {
+            mul_stats st, timed;
+            mul_options opt;
+            opt.threads = threads;
+            opt.stats = &timed;  // the driver times its steps (into st)
+            std::vector<limb_t> r(an + bn, 0xdeadbeef);
+            detail::mul_ntt(r.data(), a.data(), an, b.data(), bn, radix::binary, opt, st, ntt_engine::avx2, primes,
+                            bits);
+            ASSERT_EQ(r, want) << an << " x " << bn << ", " << bits << "-bit coefficients, "
+                               << bigmul::test::operand_kind_name(k) << ", threads " << threads << ", primes "
+                               << primes;
+            ASSERT_STREQ(st.ntt_engine, "avx2");
+            ASSERT_EQ(st.coefficient_digits, bits);
+            const auto l = detail::ntt_choose_layout(ntt_engine::avx2, an, bn, radix::binary, primes, bits);
+            if ((l.shape.n % 3 == 0 ? l.shape.n / 3 : l.shape.n) >= 16) {
+              ASSERT_EQ(st.t_split, 0.0) << "the load was not fused: " << an << " x " << bn << ", n " << l.shape.n;
+            }
+          }
+      }
+  }
+}
+
 TEST(MulNtt, ResultsIdenticalForEveryThreadCount) {
   auto g = bigmul::test::rng(7103);
   for (radix rx : {radix::binary, radix::decimal}) {

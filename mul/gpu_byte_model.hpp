@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 
 namespace bigmul::detail {
 
@@ -49,8 +50,10 @@ struct gpu_pass_shape {
   std::size_t m = 0;                 // uint32 product digits per product
   // Single-pass kernels (BIGMUL_GPU_FUSED=1, docs/gpu-phases.md): the split's
   // look-back tiles per operand, and whether the carry ran in one pass (its
-  // tiles are phase 2's blocks, carry_pairs - 1).
-  bool fused_split = false, fused_carry = false;
+  // tiles are phase 2's blocks, carry_pairs - 1); fused_join: the carry
+  // pass also joins (mul/cuda/carry_join_fused.cuh), limbs written there and
+  // no digits in memory, the join phase empty.
+  bool fused_split = false, fused_carry = false, fused_join = false;
   std::size_t split_tiles_a = 0, split_tiles_b = 0;
 };
 
@@ -114,9 +117,10 @@ inline double carry_one(const gpu_pass_shape& s) {
     const double wa = double(s.wrap < s.ca ? s.wrap : s.ca), wb = double(s.wrap < s.cb ? s.wrap : s.cb);
     b += 3 * coeff64 * double(s.wrap) + digit32 * (s.square ? wa : wa + wb);
   }
-  if (s.fused_carry) {  // one pass: coefficients read, digits written, descriptors, the ok flag
+  if (s.fused_carry) {  // one pass: coefficients read, digits (or limbs) written, descriptors, the ok flag
     const double tiles = s.carry_pairs ? double(s.carry_pairs - 1) : 0;
-    return b + coeff64 * double(s.spread_in[0]) + digit32 * double(s.m) + descriptor * tiles + ok_flag;
+    const double out = s.fused_join ? limb * double(s.rn) : digit32 * double(s.m);
+    return b + coeff64 * double(s.spread_in[0]) + out + descriptor * tiles + ok_flag;
   }
   for (unsigned r = 0; r < s.spread_rounds && r < gpu_pass_shape::max_spread_rounds; ++r)
     b += coeff64 * double(s.spread_in[r] + s.spread_out[r]);
@@ -142,7 +146,7 @@ inline gpu_phase_bytes gpu_pass_bytes(const gpu_pass_shape& s) {
   b.pointwise = G * complex_bytes(s) * double(s.spectrum) * (s.square ? 2 : 3);
   b.inverse = G * inverse_one(s);
   b.carry = G * carry_one(s);
-  b.join = G * (digit32 * double(s.m) + limb * double(s.rn));
+  b.join = s.fused_carry && s.fused_join ? 0 : G * (digit32 * double(s.m) + limb * double(s.rn));
   return b;
 }
 
@@ -157,6 +161,7 @@ inline gpu_phase_bytes gpu_pass_floor(const gpu_pass_shape& s) {
   f.inverse = G * spec;
   f.carry = 0;
   f.join = G * limb * double(s.rn);
+  if (s.fused_carry && s.fused_join) std::swap(f.carry, f.join);  // the carry pass writes the limbs
   return f;
 }
 

@@ -72,7 +72,8 @@ export BIGMUL_REQUIRE_GPU=1
 # of the four decimal LargeProducts (16-19 each). Kept on purpose: the wrapped
 # passes (GpuTest.WrappedPassesMatchGmp) and a real-FFT decimal product
 # (LargeProducts/fft_real_inhouse_decimal), and issue 37's new kernels' tests (phase
-# record, packed scan, radix sort, partitioned merge sort, single-pass split and carry, graph passes). ctest gpu_check_dry_run
+# record, packed scan, radix sort, partitioned merge sort, single-pass split and carry, carry and join
+# in one pass, graph passes). ctest gpu_check_dry_run
 # checks that every pattern names a test and that fast_keep stays selected.
 declare -A fast_filter=(
   [test_prim_gpu]='*'
@@ -86,7 +87,7 @@ declare -A fast_filter=(
 declare -A fast_keep=(
   [test_mul_gpu]='GpuTest.WrappedPassesMatchGmp Gpu/GpuAlgorithmTest.LargeProducts/fft_real_inhouse_decimal GpuTest.TimedPassLeavesPhasesAndShape'
   [test_prim_gpu]='PrimGpu.PackedLookbackScan PrimGpu.RadixSortMatchesStdSort PrimGpu.SortsMatchCpuMergeSort'
-  [test_mul_kernels_gpu]='MulKernelsGpu.SplitBalancedFusedMatchesCpu MulKernelsGpu.FusedCarryMatchesMultiPass MulKernelsGpu.FusedPassesMatchGmp MulKernelsGpu.GraphPassesMatchGmp'
+  [test_mul_kernels_gpu]='MulKernelsGpu.SplitBalancedFusedMatchesCpu MulKernelsGpu.FusedCarryMatchesMultiPass MulKernelsGpu.FusedPassesMatchGmp MulKernelsGpu.GraphPassesMatchGmp MulKernelsGpu.CarryJoinMatchesCpu MulKernelsGpu.CarryJoinPassGuardAndOverlap'
 )
 # memcheck filters: small sizes only (the full programs run under "tests").
 # The full tier runs racecheck over these too.
@@ -94,7 +95,7 @@ declare -A memcheck_filter=(
   [test_prim_gpu]='PrimGpu.InclusiveAndExclusiveScanBothAlgorithms:PrimGpu.NonCommutativeScansCarryAndMatrix:PrimGpu.ReduceCommutativeAndOrdered:PrimGpu.CopyIf:PrimGpu.BatchedSmallSort'
   [test_carry_gpu]='CarryGpu.MatchesTwoPhaseCpu:CarryGpu.BatchedEqualsSeparateCalls:CarryGpu.InvalidBaseIsAnError'
   [test_fft_gpu]='FftGpu.PlanOrderMapsFrequencies:FftGpu.LoadStoreFunctors:FftGpu.ComplexPointwiseExactConvolution:FftGpu.CufftAdapterReportsErrors:FftGpu.InvalidSizesThrow'
-  [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.BatchedModularCheckFlagsTheWrongProduct:MulKernelsGpu.TiledConvolutionSmallSweep:MulKernelsGpu.TiledProductsSmallMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp:MulKernelsGpu.SplitBalancedFusedSmallMatchesCpu:MulKernelsGpu.FusedCarrySmallMatchesMultiPass'
+  [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.BatchedModularCheckFlagsTheWrongProduct:MulKernelsGpu.TiledConvolutionSmallSweep:MulKernelsGpu.TiledProductsSmallMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp:MulKernelsGpu.SplitBalancedFusedSmallMatchesCpu:MulKernelsGpu.FusedCarrySmallMatchesMultiPass:MulKernelsGpu.CarryJoinSmallMatchesCpu'
   [test_montgomery_gpu]='MontgomeryGpu.RefusesBadSizes:MontgomeryGpu.ModMulMatchesGmp'
   [test_mul_gpu]='Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/*:GpuTest.OversizedCoefficientsAreRetried:GpuTest.DeviceApiTwoPhaseAndErrors:GpuTest.TilePairAtomicVariant'
 )
@@ -107,7 +108,7 @@ declare -A racecheck_filter=(
   [test_prim_gpu]='PrimGpu.InclusiveAndExclusiveScanBothAlgorithms:PrimGpu.NonCommutativeScansCarryAndMatrix:PrimGpu.ReduceCommutativeAndOrdered:PrimGpu.CopyIf:PrimGpu.BatchedSmallSort'
   [test_carry_gpu]='CarryGpu.MatchesTwoPhaseCpu:CarryGpu.InvalidBaseIsAnError'
   [test_fft_gpu]='FftGpu.PlanOrderMapsFrequencies:FftGpu.ComplexPointwiseExactConvolution:FftGpu.CufftAdapterReportsErrors:FftGpu.InvalidSizesThrow'
-  [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.TiledConvolutionSmallSweep:MulKernelsGpu.TiledProductsSmallMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp:MulKernelsGpu.SplitBalancedFusedSmallMatchesCpu:MulKernelsGpu.FusedCarrySmallMatchesMultiPass'
+  [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.TiledConvolutionSmallSweep:MulKernelsGpu.TiledProductsSmallMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp:MulKernelsGpu.SplitBalancedFusedSmallMatchesCpu:MulKernelsGpu.FusedCarrySmallMatchesMultiPass:MulKernelsGpu.CarryJoinSmallMatchesCpu'
   [test_montgomery_gpu]='MontgomeryGpu.RefusesBadSizes:MontgomeryGpu.ModMulMatchesGmp'
   [test_mul_gpu]='Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/tiled_inhouse_decimal:Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/fft_real_inhouse_decimal:Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/fft_complex_inhouse_binary:Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/fft_real_cufft_binary:GpuTest.DeviceApiTwoPhaseAndErrors:GpuTest.TilePairAtomicVariant'
 )

@@ -20,6 +20,7 @@
 #include "fft/cuda/cufft_plans.cuh"
 #include "fft/cuda/device_fft.cuh"
 #include "fft/cuda/plan_cache.hpp"
+#include "mul/cuda/carry_join_fused.cuh"
 #include "mul/cuda/coefficients_device.cuh"
 #include "mul/cuda/fft_mul_cufft.cuh"
 #include "mul/cuda/fft_pass_functors.cuh"
@@ -189,6 +190,22 @@ cudaError_t carry_pass(const fft_job& j, const job_sizes& s, void* d_temp, std::
                                                                          ok, st, max_abs);
 }
 
+// Whether the pass carries and joins in one kernel (fft_job::fused_join): a
+// one-round carry plan, and d_r apart from both operands (a pass the fit
+// check rejects may have written d_r before its retry reads them again).
+bool overlaps(const limb_t* x, std::size_t xn, const limb_t* y, std::size_t yn) {
+  const auto a = reinterpret_cast<std::uintptr_t>(x), b = reinterpret_cast<std::uintptr_t>(y);
+  return a < b + yn * sizeof(limb_t) && b < a + xn * sizeof(limb_t);
+}
+template <class Real>
+bool join_in_carry(const fft_job& j, const job_sizes& s, const limb_t* d_r, const limb_t* d_a, const limb_t* d_b) {
+  if (!j.fused_carry || !j.fused_join) return false;
+  const auto max_abs = static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit);
+  if (!carry_join_fusable(j.f, s.nc, s.m, max_abs)) return false;
+  const std::size_t rn = j.G * (j.an + j.bn);
+  return !overlaps(d_r, rn, d_a, j.G * j.an) && !overlaps(d_r, rn, d_b, j.G * j.bn);
+}
+
 // One layout of the pass's memory: the first call (base nullptr) measures it.
 template <class Real>
 cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, std::size_t& bytes) {
@@ -223,6 +240,14 @@ cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, s
   m.split_temp = tc.take<char>(m.split_bytes);
   m.carry_bytes = 0;
   BIGMUL_TRY(carry_pass<Real>(j, s, nullptr, m.carry_bytes, nullptr, nullptr, nullptr, 0));
+  if (j.fused_carry && j.fused_join) {  // the pass decides per call (join_in_carry); room for either
+    std::size_t join_bytes = 0;
+    const auto max_abs = static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit);
+    if (carry_join_fusable(j.f, s.nc, s.m, max_abs))
+      BIGMUL_TRY(carry_join_fused_device_batched(nullptr, join_bytes, nullptr, s.nc, G, j.f, s.m, nullptr,
+                                                 j.an + j.bn, nullptr, nullptr, 0, 0, max_abs));
+    m.carry_bytes = std::max(m.carry_bytes, join_bytes);
+  }
   m.carry_temp = tc.take<char>(m.carry_bytes);
   bytes = tc.bytes();
   return cudaSuccess;
@@ -287,12 +312,24 @@ cudaError_t enqueue_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb
         m.c, s.nc, s.n, s.wrap, total, m.da, s.ca, m.db, s.cb);
     BIGMUL_TRY(cudaGetLastError());
   }
-  BIGMUL_TRY(carry_pass<Real>(j, s, m.carry_temp, m.carry_bytes, m.c, m.digits, m.ok, st));
-  verdict_kernel<<<1, 256, 0, st>>>(m.report, m.ok, G, fft_roundoff_guard);
-  BIGMUL_TRY(cudaGetLastError());
-  clock.mark();
-  BIGMUL_TRY(join_digits_device_batched_if(&m.report->accept, m.digits, s.m, G, j.f, d_r, j.an + j.bn, st));
-  clock.mark();
+  if (join_in_carry<Real>(j, s, d_r, d_a, d_b)) {
+    // Carry and join in one kernel: past the guard (read on the device) it
+    // writes nothing; the verdict then folds the fit flags. The join phase is empty.
+    BIGMUL_TRY(carry_join_fused_device_batched(m.carry_temp, m.carry_bytes, m.c, s.nc, G, j.f, s.m, d_r, j.an + j.bn,
+                                               m.ok, &m.report->sink.max_bits, fft_roundoff_guard, st,
+                                               static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit)));
+    verdict_kernel<<<1, 256, 0, st>>>(m.report, m.ok, G, fft_roundoff_guard);
+    BIGMUL_TRY(cudaGetLastError());
+    clock.mark();
+    clock.mark();
+  } else {
+    BIGMUL_TRY(carry_pass<Real>(j, s, m.carry_temp, m.carry_bytes, m.c, m.digits, m.ok, st));
+    verdict_kernel<<<1, 256, 0, st>>>(m.report, m.ok, G, fft_roundoff_guard);
+    BIGMUL_TRY(cudaGetLastError());
+    clock.mark();
+    BIGMUL_TRY(join_digits_device_batched_if(&m.report->accept, m.digits, s.m, G, j.f, d_r, j.an + j.bn, st));
+    clock.mark();
+  }
   BIGMUL_TRY(cudaMemcpyAsync(host_report, m.report, sizeof(pass_report), cudaMemcpyDeviceToHost, st));
   return cudaSuccess;
 }
@@ -368,6 +405,7 @@ pass_graph_key graph_key_of(const fft_job& j, int dev, cudaStream_t st, const vo
   k.square = j.square;
   k.fused_split = j.fused_split;
   k.fused_carry = j.fused_carry;
+  k.fused_join = j.fused_join;
   return k;
 }
 
@@ -542,6 +580,7 @@ gpu_pass_shape pass_shape_of(const fft_job& j) {
     p.ns = cp.ns;
     p.carry_pairs = (cp.M + carry::cuda::carry_block_positions - 1) / carry::cuda::carry_block_positions + 1;
     p.fused_carry = j.fused_carry && cp.rounds == 1;
+    p.fused_join = j.fused_join && p.fused_carry;  // (not when d_r overlaps an operand: the shape has no pointers)
   }
   p.fused_split = j.fused_split;
   p.split_tiles_a = p.pairs_a ? (p.pairs_a - 1 + split_hd::threads - 1) / split_hd::threads : 0;

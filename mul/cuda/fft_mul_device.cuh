@@ -36,6 +36,7 @@ struct fft_job {
   bool square = false;         // d_a == d_b: one forward transform
   bool fused_split = false;    // balanced split in one pass (mul/cuda/split_fused.cuh), not fold/scan/emit
   bool fused_carry = false;    // carry in one pass (carry/cuda/carry_fused.cuh), not spread/fold/scan/emit
+  bool fused_join = false;     // with fused_carry: carry and join in one pass (mul/cuda/carry_join_fused.cuh)
   bool graph = false;          // untimed passes of a repeated shape replay a captured CUDA graph
 };
 
@@ -75,7 +76,10 @@ std::size_t pass_graph_launches();
 // Runs one pass in d_temp (fft_pass_bytes(j) bytes). Synchronizes `stream`
 // once, at the end (the report is read on the host). Returns a CUDA error, or
 // cudaSuccess with out.accepted telling whether d_r[g*(an+bn) ..] holds the
-// products; a rejected pass leaves d_r untouched.
+// products; a rejected pass leaves d_r untouched (with fused_join, a pass
+// past the guard; one whose value does not fit, which a pass within the guard
+// cannot produce, may have written it: fused_join applies only when d_r
+// overlaps neither operand, so a retry still reads them).
 cudaError_t fft_pass_device(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* d_a, const limb_t* d_b,
                             cudaStream_t stream, bool timed, fft_outcome& out);
 

@@ -103,6 +103,17 @@ bool fused_kernels() {
   return on;
 }
 
+// With BIGMUL_GPU_FUSED=1 the carry and the join run as one kernel
+// (mul/cuda/carry_join_fused.cuh); BIGMUL_GPU_FUSED_JOIN=0 keeps them apart
+// (the single-pass carry, then the join kernel) to compare.
+bool fused_join() {
+  static const bool on = [] {
+    const char* v = std::getenv("BIGMUL_GPU_FUSED_JOIN");
+    return fused_kernels() && !(v && std::string(v) == "0");
+  }();
+  return on;
+}
+
 // BIGMUL_GPU_GRAPH=1: an FFT pass of a shape seen before (same buffers and
 // stream) is one CUDA graph launch (docs/gpu-phases.md).
 bool graph_passes() {
@@ -125,6 +136,7 @@ dc::fft_job make_job(algorithm algo, const device_options& o, radix rx, unsigned
   j.square = square;
   j.fused_split = fused_kernels();
   j.fused_carry = fused_kernels();
+  j.fused_join = fused_join();
   j.graph = graph_passes();
   return j;
 }

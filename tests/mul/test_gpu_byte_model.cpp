@@ -103,6 +103,28 @@ TEST(GpuByteModel, FusedSplitAndCarry) {
   EXPECT_EQ(b.join, multi.join);
 }
 
+// Carry and join in one pass (fused_join): the carry pass writes the 16
+// limbs instead of the 80 digits, the join phase moves nothing, and the
+// limbs' floor moves with them.
+TEST(GpuByteModel, FusedCarryAndJoin) {
+  gpu_pass_shape s = inhouse_real();
+  s.fused_split = s.fused_carry = true;
+  s.split_tiles_a = s.split_tiles_b = 1;
+  const gpu_phase_bytes apart = gpu_pass_bytes(s);
+  const gpu_phase_bytes floor_apart = gpu_pass_floor(s);
+  s.fused_join = true;
+  const gpu_phase_bytes b = gpu_pass_bytes(s), f = gpu_pass_floor(s);
+  EXPECT_EQ(b.carry, 2 * (624 + 128 + 32 + 4));
+  EXPECT_EQ(b.join, 0);
+  EXPECT_EQ(b.total(), apart.total() - 2 * (2 * 320));  // digits neither written nor read
+  EXPECT_EQ(b.split, apart.split);
+  EXPECT_EQ(f.carry, floor_apart.join);
+  EXPECT_EQ(f.join, 0);
+  EXPECT_EQ(f.total(), floor_apart.total());
+  s.fused_carry = false;  // the join fuses only into the single-pass carry
+  EXPECT_EQ(gpu_pass_bytes(s).join, apart.join);
+}
+
 TEST(GpuByteModel, CufftSquareWrappedPerPhase) {
   const gpu_phase_bytes b = gpu_pass_bytes(cufft_square());
   EXPECT_EQ(b.split, 128 + 192 + 160);            // one operand

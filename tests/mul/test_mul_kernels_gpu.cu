@@ -18,6 +18,7 @@
 #include <utility>
 #include <type_traits>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@
 #include "gpu_test_support.cuh"
 #include "mul/coefficients.hpp"
 #include "mul/coefficients_period.hpp"
+#include "mul/cuda/carry_join_fused.cuh"
 #include "mul/cuda/coefficients_device.cuh"
 #include "mul/cuda/fft_mul_device.cuh"
 #include "mul/cuda/split_fused.cuh"
@@ -665,8 +667,76 @@ void check_fused_carry(std::size_t max_nc) {
 
 }  // namespace
 
+// Carry and join in one kernel (mul/cuda/carry_join_fused.cuh) against the
+// CPU carry and join: random, chain, no room, negative coefficients, three
+// products, tile counts around 1024 positions; past the guard nothing is
+// written (limbs and flags keep their poison).
+void check_carry_join(std::size_t max_out_n) {
+  auto g = bigmul::test::rng(0x6e23);
+  const std::int64_t lim = std::int64_t{1} << 52;
+  for (coeff_format f : {coeff_format{radix::binary, 16}, coeff_format{radix::binary, 20},
+                         coeff_format{radix::decimal, 4}, coeff_format{radix::decimal, 6}}) {
+    const carry::digit_base b{f.rx == radix::decimal, f.digits};
+    const auto B = static_cast<std::int64_t>(b.value());
+    for (std::size_t out_n : {std::size_t{1}, std::size_t{255}, std::size_t{257}, std::size_t{1500},
+                              std::size_t{1} << 18}) {
+      if (out_n > max_out_n) continue;
+      for (int kind = 0; kind < 4; ++kind) {
+        const std::size_t G = 3, m = f.count(out_n), nc = kind == 2 ? m : m - std::min<std::size_t>(m - 1, 3);
+        std::vector<std::int64_t> c(G * nc);
+        for (std::size_t i = 0; i < c.size(); ++i) {
+          const std::size_t k = i % nc;
+          c[i] = kind == 0 ? static_cast<std::int64_t>(g() % (2 * lim)) - lim  // random (top >= 0)
+               : kind == 3 ? (k == nc - 1 ? -1 : 0)                            // negative
+                           : (k == 0 ? B : B - 1);                             // a chain (kind 2: no room)
+          if (kind == 0 && k == nc - 1) c[i] = static_cast<std::int64_t>(g() % 1000);
+        }
+        for (bool past_guard : {false, true}) {
+          dev_buf<std::int64_t> d_c(c);
+          dev_buf<limb_t> d_out(G * out_n);
+          dev_buf<int> d_ok(G);
+          const double err = past_guard ? 0.5 : 0.125;
+          unsigned long long bits;
+          std::memcpy(&bits, &err, sizeof bits);
+          dev_buf<unsigned long long> d_bits(std::vector<unsigned long long>{bits});
+          d_out.poison(G * out_n);
+          d_ok.poison(G);
+          two_phase([&](void* t, std::size_t& bytes) {
+            return gpu::carry_join_fused_device_batched(t, bytes, d_c.p, nc, G, f, m, d_out.p, out_n, d_ok.p,
+                                                        d_bits.p, 0.25, 0, static_cast<std::uint64_t>(lim));
+          });
+          const auto got = d_out.get(G * out_n);
+          const auto ok = d_ok.get(G);
+          for (std::size_t q = 0; q < G; ++q) {
+            std::vector<std::uint32_t> d(m, 0);
+            std::vector<limb_t> want(out_n, 0);
+            const bool fits = carry::carry_normalize_two_phase(c.data() + q * nc, nc, b, d.data(), m, 2,
+                                                               static_cast<std::uint64_t>(lim));
+            if (fits) join_digits(d.data(), m, f, want.data(), out_n, 1);
+            const std::string what = "base " + std::to_string(b.value()) + " out_n " + std::to_string(out_n) +
+                                     " kind " + std::to_string(kind) + " product " + std::to_string(q);
+            if (past_guard) {
+              int poison;
+              std::memset(&poison, 0xa5, sizeof poison);
+              ASSERT_EQ(ok[q], poison) << what;
+              ASSERT_TRUE(std::all_of(got.begin(), got.end(), [](limb_t x) { return x == 0xa5a5a5a5a5a5a5a5ull; }))
+                  << what;
+              continue;
+            }
+            ASSERT_EQ(ok[q], fits ? 1 : 0) << what;
+            if (fits)
+              ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin() + static_cast<long>(q * out_n))) << what;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_F(MulKernelsGpu, FusedCarryMatchesMultiPass) { check_fused_carry(std::size_t{1} << 20); }
 TEST_F(MulKernelsGpu, FusedCarrySmallMatchesMultiPass) { check_fused_carry(5000); }
+TEST_F(MulKernelsGpu, CarryJoinMatchesCpu) { check_carry_join(std::size_t{1} << 18); }
+TEST_F(MulKernelsGpu, CarryJoinSmallMatchesCpu) { check_carry_join(1500); }
 
 // Whole FFT passes with the single-pass split and carry against GMP (and so
 // against the multi-pass kernels they replace): real and complex, in-house
@@ -685,6 +755,7 @@ TEST_F(MulKernelsGpu, FusedPassesMatchGmp) {
           j.G = 2;
           j.fused_split = true;
           j.fused_carry = true;
+          j.fused_join = n != 1000;  // carry and join in one kernel, or apart
           j.f = coeff_format{rx, detail::fft_pick_digits(algo, rx, j.an, j.bn)};
           const std::size_t bytes = j.f.digits ? gpu::fft_pass_bytes(j) : 0;
           if (bytes == 0) continue;  // no coefficient size, or the in-house FFT cannot plan the length
@@ -704,6 +775,41 @@ TEST_F(MulKernelsGpu, FusedPassesMatchGmp) {
         }
 }
 
+// Carry and join in one kernel (fft_job::fused_join) in whole passes: a
+// pass past the guard (coefficients far too large for the transform) leaves
+// d_r untouched; a product into a buffer overlapping an operand (the
+// separate join then) is still GMP's.
+TEST_F(MulKernelsGpu, CarryJoinPassGuardAndOverlap) {
+  auto g = bigmul::test::rng(0x6e24);
+  gpu::fft_job j;
+  j.algo = algorithm::fft_real;
+  j.an = 4096;
+  j.bn = 4000;
+  j.fused_split = j.fused_carry = j.fused_join = true;
+  j.f = coeff_format{radix::binary, 30};  // 2^60 * 2^14 coefficients: the guard fails
+  const auto a = operand(operand_kind::random, j.an, radix::binary, g, false);
+  const auto b = operand(operand_kind::all_max, j.bn, radix::binary, g, false);
+  {
+    dev_buf<limb_t> d_a(a), d_b(b), d_r(j.an + j.bn);
+    dev_buf<char> d_t(gpu::fft_pass_bytes(j));
+    d_r.poison(j.an + j.bn);
+    gpu::fft_outcome out;
+    ASSERT_EQ(gpu::fft_pass_device(d_t.p, j, d_r.p, d_a.p, d_b.p, 0, false, out), cudaSuccess);
+    ASSERT_FALSE(out.accepted);
+    const auto r = d_r.get(j.an + j.bn);
+    EXPECT_TRUE(std::all_of(r.begin(), r.end(), [](limb_t x) { return x == 0xa5a5a5a5a5a5a5a5ull; }));
+  }
+  j.f = coeff_format{radix::binary, detail::fft_pick_digits(j.algo, radix::binary, j.an, j.bn)};
+  std::vector<limb_t> ab(a);
+  ab.resize(j.an + j.bn);
+  dev_buf<limb_t> d_ab(ab), d_b(b);  // d_r = d_a: the product over its first operand
+  dev_buf<char> d_t(gpu::fft_pass_bytes(j));
+  gpu::fft_outcome out;
+  ASSERT_EQ(gpu::fft_pass_device(d_t.p, j, d_ab.p, d_ab.p, d_b.p, 0, false, out), cudaSuccess);
+  ASSERT_TRUE(out.accepted);
+  EXPECT_EQ(d_ab.get(j.an + j.bn), bigmul::test::gmp_product(a.data(), j.an, b.data(), j.bn, radix::binary));
+}
+
 // Graph passes (fft_job::graph) on a stream of their own: the first pass of a
 // shape runs plain and is captured, the next ones replay the graph on new
 // operands in the same buffers; every product = GMP, with the fused kernels
@@ -721,7 +827,7 @@ TEST_F(MulKernelsGpu, GraphPassesMatchGmp) {
         j.an = 3000;
         j.bn = 2000;
         j.G = 2;
-        j.fused_split = j.fused_carry = fused;
+        j.fused_split = j.fused_carry = j.fused_join = fused;
         j.graph = true;
         j.f = coeff_format{radix::binary, detail::fft_pick_digits(algo, radix::binary, j.an, j.bn)};
         const std::size_t bytes = j.f.digits ? gpu::fft_pass_bytes(j) : 0;

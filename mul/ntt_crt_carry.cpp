@@ -149,7 +149,7 @@ void task_decimal3_vector(const crt_job& j, std::size_t task) {
   constexpr unsigned C = ntt_decimal_chains;
   std::size_t lo[C], hi[C];
   chain_bounds(task, [&](std::size_t p) { return j.bound(p); }, lo, hi);
-  ntt_decimal3_carry<C>(j.residues, lo, hi, j.r, j.tails + tail_limbs * C * task, tail_limbs);
+  ntt_decimal3_carry<C>(j.residues, lo, hi, j.r, j.tails + tail_limbs * C * task, tail_limbs, j.k.decimal3_digits);
 }
 
 // Decimal, three primes: ntt_decimal_garner3_chains pieces a task, their

@@ -8,6 +8,7 @@
 #include "bigmul/config.hpp"
 #include "bigmul/mul.hpp"
 #include "fft/ntt.hpp"
+#include "fft/ntt_decimal_digits.hpp"
 
 namespace bigmul::detail {
 
@@ -20,16 +21,21 @@ using ntt_mixed_radix_fn = void (*)(const fft::u64* const res[], std::size_t i, 
 // coefficient i + q (fft::ntt52_crt3_limbs); null where the engine has none.
 using ntt_crt3_limbs_fn = void (*)(const fft::u64* const res[], std::size_t i, std::size_t count, fft::u64* x);
 
+// The three-prime decimal digits of `count` coefficients from index i
+// (fft::ntt52_decimal_digits and its kin).
+using ntt_decimal_digits_fn = void (*)(const fft::u64* const res[], std::size_t i, std::size_t count, fft::u64* d);
+
 // How an engine turns residues into coefficients: its primes (at most 4),
 // its Garner step, and its fused three-prime paths where it has them: crt3
 // for binary limbs, decimal3 for the vectorized decimal digits
-// (mul/ntt_decimal_carry.hpp).
+// (mul/ntt_decimal_carry.hpp) by decimal3_digits.
 struct ntt_crt_kernels {
   const fft::ntt_prime* primes = nullptr;
   unsigned prime_count = 0;
   ntt_mixed_radix_fn mixed_radix = nullptr;
   ntt_crt3_limbs_fn crt3_limbs = nullptr;
   bool decimal3 = false;
+  ntt_decimal_digits_fn decimal3_digits = fft::ntt52_decimal_digits;
 };
 
 // Chinese remaindering and carries of `count` coefficients (residues

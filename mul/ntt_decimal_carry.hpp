@@ -68,10 +68,13 @@ struct ntt_decimal_chain {
 // C pieces [lo[c], hi[c]) of the coefficients (residues res[0..2]) into
 // r[lo[c] .. hi[c]), their chains interleaved (each step waits on its
 // chain's carry); tails + c * tail_stride gets what piece c carries past its
-// end (two limbs, the rest of the stride zeroed).
+// end (two limbs, the rest of the stride zeroed). digits: the engine's
+// kernel (fft::ntt52_decimal_digits or fft::ntt_avx2_decimal_digits).
 template <unsigned C>
 void ntt_decimal3_carry(const fft::u64* const res[], const std::size_t (&lo)[C], const std::size_t (&hi)[C],
-                        limb_t* r, fft::u64* tails, std::size_t tail_stride) {
+                        limb_t* r, fft::u64* tails, std::size_t tail_stride,
+                        void (*digits)(const fft::u64* const[], std::size_t, std::size_t,
+                                       fft::u64*) = fft::ntt52_decimal_digits) {
   constexpr std::size_t group = 128;
   fft::u64 d[C][3 * group];
   ntt_decimal_chain chain[C];
@@ -80,7 +83,7 @@ void ntt_decimal3_carry(const fft::u64* const res[], const std::size_t (&lo)[C],
     const std::size_t all = chain_group(lo, hi, off, group, len);
     if (all == ~std::size_t{0}) break;
     for (unsigned c = 0; c < C; ++c)
-      if (len[c]) fft::ntt52_decimal_digits(res, lo[c] + off, len[c], d[c]);
+      if (len[c]) digits(res, lo[c] + off, len[c], d[c]);
     const auto run = [&](unsigned c, std::size_t q) {
       r[lo[c] + off + q] = chain[c].step(d[c][q], d[c][len[c] + q], d[c][2 * len[c] + q]);
     };

@@ -243,6 +243,43 @@ TEST(MulNtt, Avx2ThreePrimeLimbsMatchGmp) {
       }
 }
 
+// The AVX2 engine's decimal three-prime products, whose residues become
+// base-10^19 digits through fft::ntt_avx2_decimal_digits (4 a vector) before
+// the add-and-compare chains (mul/ntt_decimal_carry.hpp), against GMP:
+// coefficient counts around the chains' 128-coefficient groups and the
+// vector width, all nines (every limb 10^19 - 1: the largest coefficients,
+// the longest carry chains), runs of 0 and 9 digits, powers of 10^19 and
+// sparse operands, 1 to 3 threads (the chains' boundaries move), and
+// 2^15-limb all-nines operands (coefficients near 2^141).
+TEST(MulNtt, Avx2DecimalDigitsMatchGmp) {
+  using detail::ntt_engine;
+  if (!detail::ntt_engine_available(ntt_engine::avx2)) GTEST_SKIP() << "no AVX2 engine here";
+  auto g = bigmul::test::rng(7133);
+  std::vector<std::pair<std::size_t, std::size_t>> shapes;
+  for (std::size_t an : {std::size_t{5}, std::size_t{66}, std::size_t{127}, std::size_t{128}, std::size_t{129},
+                         std::size_t{259}, std::size_t{1027}})
+    for (std::size_t bn : {std::size_t{1}, std::size_t{4}, an - 1, an}) shapes.push_back({an, bn});
+  const std::size_t big = sanitized ? (std::size_t{1} << 12) : (std::size_t{1} << 15);
+  shapes.push_back({big, big - 3});
+  for (auto [an, bn] : shapes)
+    for (operand_kind k : {operand_kind::all_max, operand_kind::runs, operand_kind::power, operand_kind::sparse}) {
+      if (an == big && k != operand_kind::all_max) continue;  // the largest coefficients only
+      const auto a = bigmul::test::make_operand(k, an, radix::decimal, g);
+      const auto b = bigmul::test::make_operand(k, bn, radix::decimal, g);
+      const auto want = bigmul::test::gmp_product(a.data(), an, b.data(), bn, radix::decimal);
+      for (unsigned threads : {1u, 2u, 3u}) {
+        mul_options opt;
+        opt.threads = threads;
+        mul_stats st;
+        std::vector<limb_t> r(an + bn, 0xdeadbeef);
+        detail::mul_ntt(r.data(), a.data(), an, b.data(), bn, radix::decimal, opt, st, ntt_engine::avx2, 3);
+        ASSERT_EQ(r, want) << an << " x " << bn << ", " << bigmul::test::operand_kind_name(k) << ", threads "
+                           << threads;
+        ASSERT_STREQ(st.ntt_engine, "avx2");
+      }
+    }
+}
+
 // The AVX2 engine's bit-split coefficients read by the first forward step
 // itself (ntt_avx2_plan::forward_filled: no separate load, t_split stays 0)
 // against GMP: every coefficient size 40 .. 63 at the first operand sizes

@@ -85,8 +85,9 @@ class ntt_avx2_plan {
   // values), zero-padded: the multiply's operand load, 4 lanes at a time.
   void load(u64* dst, const u64* src, std::size_t len, unsigned threads) const;
   // load(dst, src, len, threads) then forward_product(dst, threads, len) in
-  // one pass fewer: on one thread (m >= 16) the first step (radix 3, or the
-  // first radix-4 step) reads the limbs itself and writes all of dst; the
+  // one pass fewer: from m = 16 on, the first step (radix 3, or the first
+  // radix-4 step; split over the threads by columns) reads the limbs itself
+  // and writes all of dst; the
   // same values as the two calls (FLINT's fft_small also converts the
   // operand inside its first pass [FFTSMALL]).
   void load_forward_product(u64* dst, const u64* src, std::size_t len, unsigned threads) const;

@@ -637,6 +637,33 @@ BIGMUL_AVX2 void forward_limbs_at(double* a, std::size_t size, const tables& T, 
   pass4_forward_first_partial(a, size / 4, T, make_vconst(p), std::min(len, size), from_limbs_at{s, size / 4});
   for (std::size_t q = 0; q < 4; ++q) rec_forward<false>(a + q * (size / 4), size / 4, q, T, p);
 }
+// Columns [cb, ce) of the first radix-4 step of a length 4h, read from fill
+// or from an operand's limbs src[0 .. len) (a share of a threaded step).
+BIGMUL_AVX2 void first_filled_columns(double* a, std::size_t h, const tables& T, u64 p, std::size_t nonzero,
+                                      double c32, double c32_p, ntt_fill fill, void* ctx, std::size_t cb,
+                                      std::size_t ce) {
+  pass4_forward_first_filled(a, h, T, make_vconst(p), nonzero, c32, c32_p, fill, ctx, cb, ce);
+}
+BIGMUL_AVX2 void first_limbs_columns(double* a, std::size_t h, const tables& T, u64 p, const u64* src,
+                                     std::size_t len, double c32, double c32_p, std::size_t cb, std::size_t ce) {
+  const limb_source s{src, len, _mm256_set1_pd(c32), _mm256_set1_pd(c32_p)};
+  pass4_forward_first_partial(a, h, T, make_vconst(p), std::min(len, 4 * h), from_limbs_at{s, h}, cb, ce);
+}
+// The rest of a length-m forward after its first radix-4 step, on several
+// threads: pow2_forward's whole-array radix-2 levels from the third on, then
+// the sub-transforms (at most m/4 each: the step made 4 independent ones).
+void forward_after_first_threaded(double* d, std::size_t m, const tables& T, u64 p, unsigned threads) {
+  const std::size_t h = m / 4, size = std::min(h, ntt_task_size(m, leaf_size, threads));
+  for (std::size_t s = h; s > size; s /= 2) {
+    const std::size_t t = s / 2;
+    ntt_parallel_level(m, t, 4, vector_grain, threads, [&](std::size_t at, std::size_t, std::size_t len) {
+      double w, wp;
+      entry(T, at / s, p, w, wp);
+      level_forward_p<false>(d + at, d + at + t, len, &w, &wp, p);
+    });
+  }
+  prim::parallel_for(m / size, threads, [&](std::size_t b) { rec_forward<false>(d + b * size, size, b, T, p); });
+}
 // The whole transform of the values fill writes (zero from nonzero on), on one thread.
 BIGMUL_AVX2 void forward_filled_at(double* a, std::size_t size, const tables& T, u64 p, std::size_t nonzero,
                                    double c32, double c32_p, ntt_fill fill, void* ctx) {
@@ -802,19 +829,25 @@ void ntt_avx2_plan::forward_product(u64* a, unsigned threads, std::size_t nonzer
 void ntt_avx2_plan::load_forward_product(u64* dst, const u64* src, std::size_t len, unsigned threads) const {
   threads = prim::resolve_threads(threads);
   len = std::min(len, n_);
-  if (threads > 1 || m_ < 16) {
+  if (m_ < 16) {
     load(dst, src, len, threads);
     return forward_product(dst, threads, len);
   }
   if (!ntt_avx2_supported()) throw std::logic_error("ntt_avx2_plan: this processor has no AVX2 and FMA");
   const double c32 = signed_rep((u64{1} << 32) % p_, p_), c32_p = c32 / static_cast<double>(p_);
   if (n_ != m_) {
-    radix3_from(dst, 1, false, len, src, c32, c32_p);
-    return pow2_forward_thirds(dst, 1, true);
+    radix3_from(dst, threads, false, len, src, c32, c32_p);
+    return pow2_forward_thirds(dst, threads, true);
   }
 #if defined(BIGMUL_HAVE_AVX2_CODE)
+  double* d = reinterpret_cast<double*>(dst);
   const tables T{fw_.data(), fw_p_.data(), true, cw_.data(), cw_p_.data()};
-  forward_limbs_at(reinterpret_cast<double*>(dst), m_, T, p_, src, len, c32, c32_p);
+  if (threads <= 1 || m_ <= leaf_size) return forward_limbs_at(d, m_, T, p_, src, len, c32, c32_p);
+  const std::size_t h = m_ / 4;
+  prim::parallel_chunks(h / 4, vector_grain / 4, threads, [&](std::size_t b, std::size_t e) {
+    first_limbs_columns(d, h, T, p_, src, len, c32, c32_p, 4 * b, 4 * e);
+  });
+  forward_after_first_threaded(d, m_, T, p_, threads);
 #endif
 }
 
@@ -848,18 +881,9 @@ void ntt_avx2_plan::pow2_filled(u64* a, unsigned threads, std::size_t nonzero, n
   if (threads <= 1 || m_ <= leaf_size) return forward_filled_at(d, m_, T, p_, nonzero, c32, c32_p, fill, ctx);
   const std::size_t h = m_ / 4;
   prim::parallel_chunks(h / 4, fill_chunk<4>::chunk / 4, threads, [&](std::size_t b, std::size_t e) {
-    pass4_forward_first_filled(d, h, T, make_vconst(p_), nonzero, c32, c32_p, fill, ctx, 4 * b, 4 * e);
+    first_filled_columns(d, h, T, p_, nonzero, c32, c32_p, fill, ctx, 4 * b, 4 * e);
   });
-  const std::size_t size = std::min(h, ntt_task_size(m_, leaf_size, threads));
-  for (std::size_t s = h; s > size; s /= 2) {
-    const std::size_t t = s / 2;
-    ntt_parallel_level(m_, t, 4, vector_grain, threads, [&](std::size_t at, std::size_t, std::size_t len) {
-      double w, wp;
-      entry(T, at / s, p_, w, wp);
-      level_forward_p<false>(d + at, d + at + t, len, &w, &wp, p_);
-    });
-  }
-  prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_forward<false>(d + b * size, size, b, T, p_); });
+  forward_after_first_threaded(d, m_, T, p_, threads);
 #else
   (void)a, (void)threads, (void)nonzero, (void)fill, (void)ctx;
 #endif

@@ -94,8 +94,7 @@ void expect_same_transform(const std::vector<u64>& got, const std::vector<u64>& 
 }
 
 // forward_filled equals load then forward_product residue for residue, and
-// on one thread load_forward_product (the limbs read by the same first
-// step) bit for bit: n = 2^k and 3 * 2^k from the scalar lengths (m < 16)
+// load_forward_product (the limbs read by the same first step) bit for bit: n = 2^k and 3 * 2^k from the scalar lengths (m < 16)
 // through leaves, the recursion, split twiddle tables (2^16+) and both sides
 // of the radix-3 full table; nonzero 0, 1, n/2 and n/2 +- 1, the thirds' and
 // quarters' edges +- 1, a 512-column chunk's edge, n; 1 and 2 threads; any
@@ -134,8 +133,8 @@ TEST_F(NttAvx2Load, ForwardFilledEqualsLoadThenForwardProduct) {
           ASSERT_LE(ctx.asked_to, nz) << "n=" << n << " nonzero=" << nonzero;
         }
         expect_same_transform(got, want, n, p, "forward_filled", nonzero, threads);
-        if (threads == 1 && m >= 16) {
-          plan->load_forward_product(fused.data(), src.data(), nz, 1);
+        if (m >= 16) {
+          plan->load_forward_product(fused.data(), src.data(), nz, threads);
           for (std::size_t i = 0; i < n; ++i)
             ASSERT_EQ(got[i], fused[i]) << "not bit for bit load_forward_product's: n=" << n
                                         << " nonzero=" << nonzero << " i=" << i;

@@ -62,16 +62,30 @@ four_step::four_step(const context& ctx, shape s, unsigned prime, bool ifma)
   n2_inv_ = fft::inv_mod(s.n2 % p_, p_);
   group_ = std::clamp<std::size_t>((std::size_t{1} << 15) / s.n1, 8, 32);
   const u64 w1 = fft::pow_mod(root_, s.n2, p_), w2 = fft::pow_mod(root_, s.n1, p_);  // orders n1, n2
+  std::vector<std::uint32_t> pos2;  // frequency -> position of the column transforms' output
   if (ifma) {
     plan1v_ = fft::ntt52_plan::get(prime, s.n1);
     plan2v_ = fft::ntt52_plan::get(prime, s.n2);
     engine_positions([&](u64* x) { plan1v_->forward(x, 1); }, s.n1, p_, w1);
-    pos2_ = engine_positions([&](u64* x) { plan2v_->forward(x, 1); }, s.n2, p_, w2);
+    pos2 = engine_positions([&](u64* x) { plan2v_->forward(x, 1); }, s.n2, p_, w2);
   } else {
     plan1_ = fft::ntt_plan::get(prime, s.n1);
     plan2_ = fft::ntt_plan::get(prime, s.n2);
     engine_positions([&](u64* x) { plan1_->forward(x, 1); }, s.n1, p_, w1);
-    pos2_ = engine_positions([&](u64* x) { plan2_->forward(x, 1); }, s.n2, p_, w2);
+    pos2 = engine_positions([&](u64* x) { plan2_->forward(x, 1); }, s.n2, p_, w2);
+  }
+  // w^(+-k2) for the rank's rows q (k2: q's frequency), for twiddle_row.
+  std::vector<std::uint32_t> freq(s.n2);
+  for (std::size_t k2 = 0; k2 < s.n2; ++k2) freq[pos2[k2]] = static_cast<std::uint32_t>(k2);
+  std::vector<u64> up(s.n2, 1), down(s.n2, 1);  // w^k, w^-k
+  for (std::size_t k = 1; k < s.n2; ++k) {
+    up[k] = fft::mul_mod(up[k - 1], root_, p_);
+    down[k] = fft::mul_mod(down[k - 1], root_inv_, p_);
+  }
+  row_base_.resize(2 * rows_.size());
+  for (std::size_t u = 0; u < rows_.size(); ++u) {
+    row_base_[2 * u] = up[freq[rows_.begin + u]];
+    row_base_[2 * u + 1] = down[freq[rows_.begin + u]];
   }
 }
 
@@ -106,58 +120,70 @@ void four_step::each(std::size_t count, Fn&& fn) const {
 
 #if defined(BIGMUL_HAVE_IFMA_CODE)
 namespace {
-// twiddle_column on the IFMA engine's primes (p < 2^50), 8 lanes: lane l
-// holds the chain of k2 = l mod 8, in Montgomery form with R = 2^52
-// (power[l] = w^(j1 l) R, stepped by w^(8 j1) R), the positions gathered
-// and scattered through pos (distinct within each 8). n2 % 8 == 0.
-BIGMUL_IFMA void twiddle_lanes(u64* x, const std::uint32_t* pos, std::size_t n2, u64 p, const u64 power[8],
-                               u64 step) {
+// twiddle_row on the IFMA engine's primes (p < 2^50), 8 lanes a vector and
+// V vectors a step (independent chains: one chain's Montgomery products
+// wait on each other): lane l of vector v holds the chain of j1 = 8 v + l
+// mod 8 V, in Montgomery form with R = 2^52. power[l] = f w^(k2 l) R (f:
+// 1 or 1/n2), b8 = w^(8 k2) R, step = w^(8 V k2) R. n1 % (8 V) == 0.
+template <unsigned V>
+BIGMUL_IFMA void twiddle_lanes(u64* x, std::size_t n1, u64 p, const u64 power[8], u64 b8, u64 step) {
   const fft::ifma::vconst c = fft::ifma::make_vconst(p);
-  __m512i pw = _mm512_loadu_si512(static_cast<const void*>(power));
+  __m512i pw[V];
+  const __m512i by8 = _mm512_set1_epi64(static_cast<long long>(b8));
+  pw[0] = _mm512_loadu_si512(static_cast<const void*>(power));
+  for (unsigned v = 1; v < V; ++v) pw[v] = fft::ifma::mont52(pw[v - 1], by8, c);
   const __m512i st = _mm512_set1_epi64(static_cast<long long>(step));
-  for (std::size_t k2 = 0; k2 < n2; k2 += 8) {
-    const __m256i at = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pos + k2));
-    const __m512i v = _mm512_i32gather_epi64(at, static_cast<const void*>(x), 8);
-    _mm512_i32scatter_epi64(static_cast<void*>(x), at, fft::ifma::mont52(v, pw, c), 8);
-    pw = fft::ifma::mont52(pw, st, c);
-  }
+  for (std::size_t j1 = 0; j1 < n1; j1 += 8 * V)
+    for (unsigned v = 0; v < V; ++v) {
+      u64* at = x + j1 + 8 * v;
+      const __m512i y = _mm512_loadu_si512(static_cast<const void*>(at));
+      _mm512_storeu_si512(static_cast<void*>(at), fft::ifma::mont52(y, pw[v], c));
+      pw[v] = fft::ifma::mont52(pw[v], st, c);
+    }
 }
 }  // namespace
 #endif
 
-// Column j1 (x[q], q < n2, in the column transform's order): position
-// pos2[k2] times w^(+-j1 k2), the powers stepped in Montgomery form (R =
-// 2^64); the inverse's also times 1/n2 (the row transforms' fused product
-// took 1/n1 only).
-void four_step::twiddle_column(u64* x, std::size_t j1, bool inverse) const {
-  const u64 p = p_, pni = p_neg_inv_, w = inverse ? root_inv_ : root_;
+// Row u of the rank's (x[j1], j1 < n1; its position q = rows().begin + u
+// of the column transforms' output has frequency k2): x[j1] times
+// w^(+-j1 k2), the powers stepped in Montgomery form (R = 2^64); the inverse's also times 1/n2 (the row
+// transforms' fused product took 1/n1 only). On the rows, not the columns:
+// a row is contiguous, so the twiddles take plain vector loads and stores
+// (a column's frequencies lie in the engine's order: gathers and scatters),
+// while the strip is in cache for its transforms anyway.
+void four_step::twiddle_row(u64* x, std::size_t u, bool inverse) const {
+  const u64 p = p_, pni = p_neg_inv_, base = row_base_[2 * u + (inverse ? 1 : 0)];
+  u64 pw[9] = {1};  // base^i
+  for (unsigned i = 1; i < 9; ++i) pw[i] = fft::mul_mod(pw[i - 1], base, p);
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  if (plan1v_ && s_.n2 % 8 == 0) {
-    const u64 r52 = (u64{1} << 52) % p, base = fft::pow_mod(w, j1, p);
+  if (plan1v_ && s_.n1 % 8 == 0) {
+    const u64 r52 = (u64{1} << 52) % p;
     const u64 first = inverse ? fft::mul_mod(r52, n2_inv_, p) : r52;
     u64 power[8];
-    for (unsigned l = 0; l < 8; ++l) power[l] = fft::mul_mod(fft::pow_mod(base, l, p), first, p);
-    return twiddle_lanes(x, pos2_.data(), s_.n2, p, power, fft::mul_mod(fft::pow_mod(base, 8, p), r52, p));
+    for (unsigned l = 0; l < 8; ++l) power[l] = fft::mul_mod(pw[l], first, p);
+    const u64 b8 = fft::mul_mod(pw[8], r52, p);
+    if (s_.n1 % 32 != 0) return twiddle_lanes<1>(x, s_.n1, p, power, b8, b8);
+    const u64 b16 = fft::mul_mod(pw[8], pw[8], p);
+    return twiddle_lanes<4>(x, s_.n1, p, power, b8, fft::mul_mod(fft::mul_mod(b16, b16, p), r52, p));
   }
 #endif
   const u64 r = inverse ? fft::mul_mod(r_mod(p), n2_inv_, p) : r_mod(p);
-  // Four independent chains of powers (k2 = i mod 4), each stepped by
-  // w^(4 j1): one chain's multiplications wait on each other.
-  const u64 base = fft::pow_mod(w, j1, p);
-  const u64 step_m = fft::mul_mod(fft::pow_mod(base, 4, p), r_mod(p), p);
+  // Four independent chains of powers (j1 = i mod 4), each stepped by
+  // w^(4 k2): one chain's multiplications wait on each other.
+  const unsigned chains = s_.n1 % 4 == 0 ? 4 : 1;
+  const u64 step_m = fft::mul_mod(pw[chains], r_mod(p), p);
   u64 power_m[4];  // w^(j1 k2) R
-  for (unsigned i = 0; i < 4; ++i) power_m[i] = fft::mul_mod(fft::pow_mod(base, i, p), r, p);
-  const std::uint32_t* pos = pos2_.data();
-  for (std::size_t k2 = 0; k2 < s_.n2; k2 += 4)  // n2 >= 4 is a multiple of 4
-    for (unsigned i = 0; i < 4; ++i) {
-      u64& v = x[pos[k2 + i]];
+  for (unsigned i = 0; i < chains; ++i) power_m[i] = fft::mul_mod(pw[i], r, p);
+  for (std::size_t j1 = 0; j1 < s_.n1; j1 += chains)
+    for (unsigned i = 0; i < chains; ++i) {
+      u64& v = x[j1 + i];
       v = fft::mont_mul(v, power_m[i], p, pni);
       power_m[i] = fft::mont_mul(power_m[i], step_m, p, pni);
     }
 }
 
-// The columns' transforms with their twiddles, each column while it is in
-// cache (forward: transform, then twiddle; inverse: twiddle, then transform).
+// The columns' transforms, each column while it is in cache (the twiddles
+// are applied on the rows: twiddle_row).
 // Forward, of an operand of `limbs` limbs: column j1 holds limbs j1 + n1 j2
 // for j2 below nonzero = ceil((limbs - j1) / n1), reduced here while in
 // cache, the rest is zero padding, which is written here (the loader writes
@@ -169,10 +195,7 @@ void four_step::column_pass(u64* col, bool inverse, std::size_t limbs) const {
   each(cols_.size(), [&](std::size_t t, unsigned threads) {
     u64* x = col + t * n2;
     const std::size_t j1 = cols_.begin + t;
-    if (inverse) {
-      twiddle_column(x, j1, true);
-      return transform(x, true, true, threads);
-    }
+    if (inverse) return transform(x, true, true, threads);
     const std::size_t nonzero = j1 < limbs ? std::min(n2, (limbs - j1 + n1 - 1) / n1) : 0;
     if (nonzero == 0) return std::fill(x, x + n2, u64{0});  // its transform and twiddles: zeros
     reduce(x, nonzero);
@@ -183,12 +206,12 @@ void four_step::column_pass(u64* col, bool inverse, std::size_t limbs) const {
       std::fill(x + nonzero, x + n2, u64{0});
       plan2_->forward(x, threads);
     }
-    twiddle_column(x, j1, false);
   });
 }
 
 // The rows in groups of group_: a group's strip of every source block
-// transposed in, then its row transforms while the strip is in cache.
+// transposed in, then its twiddles and row transforms while the strip is in
+// cache.
 // Sources: the rank's own columns (col, stride n2) and the blocks received
 // from rank s (recv, j1-major, stride rows().size()).
 void four_step::rows_from_columns(const u64* col, const u64* recv, u64* row) const {
@@ -207,12 +230,15 @@ void four_step::rows_from_columns(const u64* col, const u64* recv, u64* row) con
       else
         transpose(recv + from[s] + u0, R, row + u0 * n1 + c.begin, n1, c.size(), m);
     }
-    for (std::size_t u = u0; u < u0 + m; ++u) transform(row + u * n1, false, false, threads);
+    for (std::size_t u = u0; u < u0 + m; ++u) {
+      twiddle_row(row + u * n1, u, false);
+      transform(row + u * n1, false, false, threads);
+    }
   });
 }
 
-// The rows' fused products and inverses in groups, each group's strip then
-// transposed out while in cache: to the rank's own columns, or to send
+// The rows' fused products, inverses and inverse twiddles in groups, each
+// group's strip then transposed out while in cache: to the rank's own columns, or to send
 // (j1-major, stride rows().size(), in rank order).
 void four_step::rows_to_columns(u64* row, const u64* y, u64* col, u64* send) const {
   const std::size_t n1 = s_.n1, n2 = s_.n2, R = rows_.size(), me = static_cast<std::size_t>(ctx_.rank);
@@ -223,7 +249,10 @@ void four_step::rows_to_columns(u64* row, const u64* y, u64* col, u64* send) con
   }
   each((R + group_ - 1) / group_, [&](std::size_t g, unsigned threads) {
     const std::size_t u0 = g * group_, m = std::min(group_, R - u0);
-    for (std::size_t u = u0; u < u0 + m; ++u) row_product(row + u * n1, y + u * n1, threads);
+    for (std::size_t u = u0; u < u0 + m; ++u) {
+      row_product(row + u * n1, y + u * n1, threads);
+      twiddle_row(row + u * n1, u, true);
+    }
     for (std::size_t d = 0; d < to.size(); ++d) {
       const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(d));
       if (d == me)

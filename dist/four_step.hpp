@@ -3,8 +3,8 @@
 // [BAILEY90] over the layouts of dist/shape.hpp. Forward: the length-n2
 // transforms of the rank's columns (an engine's plan: the AVX-512 IFMA
 // engine's four primes below 2^50 where the processor has it, else the
-// portable engine's three 62-bit primes), the
-// twiddles w^(j1 k2), one all-to-all to rows, the length-n1 transforms. The
+// portable engine's three 62-bit primes), one all-to-all to rows, the
+// twiddles w^(j1 k2), the length-n1 transforms. The
 // output stays in the rows layout, each transform's digit-reversed order
 // (as FFTW's MPI transforms' TRANSPOSED_OUT): the pointwise product does not
 // care, and the inverse undoes the steps in reverse order, so a product costs
@@ -58,7 +58,7 @@ class four_step {
   void reduce(u64* x, std::size_t len) const;
   template <class Fn>
   void each(std::size_t count, Fn&& fn) const;
-  void twiddle_column(u64* x, std::size_t j1, bool inverse) const;
+  void twiddle_row(u64* x, std::size_t u, bool inverse) const;
   void column_pass(u64* col, bool inverse, std::size_t limbs) const;
   void rows_from_columns(const u64* col, const u64* recv, u64* row) const;
   void rows_to_columns(u64* row, const u64* y, u64* col, u64* send) const;
@@ -71,7 +71,7 @@ class four_step {
   u64 p_, p_neg_inv_, root_, root_inv_, n2_inv_;
   std::shared_ptr<const fft::ntt_plan> plan1_, plan2_;      // lengths n1, n2 (portable)
   std::shared_ptr<const fft::ntt52_plan> plan1v_, plan2v_;  // the same (IFMA)
-  std::vector<std::uint32_t> pos2_;                          // frequency -> position, length n2
+  std::vector<u64> row_base_;  // w^k2, w^-k2 of the rank's row u at [2 u], [2 u + 1]
 };
 
 }  // namespace bigmul::dist

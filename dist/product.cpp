@@ -302,12 +302,76 @@ range digit_points(range dest, std::size_t l, std::size_t n) {
   return {b, std::max(b, e)};
 }
 
+// The rank's own points j whose three digits all land on its own positions
+// (j, j + 1, j + 2 in mine) and its columns: the bulk of a rank's digits,
+// added to the sums without an all-to-all.
+range own_core(range mine, std::size_t n) {
+  const std::size_t e = std::min(n, mine.end >= 2 ? mine.end - 2 : 0);
+  return {std::min(mine.begin, e), e};
+}
+
+// The three digits of the core's points added into the sums at once:
+// groups of eight runs (consecutive j2, one j1 and length, as for_each_run
+// gives them for every full row) move as 8 x 8 tiles of each digit's
+// columns (dist/transpose.hpp), then their adds run along rows of the sums.
+// Each group adds only within its own runs' positions [j, j + k), so the
+// threads never add to one sum together; the adds past a run's end (digits
+// 1 and 2 of its last points) follow serially.
+void own_digits_to_sums(const context& ctx, const plan_layout& L, u64* const dig[3], const sums_ref& sums,
+                        range mine, range core) {
+  const std::size_t n1 = L.s.n1, n2 = L.s.n2;
+  const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
+  std::vector<run_ref> runs;  // words: unused
+  for_each_run(core.begin, core.end, n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
+    runs.push_back({j1, j2, k, nullptr});
+  });
+  auto digit = [&](unsigned l, const run_ref& r, std::size_t i) { return dig[l][(r.j1 + i - cols.begin) * n2 + r.j2]; };
+  auto at = [&](const run_ref& r) { return r.j1 + n1 * r.j2 - mine.begin; };  // the run's first position in sums
+  constexpr std::size_t tile = 8;
+  prim::parallel_for((runs.size() + tile - 1) / tile, ctx.threads, [&](std::size_t g) {
+    const std::size_t g0 = g * tile, g1 = std::min(runs.size(), g0 + tile);
+    bool even = g1 - g0 == tile;
+    for (std::size_t q = 1; even && q < tile; ++q)
+      even = runs[g0 + q].j1 == runs[g0].j1 && runs[g0 + q].k == runs[g0].k && runs[g0 + q].j2 == runs[g0].j2 + q;
+    std::size_t whole = 0;  // points of each run done as tiles
+    const run_ref& a = runs[g0];
+    if (even && a.k >= tile + 2) {
+      whole = (a.k - 2) / tile * tile;  // tiles whose adds stay inside the run
+      u64 t[3][tile * tile];
+      for (std::size_t i0 = 0; i0 < whole; i0 += tile) {
+        for (unsigned l = 0; l < 3; ++l)
+          transpose(dig[l] + (a.j1 + i0 - cols.begin) * n2 + a.j2, n2, t[l], tile, tile, tile);
+        for (std::size_t c = 0; c < tile; ++c) {
+          const std::size_t base = at(runs[g0 + c]) + i0;
+          for (std::size_t r = 0; r < tile; ++r) {
+            sums.add(base + r, t[0][c * tile + r]);
+            sums.add(base + r + 1, t[1][c * tile + r]);
+            sums.add(base + r + 2, t[2][c * tile + r]);
+          }
+        }
+      }
+    }
+    for (std::size_t q = g0; q < g1; ++q) {
+      const run_ref& r = runs[q];
+      const std::size_t b = even ? whole : 0;
+      for (std::size_t i = b; i < r.k; ++i)
+        for (unsigned l = 0; l < 3; ++l)
+          if (i + l < r.k) sums.add(at(r) + i + l, digit(l, r, i));
+    }
+  });
+  for (const run_ref& r : runs)
+    for (std::size_t i = r.k >= 2 ? r.k - 2 : 0; i < r.k; ++i)
+      for (unsigned l = 1; l < 3; ++l)
+        if (i + l >= r.k) sums.add(at(r) + i + l, digit(l, r, i));
+}
+
 // Digit l of every coefficient to the rank holding its position j + l,
 // added into that rank's sums (one all-to-all a digit: the buffers hold one
-// digit's words, and digit l's array is free once it has gone).
+// digit's words, and digit l's array is free once it has gone); the rank's
+// own points in core (own_core) were added by own_digits_to_sums.
 // send: at least the rank's column words; recv: at least mine.size().
 void digit_to_sums(const context& ctx, const plan_layout& L, std::size_t l, const u64* dig, u64* send, u64* recv,
-                   const sums_ref& sums, range mine) {
+                   const sums_ref& sums, range mine, range core) {
   const std::size_t P = static_cast<std::size_t>(ctx.size), n1 = L.s.n1, n2 = L.s.n2, rn = L.an + L.bn;
   const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
   std::vector<std::size_t> sc(P, 0), rc(P, 0);
@@ -318,10 +382,18 @@ void digit_to_sums(const context& ctx, const plan_layout& L, std::size_t l, cons
   for (std::size_t d = 0; d < P; ++d) {
     const range pts = digit_points(mpi::product_block(rn, ctx.size, static_cast<int>(d)), l, L.s.n);
     const std::size_t start = at;
-    for_each_run(pts.begin, pts.end, n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
-      runs.push_back({j1, j2, k, d == me ? nullptr : send + at});
-      if (d != me) at += k;
-    });
+    auto add_runs = [&](std::size_t b, std::size_t e) {
+      for_each_run(b, e, n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
+        runs.push_back({j1, j2, k, d == me ? nullptr : send + at});
+        if (d != me) at += k;
+      });
+    };
+    if (d == me) {  // the core's own points: own_digits_to_sums
+      add_runs(pts.begin, std::max(pts.begin, std::min(pts.end, core.begin)));
+      add_runs(std::min(pts.end, std::max(pts.begin, core.end)), pts.end);
+    } else {
+      add_runs(pts.begin, pts.end);
+    }
     sc[d] = at - start;
     if (d != me)
       for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(d)),
@@ -425,8 +497,10 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   const sums_ref sums{sums_lo.get(), reinterpret_cast<std::uint8_t*>(sums_hi.get())};
   std::fill(sums.lo, sums.lo + out_block.size(), u64{0});
   std::fill(sums.hi, sums.hi + out_block.size(), std::uint8_t{0});
+  const range core = own_core(out_block, L.s.n);
+  own_digits_to_sums(ctx, L, dig, sums, out_block, core);
   for (std::size_t l = 0; l < product_digits(); ++l) {
-    digit_to_sums(ctx, L, l, dig[l], send.get(), recv.get(), sums, out_block);
+    digit_to_sums(ctx, L, l, dig[l], send.get(), recv.get(), sums, out_block, core);
     res[l].reset();
   }
   send.reset();

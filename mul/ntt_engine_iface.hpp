@@ -80,9 +80,11 @@ struct ntt_plan_adapter {
   // step (then timed as forward); else load, then forward.
   static bool loads_in_forward(const Plan& p, unsigned bits) {
     if constexpr (requires { p.load_forward_product(nullptr, nullptr, 0, 1u); })
-      if (bits == 64) return true;  // the AVX2 plan's first step reads the limbs itself
+      if (bits == 64) return true;  // the AVX2 plan's first step reads the limbs itself (no fill buffer)
+    // Bit-split coefficients (whole limbs too, IFMA): the IFMA plan's radix-3
+    // step, the AVX2 plan's radix-3 or first radix-4 step, reads them from ntt_fill.
     if constexpr (requires { p.forward_fill_applies(); })
-      return p.forward_fill_applies();  // the IFMA plan's radix-3 step reads the coefficients
+      return p.forward_fill_applies();
     return false;
   }
   static void load_forward(const Plan& p, u64* x, const limb_t* src, std::size_t len, std::size_t coefficients,

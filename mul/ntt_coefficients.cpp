@@ -224,6 +224,99 @@ BIGMUL_BMI2 std::size_t ntt_bit_carry3_limbs_bmi2(const std::uint64_t* x, std::s
                                                   ntt_bit_accumulator& sum, std::uint64_t* out) {
   return ntt_bit_carry3_limbs(x, len, bits, sum, out);
 }
+
+namespace {
+
+// Coefficients x + q (limb l at x[l stride + q]) placed at their bit offsets
+// s_q = (s0 + q bits) mod 64 as four limbs y[t n + q], the values
+// ntt_bit_carry3_run adds, for q in [from, n).
+inline void shift_limbs(const std::uint64_t* x, std::size_t stride, std::size_t from, std::size_t n, unsigned s0,
+                        unsigned bits, std::uint64_t* y) {
+  for (std::size_t q = from; q < n; ++q) {
+    const auto s = static_cast<unsigned>((s0 + q * bits) & 63), rs = 63 - s;  // (v >> 1) >> rs: v >> (64 - s)
+    const std::uint64_t v0 = x[q], v1 = x[stride + q], v2 = x[2 * stride + q];
+    y[q] = v0 << s;
+    y[n + q] = (v1 << s) | ((v0 >> 1) >> rs);
+    y[2 * n + q] = (v2 << s) | ((v1 >> 1) >> rs);
+    y[3 * n + q] = (v2 >> 1) >> rs;
+  }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define BIGMUL_HAVE_AVX2_SHIFTS 1
+// The same for q in [0, n - n % 4), 4 a vector: vpsllvq / vpsrlvq give 0 for
+// counts of 64, so v >> (64 - s) needs no case for s = 0.
+__attribute__((target("avx2"))) void shift_limbs_avx2(const std::uint64_t* x, std::size_t stride, std::size_t n,
+                                                      unsigned s0, unsigned bits, std::uint64_t* y) {
+  const __m256i m63 = _mm256_set1_epi64x(63), s64 = _mm256_set1_epi64x(64);
+  const __m256i step = _mm256_set_epi64x(3ll * bits, 2ll * bits, bits, 0);
+  const auto at = [](const std::uint64_t* p) { return reinterpret_cast<const __m256i*>(p); };
+  const auto to = [](std::uint64_t* p) { return reinterpret_cast<__m256i*>(p); };
+  for (std::size_t q = 0; q + 4 <= n; q += 4) {
+    const auto base = static_cast<long long>((s0 + q * bits) & 63);
+    const __m256i s = _mm256_and_si256(_mm256_add_epi64(_mm256_set1_epi64x(base), step), m63);
+    const __m256i rs = _mm256_sub_epi64(s64, s);
+    const __m256i v0 = _mm256_loadu_si256(at(x + q)), v1 = _mm256_loadu_si256(at(x + stride + q)),
+                  v2 = _mm256_loadu_si256(at(x + 2 * stride + q));
+    _mm256_storeu_si256(to(y + q), _mm256_sllv_epi64(v0, s));
+    _mm256_storeu_si256(to(y + n + q), _mm256_or_si256(_mm256_sllv_epi64(v1, s), _mm256_srlv_epi64(v0, rs)));
+    _mm256_storeu_si256(to(y + 2 * n + q), _mm256_or_si256(_mm256_sllv_epi64(v2, s), _mm256_srlv_epi64(v1, rs)));
+    _mm256_storeu_si256(to(y + 3 * n + q), _mm256_srlv_epi64(v2, rs));
+  }
+}
+#endif
+
+// The add chain of ntt_bit_carry3_run on limbs already shifted (y[t n + q]).
+std::size_t add_shifted(const std::uint64_t* y, std::size_t n, unsigned bits, ntt_bit_accumulator& sum,
+                        std::uint64_t* out) {
+  std::uint64_t a0 = sum.acc[0], a1 = sum.acc[1], a2 = sum.acc[2], a3 = sum.acc[3];
+  unsigned s = sum.shift;
+  std::size_t written = 0;
+  for (std::size_t q = 0; q < n; ++q) {
+    bin::carry_t c = bin::addc(0, a0, y[q], &a0);
+    c = bin::addc(c, a1, y[n + q], &a1);
+    c = bin::addc(c, a2, y[2 * n + q], &a2);
+    a3 += y[3 * n + q] + c;
+    s += bits;
+    if (s >= 64) {
+      s -= 64;
+      out[written++] = a0;
+      a0 = a1;
+      a1 = a2;
+      a2 = a3;
+      a3 = 0;
+    }
+  }
+  sum.acc[0] = a0;
+  sum.acc[1] = a1;
+  sum.acc[2] = a2;
+  sum.acc[3] = a3;
+  sum.shift = s;
+  return written;
+}
+
+}  // namespace
+
+std::size_t ntt_bit_carry3_limbs_avx2(const std::uint64_t* x, std::size_t len, unsigned bits,
+                                      ntt_bit_accumulator& sum, std::uint64_t* out) {
+  constexpr std::size_t chunk = 64;  // the carry's group: y stays in L1
+  std::uint64_t y[4 * chunk];
+  std::size_t written = 0;
+  for (std::size_t q0 = 0; q0 < len; q0 += chunk) {
+    const std::size_t n = std::min(chunk, len - q0);
+    std::size_t from = 0;
+#if defined(BIGMUL_HAVE_AVX2_SHIFTS)
+    if (prim::cpu_has_avx2_fma()) {
+      shift_limbs_avx2(x + q0, len, n, sum.shift, bits, y);
+      from = n - n % 4;
+    }
+#endif
+    shift_limbs(x + q0, len, from, n, sum.shift, bits, y);
+    written += add_shifted(y, n, bits, sum, out + written);
+  }
+  return written;
+}
+
 #undef BIGMUL_BMI2
 
 }  // namespace bigmul::detail

@@ -161,6 +161,12 @@ std::size_t ntt_bit_carry3_bmi2(const std::uint64_t* d0, const std::uint64_t* d1
                                 ntt_bit_accumulator& sum, std::uint64_t* out);
 std::size_t ntt_bit_carry3_limbs_bmi2(const std::uint64_t* x, std::size_t len, unsigned bits,
                                       ntt_bit_accumulator& sum, std::uint64_t* out);
+// ntt_bit_carry3_limbs with the shifts in AVX2 (4 coefficients a vector,
+// variable shifts: each coefficient's three limbs placed at its bit offset
+// as four limbs), leaving the scalar loop only the add chain and the limb
+// out; the same result and accumulator. Scalar where the processor lacks AVX2.
+std::size_t ntt_bit_carry3_limbs_avx2(const std::uint64_t* x, std::size_t len, unsigned bits,
+                                      ntt_bit_accumulator& sum, std::uint64_t* out);
 
 }  // namespace bigmul::detail
 

@@ -86,7 +86,10 @@ bool task_bit_offsets(const crt_job& j, std::size_t task) {
     const std::size_t len = std::min(group, hi - g0);
     if (j.used == 3 && j.k.crt3_limbs) {  // Garner and Horner 8 a vector, the sum adds only
       j.k.crt3_limbs(j.residues, g0, len, digits);
-      out += (j.bmi2 ? ntt_bit_carry3_limbs_bmi2 : ntt_bit_carry3_limbs)(digits, len, j.bits, sum, j.r + out);
+      const ntt_bit_sum3_fn add = j.k.bit_sum3 ? j.k.bit_sum3
+                                  : j.bmi2     ? ntt_bit_carry3_limbs_bmi2
+                                               : ntt_bit_carry3_limbs;
+      out += add(digits, len, j.bits, sum, j.r + out);
       continue;
     }
     j.k.mixed_radix(j.residues, g0, len, digits, j.used);

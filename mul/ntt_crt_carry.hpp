@@ -9,6 +9,7 @@
 #include "bigmul/mul.hpp"
 #include "fft/ntt.hpp"
 #include "fft/ntt_decimal_digits.hpp"
+#include "mul/ntt_coefficients.hpp"
 
 namespace bigmul::detail {
 
@@ -25,10 +26,16 @@ using ntt_crt3_limbs_fn = void (*)(const fft::u64* const res[], std::size_t i, s
 // (fft::ntt52_decimal_digits and its kin).
 using ntt_decimal_digits_fn = void (*)(const fft::u64* const res[], std::size_t i, std::size_t count, fft::u64* d);
 
+// The bit-offset sum of crt3_limbs' limbs (bits < 64: ntt_bit_carry3_limbs
+// and its kin, mul/ntt_coefficients.hpp); null: the scalar one.
+using ntt_bit_sum3_fn = std::size_t (*)(const fft::u64* x, std::size_t len, unsigned bits, ntt_bit_accumulator& sum,
+                                        fft::u64* out);
+
 // How an engine turns residues into coefficients: its primes (at most 4),
 // its Garner step, and its fused three-prime paths where it has them: crt3
 // for binary limbs, decimal3 for the vectorized decimal digits
-// (mul/ntt_decimal_carry.hpp) by decimal3_digits.
+// (mul/ntt_decimal_carry.hpp) by decimal3_digits, bit_sum3 for the bit
+// offsets' sum of crt3's limbs.
 struct ntt_crt_kernels {
   const fft::ntt_prime* primes = nullptr;
   unsigned prime_count = 0;
@@ -36,6 +43,7 @@ struct ntt_crt_kernels {
   ntt_crt3_limbs_fn crt3_limbs = nullptr;
   bool decimal3 = false;
   ntt_decimal_digits_fn decimal3_digits = fft::ntt52_decimal_digits;
+  ntt_bit_sum3_fn bit_sum3 = nullptr;
 };
 
 // Chinese remaindering and carries of `count` coefficients (residues

@@ -13,7 +13,8 @@ namespace {
 struct engine : ntt_plan_adapter<fft::ntt_avx2_plan> {
   static constexpr ntt_engine id = ntt_engine::avx2;
   static constexpr ntt_crt_kernels crt{fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt_avx2_mixed_radix_digits,
-                                       fft::ntt_avx2_crt3_limbs, /*decimal3=*/true, fft::ntt_avx2_decimal_digits};
+                                       fft::ntt_avx2_crt3_limbs, /*decimal3=*/true, fft::ntt_avx2_decimal_digits,
+                                       ntt_bit_carry3_limbs_avx2};
   static constexpr ntt_piece::lanes piece_lanes = ntt_piece::lanes::avx2;
 };
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_crt_carry: the carry phase of a three-prime NTT product alone
 // (detail::ntt_crt_and_carry: Garner, Horner or the decimal split, and the
-// carries into limbs), for the AVX2 engine's kernels as they are
-// ("vector": fft::ntt_avx2_crt3_limbs for binary, ntt_avx2_decimal_digits
-// for decimal) against the generic path the engine took before them
+// carries into limbs), for the AVX2 engine's kernels ("avx2":
+// fft::ntt_avx2_crt3_limbs for binary, ntt_avx2_decimal_digits for
+// decimal) against the generic path the engine took before them
 // ("generic": ntt_avx2_mixed_radix_digits, then Horner and the carry in
-// scalar code), and the IFMA engine's where the processor has it. The
+// scalar code), "avx2vsum" the same with the bit-offset sum's shifts in
+// AVX2 (ntt_bit_carry3_limbs_avx2, the engine's choice; bits60 rows only),
+// and the IFMA engine's where the processor has it. The
 // residues are random in [0, 2p) (coefficients up to p0 p1 p2, the largest
 // the carry takes); one thread, so the figures are per core.
 //
@@ -73,6 +75,10 @@ int main(int argc, char** argv) {
        {fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt_avx2_mixed_radix_digits, fft::ntt_avx2_crt3_limbs, true,
         fft::ntt_avx2_decimal_digits},
        fft::ntt_avx2_supported},
+      {"avx2vsum",
+       {fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt_avx2_mixed_radix_digits, fft::ntt_avx2_crt3_limbs, true,
+        fft::ntt_avx2_decimal_digits, detail::ntt_bit_carry3_limbs_avx2},
+       fft::ntt_avx2_supported},
       {"ifma",
        {fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt52_mixed_radix_digits, fft::ntt52_crt3_limbs, true,
         fft::ntt52_decimal_digits},
@@ -99,6 +105,7 @@ int main(int argc, char** argv) {
       double generic = 0;
       for (const kernels_row& e : engines) {
         if (!e.available()) continue;
+        if (e.k.bit_sum3 && kind.bits == 64) continue;  // the bit-offset sum only
         const std::string name =
             std::string("crt/") + kind.name + "/" + e.name + "/" + std::to_string(static_cast<long long>(count));
         if (!h.selected(name)) continue;

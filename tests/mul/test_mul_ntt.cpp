@@ -223,7 +223,7 @@ TEST(MulNtt, Avx2ThreePrimeLimbsMatchGmp) {
                          std::size_t{4097}})
     for (std::size_t bn : {std::size_t{1}, std::size_t{3}, an - 1, an})
       if (bn >= 1) shapes.push_back({an, bn});
-  for (unsigned bits : {64u, 61u, 50u, 33u})
+  for (unsigned bits : {64u, 63u, 61u, 50u, 33u})
     for (auto [an, bn] : shapes)
       for (operand_kind k : {operand_kind::all_max, operand_kind::runs, operand_kind::random}) {
         const auto a = bigmul::test::make_operand(k, an, radix::binary, g);
@@ -240,6 +240,39 @@ TEST(MulNtt, Avx2ThreePrimeLimbsMatchGmp) {
           ASSERT_STREQ(st.ntt_engine, "avx2");
           ASSERT_EQ(st.coefficient_digits, bits);
         }
+      }
+}
+
+// The bit-offset sum with its shifts in AVX2 (ntt_bit_carry3_limbs_avx2,
+// the AVX2 engine's) against the scalar one: the same limbs out and the
+// same accumulator after, for every coefficient size 3 .. 63, runs of
+// every length mod 4 and past the 64-coefficient chunk, any starting shift
+// and pending sum, coefficients random below 2^150 and all ones (2^150 - 1).
+TEST(MulNtt, BitSumShiftsInAvx2MatchScalar) {
+  std::mt19937_64 g(0xb175);
+  for (unsigned bits = 3; bits < 64; ++bits)
+    for (std::size_t len : {std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{7}, std::size_t{64},
+                            std::size_t{65}, std::size_t{130}})
+      for (int ones = 0; ones < 2; ++ones) {
+        std::vector<std::uint64_t> x(3 * len);
+        for (std::size_t q = 0; q < len; ++q) {
+          x[q] = ones ? ~0ull : g();
+          x[len + q] = ones ? ~0ull : g();
+          x[2 * len + q] = ones ? (1ull << 22) - 1 : g() >> 42;
+        }
+        detail::ntt_bit_accumulator a, b;
+        a.shift = static_cast<unsigned>(g() % 64);
+        for (unsigned l = 0; l < 3; ++l) a.acc[l] = ones ? ~0ull : g();  // a pending sum below 2^192
+        b = a;
+        std::vector<std::uint64_t> out_a(len + 1, 1), out_b(len + 1, 2);
+        const std::size_t na = detail::ntt_bit_carry3_limbs(x.data(), len, bits, a, out_a.data());
+        const std::size_t nb = detail::ntt_bit_carry3_limbs_avx2(x.data(), len, bits, b, out_b.data());
+        ASSERT_EQ(na, nb) << bits << " bits, " << len << " coefficients";
+        out_a.resize(na);
+        out_b.resize(nb);
+        ASSERT_EQ(out_a, out_b) << bits << " bits, " << len << " coefficients";
+        ASSERT_EQ(a.shift, b.shift);
+        for (unsigned l = 0; l < 4; ++l) ASSERT_EQ(a.acc[l], b.acc[l]) << bits << " bits, " << len << " limb " << l;
       }
 }
 

@@ -214,9 +214,11 @@ __global__ void __launch_bounds__(plan::max_threads<Real>(), sizeof(Real) == 8 ?
     });
     log_ns += log_r;
   }
-  // Store phase: coalesced writes of the tile.
+  // Store phase: coalesced writes of the tile, 8 in flight: unrolled 16 times,
+  // the forward's inter-pass twiddle loads of all 16 were live at once, which
+  // spilled the FP32 kernel at 512 threads (128 registers; ptxas report).
   typename Store::state st = store.begin();
-#pragma unroll
+#pragma unroll 8
   for (unsigned i = 0; i < V; ++i) {
     unsigned lane, idx;
     plan::tile_coords(d, tid + i * d.threads, lane, idx);

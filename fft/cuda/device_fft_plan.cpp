@@ -8,13 +8,18 @@ namespace bigmul::fft::cuda::plan {
 unsigned split_passes(unsigned k, const limits& lim, unsigned bits[max_passes]) {
   const unsigned s_row = lim.log_tile;
   const unsigned s_col = lim.log_tile - lim.log_min_cols;
+  const unsigned pref = lim.log_pref_cols > lim.log_min_cols ? lim.log_pref_cols : lim.log_min_cols;
+  const unsigned s_pref = lim.log_tile > pref ? lim.log_tile - pref : 1;  // column bits for C_pref columns
   if (k < 1 || k > max_log_n) return 0;
   if (k <= s_row) {
     bits[0] = k;
     return 1;
   }
   if (k <= s_row + s_col) {
+    // Balanced, but the column pass no longer than C_pref columns allow while the
+    // last pass can take the rest.
     unsigned b0 = (k + 1) / 2;
+    if (b0 > s_pref) b0 = k - s_row > s_pref ? k - s_row : s_pref;
     if (b0 > s_col) b0 = s_col;
     bits[0] = b0;
     bits[1] = k - b0;
@@ -22,6 +27,8 @@ unsigned split_passes(unsigned k, const limits& lim, unsigned bits[max_passes]) 
   }
   if (k <= s_row + 2 * s_col) {
     unsigned last = k / 3;
+    if (k > 2 * s_pref && k - 2 * s_pref > last) last = k - 2 * s_pref;  // C_pref columns ...
+    if (last > s_row) last = s_row;                                     // ... where the last pass fits
     if (k > 2 * s_col && k - 2 * s_col > last) last = k - 2 * s_col;
     const unsigned rest = k - last;
     bits[0] = (rest + 1) / 2;

@@ -70,12 +70,16 @@ struct limits {
   unsigned log_tile = 12;
   unsigned log_min_cols = 3;
   unsigned log_min_tile = 9;  // pad tiny tiles to at least this many elements (a full warp of threads)
+  // The columns a column pass takes where the split costs no extra pass (0: log_min_cols):
+  // longer runs of consecutive addresses per row of a tile.
+  unsigned log_pref_cols = 0;
 };
 
-// 64 KiB of data per tile: 4096 double2 or 8192 float2, 128-byte column segments.
+// 64 KiB of data per tile: 4096 double2 or 8192 float2; column segments of at least
+// 128 bytes, 256 where the pass count allows.
 template <class Real>
 constexpr limits default_limits() {
-  return sizeof(Real) == 8 ? limits{12, 3, 9} : limits{13, 4, 9};
+  return sizeof(Real) == 8 ? limits{12, 3, 9, 4} : limits{13, 4, 9, 5};
 }
 
 struct pass_desc {
@@ -108,7 +112,8 @@ struct fft_plan {
 };
 
 // Bits of each pass (m_p = 2^bits[p]). Column passes (all but the last) hold at most
-// S / C_min points, the last at most S. Returns 0 when k cannot be planned.
+// S / C_min points, the last at most S; column passes hold at most S / C_pref points
+// where the same number of passes allows it. Returns 0 when k cannot be planned.
 unsigned split_passes(unsigned k, const limits& lim, unsigned bits[max_passes]);
 
 // Radices of the in-tile Stockham FFT: ceil(b/4) stages, bits spread evenly (larger first).

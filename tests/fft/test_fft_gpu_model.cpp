@@ -383,6 +383,55 @@ TEST(FftGpuModel, RegisterButterflies) {
   for (unsigned lr = 1; lr <= 4; ++lr) plan::with_radix(lr, check);
 }
 
+// Column passes read runs of at least 256 bytes (16 double2, 32 float2) per
+// row of a tile wherever a split with the same number of passes allows it
+// (two passes: the last takes k - s_pref bits; three: 2 s_pref column bits),
+// and never under 128 bytes. Without the preference some sizes fall to 128.
+TEST(FftGpuModel, ColumnSegmentsOf256BytesWhereThePassCountAllows) {
+  for (const bool f64 : {true, false}) {
+    const plan::limits lim = f64 ? plan::default_limits<double>() : plan::default_limits<float>();
+    const std::size_t elem = f64 ? 16 : 8;
+    plan::limits old = lim;
+    old.log_pref_cols = 0;
+    const unsigned s_row = lim.log_tile, s_pref = lim.log_tile - lim.log_pref_cols;
+    unsigned gained = 0;
+    for (unsigned k = 1; k <= plan::max_log_n; ++k) {
+      const plan::fft_plan p = plan::make_plan(std::size_t{1} << k, 1, lim), q = plan::make_plan(std::size_t{1} << k, 1, old);
+      ASSERT_TRUE(p.valid && q.valid) << k;
+      ASSERT_EQ(p.npasses, q.npasses) << k;
+      const bool fits = (p.npasses == 2 && k - s_row <= s_pref) || (p.npasses == 3 && k - s_row <= 2 * s_pref);
+      bool old_short = false;
+      for (unsigned i = 0; i + 1 < p.npasses; ++i) {
+        EXPECT_GE(elem << p.pass[i].log_cols, 128u) << "k=" << k << " pass " << i;
+        if (fits) {
+          EXPECT_GE(elem << p.pass[i].log_cols, 256u) << "k=" << k << " pass " << i;
+        }
+        old_short |= (elem << q.pass[i].log_cols) < 256;
+      }
+      gained += fits && old_short;
+    }
+    EXPECT_GT(gained, 0u) << (f64 ? "f64" : "f32");
+  }
+}
+
+// The split with a column preference (tiles of 64, 4 columns at least, 8
+// preferred): every size and pass count against the reference transform.
+TEST(FftGpuModel, AllSizesPreferredColumns) {
+  auto g = bigmul::test::rng(605);
+  const plan::limits lim{6, 2, 4, 3};
+  for (unsigned k = 1; k <= 14; ++k) {
+    const plan::fft_plan p = plan::make_plan(std::size_t{1} << k, 1, lim);
+    for (unsigned i = 0; i + 1 < p.npasses; ++i) {
+      if (p.npasses == 2 && k - 6 <= 3) {
+        EXPECT_GE(p.pass[i].log_cols, 3u) << "k=" << k;
+      }
+    }
+    check_transform<cd>(p, g);
+    if (k <= 12) check_transform<cf>(plan::make_plan(std::size_t{1} << k, 3, lim), g);
+    if (HasFailure()) FAIL() << "k=" << k;
+  }
+}
+
 TEST(FftGpuModel, AllSizesDefaultLimitsDouble) {
   auto g = bigmul::test::rng(603);
   for (unsigned k = 1; k <= 16; ++k) {

@@ -243,6 +243,39 @@ TEST(MulNtt, Avx2ThreePrimeLimbsMatchGmp) {
       }
 }
 
+// The AVX2 engine at the largest operands three primes take with whole
+// limbs (n = lo: coefficients up to lo (2^64 - 1)^2, just below p0 p1 p2,
+// every one through ntt_avx2_crt3_limbs) and one limb more (bit-split
+// coefficients): all-maximum operands, whose product has the closed form
+// (2^64n - 1)^2 = 2^128n - 2^(64n + 1) + 1 (limb 0 is 1, limbs 1 .. n - 1
+// zero, limb n 2^64 - 2, the rest all ones), the check GMP would make at a
+// fraction of its time. Skipped under the sanitizers (the smaller products
+// above take the same paths there).
+TEST(MulNtt, Avx2AtTheThreePrimeLimit) {
+  using detail::ntt_engine;
+  if (!detail::ntt_engine_available(ntt_engine::avx2)) GTEST_SKIP() << "no AVX2 engine here";
+  if (sanitized) GTEST_SKIP() << "2^21.5-limb products: too large under the sanitizers";
+  std::size_t lo = 1u << 21, hi = 1u << 22;
+  while (hi - lo > 1) {
+    const std::size_t mid = (lo + hi) / 2;
+    (detail::ntt_primes_needed(ntt_engine::avx2, mid, mid, radix::binary) == 3 ? lo : hi) = mid;
+  }
+  for (std::size_t n : {lo, lo + 1}) {
+    const std::vector<limb_t> a(n, ~limb_t{0}), b(n, ~limb_t{0});
+    std::vector<limb_t> r(2 * n, 0x5a5a5a5a);
+    mul_options opt;
+    opt.threads = 2;
+    mul_stats st;
+    detail::mul_ntt(r.data(), a.data(), n, b.data(), n, radix::binary, opt, st, ntt_engine::avx2);
+    ASSERT_STREQ(st.ntt_engine, "avx2");
+    EXPECT_EQ(st.coefficient_digits == 64, n == lo) << n << " limbs: " << st.coefficient_digits << "-bit coefficients";
+    ASSERT_EQ(r[0], 1u) << n;
+    for (std::size_t i = 1; i < n; ++i) ASSERT_EQ(r[i], 0u) << n << " limbs, limb " << i;
+    ASSERT_EQ(r[n], ~limb_t{1}) << n;
+    for (std::size_t i = n + 1; i < 2 * n; ++i) ASSERT_EQ(r[i], ~limb_t{0}) << n << " limbs, limb " << i;
+  }
+}
+
 // The bit-offset sum with its shifts in AVX2 (ntt_bit_carry3_limbs_avx2,
 // the AVX2 engine's) against the scalar one: the same limbs out and the
 // same accumulator after, for every coefficient size 3 .. 63, runs of

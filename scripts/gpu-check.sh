@@ -123,7 +123,7 @@ declare -A bench_args=(
 declare -A cap=(
   [preflight/nvidia-smi]=30 [preflight/unpack]=60 [preflight/gpu_preflight]=60
   [tests/test_prim_gpu]=45 [tests/test_carry_gpu]=30 [tests/test_fft_gpu]=90
-  [tests/test_mul_kernels_gpu]=75 [tests/test_montgomery_gpu]=30 [tests/test_mul_gpu]=90
+  [tests/test_mul_kernels_gpu]=90 [tests/test_montgomery_gpu]=30 [tests/test_mul_gpu]=90
   [cli/fft]=60 [cli/cufft]=60 [cli/tiled]=60 [cli/auto]=90
   [bench/bench_mul_gpu]=120 [bench/bench_fft_gpu]=90 [bench/bench_prim_gpu]=90
   [tune/tune_gpu]=60

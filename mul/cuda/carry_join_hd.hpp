@@ -61,8 +61,20 @@ struct binary_join {
     const std::size_t lo = (first * k + 63) / 64, hi = ((first + P) * k + 63) / 64;
     return owned{lo < out_n ? lo : out_n, hi < out_n ? hi : out_n};
   }
+  // binary_limb (mul/coefficients_period.hpp) in 32-bit arithmetic relative to
+  // the tile: an owned limb starts rel < P k <= 2^15 bits after the tile's
+  // first digit, so no 64-bit division.
   BIGMUL_HD void put(const tile_digits& d, std::size_t j, limb_t* out, std::size_t) const {
-    out[j] = binary_limb(d, k, j);
+    const auto rel = static_cast<std::uint32_t>(64 * j - d.first * k);
+    const std::uint32_t i0 = rel / k, i1 = (rel + 63) / k;
+    const std::size_t have = d.m - d.first;  // digits at or past m are 0 (the tile holds one: first < m)
+    limb_t v = 0;
+    for (std::uint32_t i = i0; i <= i1; ++i) {
+      const std::uint32_t bit = i * k;
+      const limb_t x = i < have ? d.sh[i] : 0;
+      v |= bit >= rel ? x << (bit - rel) : x >> (rel - bit);
+    }
+    out[j] = v;
   }
 };
 

@@ -124,7 +124,7 @@ declare -A cap=(
   [preflight/nvidia-smi]=30 [preflight/unpack]=60 [preflight/gpu_preflight]=60
   [tests/test_prim_gpu]=45 [tests/test_carry_gpu]=30 [tests/test_fft_gpu]=90
   [tests/test_mul_kernels_gpu]=90 [tests/test_montgomery_gpu]=30 [tests/test_mul_gpu]=90
-  [cli/fft]=60 [cli/cufft]=60 [cli/tiled]=60 [cli/auto]=90
+  [cli/fft]=60 [cli/fused]=60 [cli/cufft]=60 [cli/tiled]=60 [cli/auto]=90
   [bench/bench_mul_gpu]=120 [bench/bench_fft_gpu]=90 [bench/bench_prim_gpu]=90
   [tune/tune_gpu]=60
   [memcheck/test_prim_gpu]=30 [memcheck/test_carry_gpu]=30 [memcheck/test_fft_gpu]=45
@@ -483,6 +483,10 @@ run_cli() {
     bash -c '"$0" "$@" >/dev/null' "$cli" --backend cuda -v -t --verify --random 1000000
   # Which crossover table the library took for this device (bigmul -v says).
   [ -f "$logs/cli-fft.log" ] && grep -m1 '^bigmul: GPU ' "$logs/cli-fft.log" | sed 's/^bigmul: /  table: /' >>"$summary"
+  # The single-pass split, carry and join through the whole library (retries, --verify against
+  # GMP): BIGMUL_GPU_FUSED=1 selects them until a GPU run has measured them (docs/gpu-phases.md).
+  plain_step cli bigmul "bigmul --backend cuda fused kernels 10^6 digits" "$logs/cli-fused.log" cli/fused \
+    bash -c 'BIGMUL_GPU_FUSED=1 "$0" "$@" >/dev/null' "$cli" --backend cuda -v -t --verify --random 1000000
   plain_step cli bigmul "bigmul --backend cuda cufft 10^6 digits" "$logs/cli-cufft.log" cli/cufft \
     bash -c '"$0" "$@" >/dev/null' "$cli" --backend cuda --fft-engine cufft -v -t --verify --random 1000000
   plain_step cli bigmul "bigmul --backend cuda tiled 2*10^4 digits" "$logs/cli-tiled.log" cli/tiled \

@@ -177,12 +177,18 @@ cudaError_t split_operand(const fft_job& j, void* d_temp, std::size_t& bytes, co
                        : split_balanced_device_batched(d_temp, bytes, d_x, n, j.G, j.f, d_out, st);
 }
 
+// The bound on the rounded products' coefficients the carry plans for.
+template <class Real>
+std::uint64_t carry_max_abs() {
+  return static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit);
+}
+
 // The job's carry of the rounded products: one pass, or spread/fold/scan/emit.
 template <class Real>
 cudaError_t carry_pass(const fft_job& j, const job_sizes& s, void* d_temp, std::size_t& bytes, const std::int64_t* c,
                        std::uint32_t* digits, int* ok, cudaStream_t st) {
   const carry::digit_base b{j.f.rx == radix::decimal, j.f.digits};
-  const auto max_abs = static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit);
+  const std::uint64_t max_abs = carry_max_abs<Real>();
   return j.fused_carry
              ? carry::cuda::carry_normalize_fused_device_batched<std::int64_t>(d_temp, bytes, c, s.nc, j.G, b, digits,
                                                                                s.m, ok, st, max_abs)
@@ -199,9 +205,7 @@ bool overlaps(const limb_t* x, std::size_t xn, const limb_t* y, std::size_t yn) 
 }
 template <class Real>
 bool join_in_carry(const fft_job& j, const job_sizes& s, const limb_t* d_r, const limb_t* d_a, const limb_t* d_b) {
-  if (!j.fused_carry || !j.fused_join) return false;
-  const auto max_abs = static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit);
-  if (!carry_join_fusable(j.f, s.nc, s.m, max_abs)) return false;
+  if (!j.fused_carry || !j.fused_join || !carry_join_fusable(j.f, s.nc, s.m, carry_max_abs<Real>())) return false;
   const std::size_t rn = j.G * (j.an + j.bn);
   return !overlaps(d_r, rn, d_a, j.G * j.an) && !overlaps(d_r, rn, d_b, j.G * j.bn);
 }
@@ -242,10 +246,9 @@ cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, s
   BIGMUL_TRY(carry_pass<Real>(j, s, nullptr, m.carry_bytes, nullptr, nullptr, nullptr, 0));
   if (j.fused_carry && j.fused_join) {  // the pass decides per call (join_in_carry); room for either
     std::size_t join_bytes = 0;
-    const auto max_abs = static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit);
-    if (carry_join_fusable(j.f, s.nc, s.m, max_abs))
+    if (carry_join_fusable(j.f, s.nc, s.m, carry_max_abs<Real>()))
       BIGMUL_TRY(carry_join_fused_device_batched(nullptr, join_bytes, nullptr, s.nc, G, j.f, s.m, nullptr,
-                                                 j.an + j.bn, nullptr, nullptr, 0, 0, max_abs));
+                                                 j.an + j.bn, nullptr, nullptr, 0, 0, carry_max_abs<Real>()));
     m.carry_bytes = std::max(m.carry_bytes, join_bytes);
   }
   m.carry_temp = tc.take<char>(m.carry_bytes);
@@ -317,7 +320,7 @@ cudaError_t enqueue_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb
     // writes nothing; the verdict then folds the fit flags. The join phase is empty.
     BIGMUL_TRY(carry_join_fused_device_batched(m.carry_temp, m.carry_bytes, m.c, s.nc, G, j.f, s.m, d_r, j.an + j.bn,
                                                m.ok, &m.report->sink.max_bits, fft_roundoff_guard, st,
-                                               static_cast<std::uint64_t>(fft_rounding<Real>::precise_limit)));
+                                               carry_max_abs<Real>()));
     verdict_kernel<<<1, 256, 0, st>>>(m.report, m.ok, G, fft_roundoff_guard);
     BIGMUL_TRY(cudaGetLastError());
     clock.mark();

@@ -255,10 +255,10 @@ void four_step::rows_to_columns(u64* row, const u64* y, u64* col, u64* send) con
     }
     for (std::size_t d = 0; d < to.size(); ++d) {
       const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(d));
-      if (d == me)
-        transpose(row + u0 * n1 + c.begin, n1, col + rows_.begin + u0, n2, m, c.size());
+      if (d == me)  // the columns are read again by the next pass only: around the cache
+        transpose(row + u0 * n1 + c.begin, n1, col + rows_.begin + u0, n2, m, c.size(), true);
       else
-        transpose(row + u0 * n1 + c.begin, n1, send + to[d] + u0, R, m, c.size());
+        transpose(row + u0 * n1 + c.begin, n1, send + to[d] + u0, R, m, c.size(), true);
     }
   });
 }

@@ -200,7 +200,7 @@ void copy_runs_to_cols(const std::vector<run_ref>& runs, u64* col, std::size_t f
                                 reinterpret_cast<std::uintptr_t>(a.words)) / sizeof(u64);
     const std::size_t whole = a.k / tile * tile;
     u64* c = col + (a.j1 - first_col) * n2 + a.j2;
-    for (std::size_t i0 = 0; i0 < whole; i0 += tile) transpose(a.words + i0, stride, c + i0 * n2, n2, tile, tile);
+    transpose(a.words, stride, c, n2, tile, whole, true);  // read back by the forward pass only: around the cache
     for (std::size_t q = 0; q < tile; ++q)
       for (std::size_t i = whole; i < a.k; ++i) c[i * n2 + q] = a.words[q * stride + i];
   });

@@ -3,6 +3,8 @@
 // (fft/ntt_avx2.hpp), 4 coefficients a vector; the scalar fallback is
 // fft/ntt_crt.hpp's. And Garner with Horner for three primes straight to
 // 64-bit limbs, the same way.
+#include <algorithm>
+
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_avx2_arith.hpp"
 #include "fft/ntt_crt.hpp"
@@ -70,6 +72,24 @@ BIGMUL_AVX2 inline void carry_up(__m256d& lo, __m256d& hi, __m256d two52v, __m25
   hi = _mm256_sub_pd(hi, _mm256_and_pd(neg, one));
 }
 
+// Garner's three digits of coefficients at .. at + n (n a multiple of 4, at
+// most garner_block) into dv[k][0 .. n), in [0, p_k). The kernels below run
+// this pass first and their arithmetic on the stored digits second: each
+// loop body's dependency chain is half as long, so more iterations overlap
+// (one loop doing both was latency-bound, slower than the scalar Horner it
+// replaces: bench/crt/bench_crt_carry).
+constexpr std::size_t garner_block = 64;
+BIGMUL_AVX2 inline void garner3_block(const garner_avx2& G, const vconst* c, const u64* const res[], std::size_t at,
+                                      std::size_t n, double (*dv)[garner_block]) {
+  for (std::size_t q = 0; q < n; q += 4) {
+    __m256d d[3];
+    for (unsigned k = 0; k < 3; ++k) {
+      d[k] = garner_digit(G, c, res[k] + at + q, d, k);
+      _mm256_store_pd(dv[k] + q, d[k]);
+    }
+  }
+}
+
 // Garner (three primes) and Horner of 4 coefficients a step (the first
 // count - count % 4), in 52-bit double limbs: with digits v_k < p_k < 2^50,
 //   y = v1 + p1 v2 = yh 2^52 + yl, yh in [0, 2^48], |yl| < 2^51 + 2^50;
@@ -85,23 +105,30 @@ BIGMUL_AVX2 void crt3_limbs_run(const garner_avx2& G, const u64* const res[], st
                 p1_52 = _mm256_set1_pd(p1 / two52);
   const __m256d magic = _mm256_set1_pd(magic_round), two52v = _mm256_set1_pd(two52), one = _mm256_set1_pd(1.0);
   const __m256i exp52 = c[0].exp52;
-  for (std::size_t q = 0; q + 4 <= count; q += 4) {
-    __m256d d[3];
-    for (unsigned k = 0; k < 3; ++k) d[k] = garner_digit(G, c, res[k] + i + q, d, k);
-    const split52 y = mul_split52(d[2], p1v, p1_52, magic, two52v);
-    const __m256d yl = _mm256_add_pd(y.lo, d[1]);
-    const split52 s = mul_split52(yl, p0v, p0_52, magic, two52v);
-    const split52 t = mul_split52(y.hi, p0v, p0_52, magic, two52v);
-    __m256d b = _mm256_add_pd(s.lo, d[0]), m = _mm256_add_pd(s.hi, t.lo), top = t.hi;
-    carry_up(b, m, two52v, one);
-    carry_up(m, top, two52v, one);
-    const __m256i x0 = u52_of(b, exp52), x1 = u52_of(m, exp52), x2 = u52_of(top, exp52);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + q), _mm256_or_si256(x0, _mm256_slli_epi64(x1, 52)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + count + q),
-                        _mm256_or_si256(_mm256_srli_epi64(x1, 12), _mm256_slli_epi64(x2, 40)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + 2 * count + q), _mm256_srli_epi64(x2, 24));
+  alignas(32) double dv[3][garner_block];
+  const std::size_t whole = count - count % 4;
+  for (std::size_t q0 = 0; q0 < whole; q0 += garner_block) {
+    const std::size_t n = std::min(garner_block, whole - q0);
+    garner3_block(G, c, res, i + q0, n, dv);
+    for (std::size_t r = 0; r < n; r += 4) {
+      const std::size_t q = q0 + r;
+      const __m256d v0 = _mm256_load_pd(dv[0] + r), v1 = _mm256_load_pd(dv[1] + r), v2 = _mm256_load_pd(dv[2] + r);
+      const split52 y = mul_split52(v2, p1v, p1_52, magic, two52v);
+      const __m256d yl = _mm256_add_pd(y.lo, v1);
+      const split52 s = mul_split52(yl, p0v, p0_52, magic, two52v);
+      const split52 t = mul_split52(y.hi, p0v, p0_52, magic, two52v);
+      __m256d b = _mm256_add_pd(s.lo, v0), m = _mm256_add_pd(s.hi, t.lo), top = t.hi;
+      carry_up(b, m, two52v, one);
+      carry_up(m, top, two52v, one);
+      const __m256i x0 = u52_of(b, exp52), x1 = u52_of(m, exp52), x2 = u52_of(top, exp52);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + q), _mm256_or_si256(x0, _mm256_slli_epi64(x1, 52)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + count + q),
+                          _mm256_or_si256(_mm256_srli_epi64(x1, 12), _mm256_slli_epi64(x2, 40)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(x + 2 * count + q), _mm256_srli_epi64(x2, 24));
+    }
   }
 }
+
 // Integer-valued doubles: lo in (-2^52, 2^53) -> lo mod 2^52, hi + floor(lo / 2^52).
 BIGMUL_AVX2 inline void carry52(__m256d& lo, __m256d& hi, __m256d two52v, __m256d inv52) {
   const __m256d c = _mm256_floor_pd(_mm256_mul_pd(lo, inv52));
@@ -169,32 +196,38 @@ BIGMUL_AVX2 void decimal_digits_run(const garner_avx2& G, const decimal_avx2& D,
   const __m256d p0_52 = _mm256_mul_pd(p0, inv52), a0l_52 = _mm256_mul_pd(a0l, inv52),
                 a0h_52 = _mm256_mul_pd(a0h, inv52), a1_52 = _mm256_mul_pd(a1, inv52);
   const __m256i exp52 = c[0].exp52;
-  for (std::size_t q = 0; q + 4 <= count; q += 4) {
-    __m256d v[3];
-    for (unsigned k = 0; k < 3; ++k) v[k] = garner_digit(G, c, res[k] + i + q, v, k);
-    const split52 e1 = mul_split52(v[1], p0, p0_52, magic, two52v);   // < 2^100
-    const split52 e2 = mul_split52(v[2], a0l, a0l_52, magic, two52v);  // < 2^102
-    const split52 e3 = mul_split52(v[2], a0h, a0h_52, magic, two52v);  // < 2^62
-    __m256d s0 = _mm256_add_pd(_mm256_add_pd(e1.lo, e2.lo), v[0]);   // (-2^52, 2^52 + 2^50)
-    __m256d s1 = _mm256_add_pd(_mm256_add_pd(e1.hi, e2.hi), e3.lo);  // |.| < 2^52
-    __m256d s2 = e3.hi;
-    carry52(s0, s1, two52v, inv52);
-    carry52(s1, s2, two52v, inv52);
-    const __m256i s0i = u52_of(s0, exp52);
-    const shifted19 us = shift19(s0i, u52_of(s1, exp52), u52_of(s2, exp52), exp52, two52v);
-    __m256d qs, rs;
-    div_f(us.u1, us.u0, f, inv_f, two52v, qs, rs);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + q),
-                        _mm256_or_si256(_mm256_slli_epi64(u52_of(rs, exp52), 19), us.low));
-    const split52 e4 = mul_split52(v[2], a1, a1_52, magic, two52v);  // < 2^87
-    __m256d t0 = _mm256_add_pd(e4.lo, qs), t1 = e4.hi;                // t0 in (-2^51, 2^52)
-    carry52(t0, t1, two52v, inv52);
-    const shifted19 ut = shift19(u52_of(t0, exp52), u52_of(t1, exp52), _mm256_setzero_si256(), exp52, two52v);
-    __m256d qt, rt;
-    div_f(ut.u1, ut.u0, f, inv_f, two52v, qt, rt);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + count + q),
-                        _mm256_or_si256(_mm256_slli_epi64(u52_of(rt, exp52), 19), ut.low));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 2 * count + q), u52_of(qt, exp52));
+  alignas(32) double dv[3][garner_block];
+  const std::size_t whole = count - count % 4;
+  for (std::size_t q0 = 0; q0 < whole; q0 += garner_block) {
+    const std::size_t n = std::min(garner_block, whole - q0);
+    garner3_block(G, c, res, i + q0, n, dv);
+    for (std::size_t r = 0; r < n; r += 4) {
+      const std::size_t q = q0 + r;
+      const __m256d v[3] = {_mm256_load_pd(dv[0] + r), _mm256_load_pd(dv[1] + r), _mm256_load_pd(dv[2] + r)};
+      const split52 e1 = mul_split52(v[1], p0, p0_52, magic, two52v);   // < 2^100
+      const split52 e2 = mul_split52(v[2], a0l, a0l_52, magic, two52v);  // < 2^102
+      const split52 e3 = mul_split52(v[2], a0h, a0h_52, magic, two52v);  // < 2^62
+      __m256d s0 = _mm256_add_pd(_mm256_add_pd(e1.lo, e2.lo), v[0]);   // (-2^52, 2^52 + 2^50)
+      __m256d s1 = _mm256_add_pd(_mm256_add_pd(e1.hi, e2.hi), e3.lo);  // |.| < 2^52
+      __m256d s2 = e3.hi;
+      carry52(s0, s1, two52v, inv52);
+      carry52(s1, s2, two52v, inv52);
+      const __m256i s0i = u52_of(s0, exp52);
+      const shifted19 us = shift19(s0i, u52_of(s1, exp52), u52_of(s2, exp52), exp52, two52v);
+      __m256d qs, rs;
+      div_f(us.u1, us.u0, f, inv_f, two52v, qs, rs);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + q),
+                          _mm256_or_si256(_mm256_slli_epi64(u52_of(rs, exp52), 19), us.low));
+      const split52 e4 = mul_split52(v[2], a1, a1_52, magic, two52v);  // < 2^87
+      __m256d t0 = _mm256_add_pd(e4.lo, qs), t1 = e4.hi;                // t0 in (-2^51, 2^52)
+      carry52(t0, t1, two52v, inv52);
+      const shifted19 ut = shift19(u52_of(t0, exp52), u52_of(t1, exp52), _mm256_setzero_si256(), exp52, two52v);
+      __m256d qt, rt;
+      div_f(ut.u1, ut.u0, f, inv_f, two52v, qt, rt);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + count + q),
+                          _mm256_or_si256(_mm256_slli_epi64(u52_of(rt, exp52), 19), ut.low));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 2 * count + q), u52_of(qt, exp52));
+    }
   }
 }
 #endif  // BIGMUL_HAVE_AVX2_CODE

@@ -16,6 +16,7 @@
 #include "fft/ntt_ifma.hpp"
 #include "fft/ntt_level_table.hpp"
 #include "mul/ntt_coefficients.hpp"
+#include "mul/ntt_crt_carry.hpp"
 #include "mul/ntt_mul.hpp"
 #include "mul/ntt_piece.hpp"
 #include "test_support.hpp"
@@ -276,6 +277,54 @@ TEST(MulNtt, Avx2AtTheThreePrimeLimit) {
   }
 }
 
+// The carry phase (detail::ntt_crt_and_carry) with every set of kernels the
+// ntt52 primes have: generic (Garner digits, then scalar Horner, bit sum
+// and decimal division), the AVX2 engine's (crt3 limbs, vector bit sum),
+// the AVX2 decimal digits path (decimal3 with fft::ntt_avx2_decimal_digits,
+// off in the engine, kept for processors where it measures faster) and
+// IFMA's where the processor has it: the same limbs from the same residues
+// (random in [0, 2p), coefficients up to p0 p1 p2), whole limbs, 63-, 60-
+// and 33-bit coefficients and decimal, counts around the groups, 1 to 3
+// threads.
+TEST(MulNtt, CarryKernelsAgree) {
+  using detail::ntt_crt_kernels;
+  if (!fft::ntt_avx2_supported()) GTEST_SKIP() << "no AVX2 here";
+  std::vector<ntt_crt_kernels> sets = {
+      {fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt_avx2_mixed_radix_digits, nullptr, false},
+      {fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt_avx2_mixed_radix_digits, fft::ntt_avx2_crt3_limbs, false,
+       fft::ntt_avx2_decimal_digits, detail::ntt_bit_carry3_limbs_avx2},
+      {fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt_avx2_mixed_radix_digits, fft::ntt_avx2_crt3_limbs, true,
+       fft::ntt_avx2_decimal_digits}};
+  if (fft::ntt52_supported())
+    sets.push_back({fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt52_mixed_radix_digits, fft::ntt52_crt3_limbs,
+                    true, fft::ntt52_decimal_digits});
+  std::mt19937_64 g(0xc0ff);
+  for (std::size_t count : {std::size_t{5}, std::size_t{127}, std::size_t{1001}, std::size_t{4099}}) {
+    std::vector<fft::u64> res[3];
+    for (unsigned k = 0; k < 3; ++k) {
+      res[k].resize(count);
+      for (auto& x : res[k]) x = g() % (2 * fft::ntt52_primes[k].p);
+    }
+    fft::u64* const rp[3] = {res[0].data(), res[1].data(), res[2].data()};
+    for (auto [bits, rx] : {std::pair{64u, radix::binary}, std::pair{63u, radix::binary}, std::pair{60u, radix::binary},
+                            std::pair{33u, radix::binary}, std::pair{64u, radix::decimal}})
+      for (unsigned threads : {1u, 3u}) {
+        const std::size_t rn = (count * bits + 63) / 64 + 4;
+        std::vector<limb_t> first;
+        for (std::size_t e = 0; e < sets.size(); ++e) {
+          std::vector<limb_t> r(rn, 0x5a5a5a5a);
+          mul_stats st;
+          detail::ntt_crt_and_carry(sets[e], 3, rp, r.data(), count, rn, bits, rx, threads, st, false);
+          if (e == 0)
+            first = r;
+          else
+            ASSERT_EQ(r, first) << "kernels " << e << ", " << count << " coefficients, " << bits
+                                << (rx == radix::decimal ? " decimal" : " bits") << ", threads " << threads;
+        }
+      }
+  }
+}
+
 // The bit-offset sum with its shifts in AVX2 (ntt_bit_carry3_limbs_avx2,
 // the AVX2 engine's) against the scalar one: the same limbs out and the
 // same accumulator after, for every coefficient size 3 .. 63, runs of
@@ -309,14 +358,12 @@ TEST(MulNtt, BitSumShiftsInAvx2MatchScalar) {
       }
 }
 
-// The AVX2 engine's decimal three-prime products, whose residues become
-// base-10^19 digits through fft::ntt_avx2_decimal_digits (4 a vector) before
-// the add-and-compare chains (mul/ntt_decimal_carry.hpp), against GMP:
-// coefficient counts around the chains' 128-coefficient groups and the
-// vector width, all nines (every limb 10^19 - 1: the largest coefficients,
-// the longest carry chains), runs of 0 and 9 digits, powers of 10^19 and
-// sparse operands, 1 to 3 threads (the chains' boundaries move), and
-// 2^15-limb all-nines operands (coefficients near 2^141).
+// The AVX2 engine's decimal three-prime products against GMP: coefficient
+// counts around the decimal chains' groups and the vector width, all nines
+// (every limb 10^19 - 1: the largest coefficients, the longest carry
+// chains), runs of 0 and 9 digits, powers of 10^19 and sparse operands, 1 to
+// 3 threads (the chains' boundaries move), and 2^15-limb all-nines operands
+// (coefficients near 2^141).
 TEST(MulNtt, Avx2DecimalDigitsMatchGmp) {
   using detail::ntt_engine;
   if (!detail::ntt_engine_available(ntt_engine::avx2)) GTEST_SKIP() << "no AVX2 engine here";

@@ -27,9 +27,13 @@ constexpr unsigned threads = ccu::carry_threads, items = ccu::carry_items, warps
 constexpr std::size_t P = fhd::tile_positions, H = jhd::halo_positions;
 
 // Per product: look-back descriptors (tiles words), then ticket, bad and done
-// counters, all zero at launch (one memset).
+// counters; then the pass's bad and done counters over products; all zero at
+// launch (one memset).
 struct product_state {
   unsigned ticket, bad, done, pad;
+};
+struct pass_state {
+  unsigned bad, done;
 };
 
 // One tile of P positions per block and product, tiles by ticket. s for the
@@ -37,13 +41,14 @@ struct product_state {
 // memory; each warp resolves items runs of 32 positions into shared digits,
 // the last warp also the H positions after the tile from the tile's
 // carry-out; the block joins the limbs it owns from them; the last tile of a
-// product to finish writes its ok flag.
+// product to finish writes its ok flag, and the last product to finish the
+// pass's verdict (*accept: every product fits; the guard held, or no block ran).
 template <class Base, class Join>
 __global__ void __launch_bounds__(threads)
     carry_join_kernel(const std::int64_t* c, std::size_t nc, std::size_t G, Base base, unsigned D, bool signed_top,
                       std::size_t ns, std::size_t M, std::size_t m, Join join, std::uint64_t* desc,
-                      product_state* state, limb_t* out, std::size_t out_n, int* d_ok,
-                      const unsigned long long* roundoff_bits, double guard) {
+                      product_state* state, pass_state* pass, limb_t* out, std::size_t out_n, int* d_ok,
+                      int* accept, const unsigned long long* roundoff_bits, double guard) {
   // A rejected pass publishes nothing: every block reads the same word, so all leave.
   if (roundoff_bits && !jhd::within_guard(__longlong_as_double(static_cast<long long>(*roundoff_bits)), guard))
     return;
@@ -113,7 +118,15 @@ __global__ void __launch_bounds__(threads)
     if (threadIdx.x == 0) {
       if (bad) atomicOr(&state[g].bad, 1u);
       __threadfence();  // the bad flag before the done ticket
-      if (atomicAdd(&state[g].done, 1u) == tiles - 1) d_ok[g] = atomicOr(&state[g].bad, 0u) ? 0 : 1;
+      if (atomicAdd(&state[g].done, 1u) == tiles - 1) {
+        const bool fits = atomicOr(&state[g].bad, 0u) == 0;
+        d_ok[g] = fits ? 1 : 0;
+        if (accept) {
+          if (!fits) atomicOr(&pass->bad, 1u);
+          __threadfence();  // the pass's bad flag before its done ticket
+          if (atomicAdd(&pass->done, 1u) == G - 1) *accept = atomicOr(&pass->bad, 0u) ? 0 : 1;
+        }
+      }
     }
     __syncthreads();  // s_sh, dig, codes, s_tile and s_prefix serve the next product
   }
@@ -122,12 +135,13 @@ __global__ void __launch_bounds__(threads)
 template <class Base, class Join>
 cudaError_t run(void* d_temp, std::size_t& temp_bytes, const std::int64_t* d_c, std::size_t nc, std::size_t G,
                 const Base& base, const Join& join, const ccu::carry_plan& plan, std::size_t m, limb_t* d_out,
-                std::size_t out_n, int* d_ok, const unsigned long long* roundoff_bits, double guard,
-                cudaStream_t stream) {
+                std::size_t out_n, int* d_ok, int* accept, const unsigned long long* roundoff_bits,
+                double guard, cudaStream_t stream) {
   const fhd::tiling tl{plan.M, P};
   const std::size_t tiles = tl.tiles();
   prim::cuda::temp_carver carve(d_temp);
-  std::uint64_t* desc = carve.take<std::uint64_t>(G * tiles + 2 * G);  // + G product_state (16 bytes each)
+  const std::size_t words = G * tiles + 2 * G + 1;  // descriptors, G product_state (16 bytes each), pass_state
+  std::uint64_t* desc = carve.take<std::uint64_t>(words);
   if (!d_temp) {
     temp_bytes = carve.bytes();
     return cudaSuccess;
@@ -135,12 +149,13 @@ cudaError_t run(void* d_temp, std::size_t& temp_bytes, const std::int64_t* d_c, 
   if (temp_bytes < carve.bytes()) return cudaErrorInvalidValue;
   if (G == 0) return cudaSuccess;
   if (G > 0xffffffffu) return cudaErrorInvalidValue;  // the kernel counts products in 32 bits
-  if (cudaError_t e = cudaMemsetAsync(desc, 0, (G * tiles + 2 * G) * sizeof(std::uint64_t), stream)) return e;
+  if (cudaError_t e = cudaMemsetAsync(desc, 0, words * sizeof(std::uint64_t), stream)) return e;
   auto* state = reinterpret_cast<product_state*>(desc + G * tiles);
+  auto* pass = reinterpret_cast<pass_state*>(desc + G * tiles + 2 * G);
   const dim3 grid(static_cast<unsigned>(tiles), prim::cuda::grid_y(G));
   carry_join_kernel<Base, Join><<<grid, threads, 0, stream>>>(d_c, nc, G, base, plan.D[0], plan.signed_top[0],
-                                                              plan.ns, plan.M, m, join, desc, state, d_out, out_n,
-                                                              d_ok, roundoff_bits, guard);
+                                                              plan.ns, plan.M, m, join, desc, state, pass, d_out,
+                                                              out_n, d_ok, accept, roundoff_bits, guard);
   return cudaPeekAtLastError();
 }
 
@@ -159,18 +174,18 @@ bool carry_join_fusable(coeff_format f, std::size_t nc, std::size_t m, std::uint
 
 cudaError_t carry_join_fused_device_batched(void* d_temp, std::size_t& temp_bytes, const std::int64_t* d_c,
                                             std::size_t nc, std::size_t G, coeff_format f, std::size_t m,
-                                            limb_t* d_out, std::size_t out_n, int* d_ok,
+                                            limb_t* d_out, std::size_t out_n, int* d_ok, int* accept,
                                             const unsigned long long* roundoff_bits, double guard,
                                             cudaStream_t stream, std::uint64_t max_abs) {
   ccu::carry_plan plan;
   if (!plan_of(f, nc, m, max_abs, plan)) return cudaErrorInvalidValue;
   if (f.rx == radix::binary)
     return run(d_temp, temp_bytes, d_c, nc, G, carry::binary_base{f.digits}, jhd::binary_join{f.digits}, plan, m,
-               d_out, out_n, d_ok, roundoff_bits, guard, stream);
+               d_out, out_n, d_ok, accept, roundoff_bits, guard, stream);
   return carry::with_decimal_digits(f.digits, [&](auto K) {
     constexpr unsigned k = decltype(K)::value;
     return run(d_temp, temp_bytes, d_c, nc, G, carry::decimal_base<k>{}, jhd::decimal_join<k>{}, plan, m, d_out,
-               out_n, d_ok, roundoff_bits, guard, stream);
+               out_n, d_ok, accept, roundoff_bits, guard, stream);
   });
 }
 

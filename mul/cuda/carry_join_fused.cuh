@@ -8,6 +8,7 @@
 // no block writes a limb; the fit flags (d_ok) are known only when every tile
 // is done, so a pass whose value does not fit in m digits (which a pass within
 // the guard cannot produce) may have written d_out: the caller discards it.
+// The last product to finish writes the pass's verdict (no verdict kernel).
 // CUB's two-call shape (d_temp == nullptr: temp_bytes only); asynchronous on
 // `stream`, never throws, never synchronizes.
 #pragma once
@@ -27,12 +28,14 @@ bool carry_join_fusable(coeff_format f, std::size_t nc, std::size_t m, std::uint
 
 // G products: coefficients at d_c + g*nc (|c| <= max_abs), limbs at
 // d_out + g*out_n (m = f.count(out_n) digits), d_ok[g] = 1 when the value
-// fits in m digits. roundoff_bits: the bits of a non-negative double, or
-// nullptr; when it is past guard nothing is written (d_ok included).
+// fits in m digits; accept (or nullptr): 1 when every product fits, 0 when
+// one does not. roundoff_bits: the bits of a non-negative double, or nullptr;
+// when it is past guard nothing is written (d_ok and accept included: the
+// caller zeroes accept beforehand).
 // cudaErrorInvalidValue when not carry_join_fusable.
 cudaError_t carry_join_fused_device_batched(void* d_temp, std::size_t& temp_bytes, const std::int64_t* d_c,
                                             std::size_t nc, std::size_t G, coeff_format f, std::size_t m,
-                                            limb_t* d_out, std::size_t out_n, int* d_ok,
+                                            limb_t* d_out, std::size_t out_n, int* d_ok, int* accept,
                                             const unsigned long long* roundoff_bits, double guard,
                                             cudaStream_t stream, std::uint64_t max_abs);
 

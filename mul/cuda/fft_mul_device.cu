@@ -248,7 +248,7 @@ cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, s
     std::size_t join_bytes = 0;
     if (carry_join_fusable(j.f, s.nc, s.m, carry_max_abs<Real>()))
       BIGMUL_TRY(carry_join_fused_device_batched(nullptr, join_bytes, nullptr, s.nc, G, j.f, s.m, nullptr,
-                                                 j.an + j.bn, nullptr, nullptr, 0, 0, carry_max_abs<Real>()));
+                                                 j.an + j.bn, nullptr, nullptr, nullptr, 0, 0, carry_max_abs<Real>()));
     m.carry_bytes = std::max(m.carry_bytes, join_bytes);
   }
   m.carry_temp = tc.take<char>(m.carry_bytes);
@@ -317,12 +317,11 @@ cudaError_t enqueue_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb
   }
   if (join_in_carry<Real>(j, s, d_r, d_a, d_b)) {
     // Carry and join in one kernel: past the guard (read on the device) it
-    // writes nothing; the verdict then folds the fit flags. The join phase is empty.
+    // writes nothing and the verdict stays the report's 0; within it the last
+    // product to finish writes the verdict. The join phase is empty.
     BIGMUL_TRY(carry_join_fused_device_batched(m.carry_temp, m.carry_bytes, m.c, s.nc, G, j.f, s.m, d_r, j.an + j.bn,
-                                               m.ok, &m.report->sink.max_bits, fft_roundoff_guard, st,
-                                               carry_max_abs<Real>()));
-    verdict_kernel<<<1, 256, 0, st>>>(m.report, m.ok, G, fft_roundoff_guard);
-    BIGMUL_TRY(cudaGetLastError());
+                                               m.ok, &m.report->accept, &m.report->sink.max_bits, fft_roundoff_guard,
+                                               st, carry_max_abs<Real>()));
     clock.mark();
     clock.mark();
   } else {

@@ -10,6 +10,7 @@
 //   -> carry normalization -> verdict on the device (guard and carry flags)
 //   -> join into limbs, skipped by a rejected pass -> one copy of the
 //      round-off and the verdict to the host, one synchronisation.
+//   (fused_join: carry, join and verdict in one kernel, mul/cuda/carry_join_fused.cuh.)
 // The in-house engine is bigmul's fft/cuda; the cuFFT engine runs the same
 // split / round / carry kernels around cuFFT's transforms (separate passes).
 #pragma once

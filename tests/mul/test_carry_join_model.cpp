@@ -43,7 +43,7 @@ namespace lb = bigmul::prim::lookback;
 
 namespace {
 
-enum class mutant { none, no_halo, halo_carry_zero, owner_short, ignore_guard };
+enum class mutant { none, no_halo, halo_carry_zero, owner_short, ignore_guard, verdict_own_product };
 
 struct config {
   unsigned warps, items;  // tile: warps x items runs of 32 positions (the kernel: 8 x 4)
@@ -99,8 +99,8 @@ class emulator {
     done_.assign(G, 0);
   }
 
-  // Limbs, how often each was written, ok flags.
-  void run(std::vector<limb_t>& out, std::vector<int>& writes, std::vector<int>& ok) {
+  // Limbs, how often each was written, ok flags, the pass's verdict (-1: never written).
+  void run(std::vector<limb_t>& out, std::vector<int>& writes, std::vector<int>& ok, int& accept) {
     std::vector<block> grid(G_ * tl_.tiles());
     for (std::size_t i = 0; i < grid.size(); ++i) grid[i].g = i / tl_.tiles();
     std::size_t launched = 0, finished = 0;
@@ -120,6 +120,7 @@ class emulator {
     out = out_;
     writes = writes_;
     ok = ok_;
+    accept = accept_;
   }
 
  private:
@@ -257,7 +258,11 @@ class emulator {
         ++writes_[b.g * out_n_ + j];
       }
     if (bad) bad_[b.g] = 1;
-    if (++done_[b.g] == tl_.tiles()) ok_[b.g] = bad_[b.g] ? 0 : 1;
+    if (++done_[b.g] == tl_.tiles()) {  // the product's flag, and the last product's verdict
+      ok_[b.g] = bad_[b.g] ? 0 : 1;
+      if (!ok_[b.g]) pass_bad_ = 1;
+      if (++pass_done_ == G_) accept_ = k_.mu == mutant::verdict_own_product ? ok_[b.g] : pass_bad_ ? 0 : 1;
+    }
     b.phase = 3;
   }
 
@@ -275,6 +280,8 @@ class emulator {
   std::vector<int> writes_, ok_;
   std::vector<std::uint64_t> desc_;
   std::vector<std::size_t> ticket_, bad_, done_;
+  std::size_t pass_bad_ = 0, pass_done_ = 0;
+  int accept_ = -1;
 };
 
 // A problem: G products' coefficients and the limbs they must give.
@@ -386,6 +393,11 @@ std::vector<problem> adversarial(coeff_format f, std::mt19937_64& g) {
     borrow.c[0] = -1;
     borrow.c[nc - 1] += 1;
     if (nc > 1) v.push_back(borrow);
+    // Three products, the middle one negative: the verdict is 0 whichever finishes last.
+    problem mixed = make("mixed", f, chain.c, nc, 3, out_n + 1, max_abs);
+    mixed.c.insert(mixed.c.end(), neg.c.begin(), neg.c.end());
+    mixed.c.insert(mixed.c.end(), chain.c.begin(), chain.c.end());
+    v.push_back(mixed);
     problem rnd = make("random", f, {}, nc, 3, out_n + 1, max_abs);
     const auto lim = static_cast<std::int64_t>(max_abs);
     for (std::size_t i = 0; i < 3 * nc; ++i) rnd.c.push_back(static_cast<std::int64_t>(g() % (2 * max_abs + 1)) - lim);
@@ -426,10 +438,19 @@ int failures(config k, bool guard_ok, bool stop_at_first) {
     if (!fhd::fusable(plan)) continue;
     std::vector<limb_t> got;
     std::vector<int> writes, ok;
+    int accept = -1;
     with_join(pr.f, [&](auto base, auto join) {
       emulator<decltype(base), decltype(join)>(base, join, pr.c, pr.nc, pr.G, plan, pr.m, pr.out_n, k, guard_ok, g())
-          .run(got, writes, ok);
+          .run(got, writes, ok, accept);
     });
+    const int all_fit = std::all_of(pr.fits.begin(), pr.fits.end(), [](int f) { return f != 0; }) ? 1 : 0;
+    if (accept != (guard_ok ? all_fit : -1)) {
+      ++bad;
+      if (stop_at_first) {
+        ADD_FAILURE() << pr.what << " verdict " << accept << " want " << (guard_ok ? all_fit : -1);
+        return bad;
+      }
+    }
     for (std::size_t q = 0; q < pr.G; ++q) {
       bool same;
       if (!guard_ok) {
@@ -486,7 +507,7 @@ TEST(CarryJoinModel, PastTheGuardWritesNothing) {
 }
 
 TEST(CarryJoinModel, MutantsFail) {
-  for (mutant mu : {mutant::no_halo, mutant::halo_carry_zero, mutant::owner_short})
+  for (mutant mu : {mutant::no_halo, mutant::halo_carry_zero, mutant::owner_short, mutant::verdict_own_product})
     EXPECT_GT(failures(config{1, 1, 4, 6, false, mu}, true, false), 0) << "mutant " << static_cast<int>(mu);
   EXPECT_GT(failures(config{2, 1, 4, 6, false, mutant::ignore_guard}, false, false), 0);
 }

@@ -694,25 +694,30 @@ void check_carry_join(std::size_t max_out_n) {
         for (bool past_guard : {false, true}) {
           dev_buf<std::int64_t> d_c(c);
           dev_buf<limb_t> d_out(G * out_n);
-          dev_buf<int> d_ok(G);
+          dev_buf<int> d_ok(G), d_accept(1);
           const double err = past_guard ? 0.5 : 0.125;
           unsigned long long bits;
           std::memcpy(&bits, &err, sizeof bits);
           dev_buf<unsigned long long> d_bits(std::vector<unsigned long long>{bits});
           d_out.poison(G * out_n);
           d_ok.poison(G);
+          d_accept.poison(1);
           two_phase([&](void* t, std::size_t& bytes) {
             return gpu::carry_join_fused_device_batched(t, bytes, d_c.p, nc, G, f, m, d_out.p, out_n, d_ok.p,
-                                                        d_bits.p, 0.25, 0, static_cast<std::uint64_t>(lim));
+                                                        d_accept.p, d_bits.p, 0.25, 0,
+                                                        static_cast<std::uint64_t>(lim));
           });
           const auto got = d_out.get(G * out_n);
           const auto ok = d_ok.get(G);
+          const int accept = d_accept.get(1)[0];
+          int poison;
+          std::memset(&poison, 0xa5, sizeof poison);
+          bool all_fit = true;
           for (std::size_t q = 0; q < G; ++q) {
             const std::string what = "base " + std::to_string(b.value()) + " out_n " + std::to_string(out_n) +
                                      " kind " + std::to_string(kind) + " product " + std::to_string(q);
             if (past_guard) {
-              int poison;
-              std::memset(&poison, 0xa5, sizeof poison);
+              ASSERT_EQ(accept, poison) << what;
               ASSERT_EQ(ok[q], poison) << what;
               ASSERT_TRUE(std::all_of(got.begin(), got.end(), [](limb_t x) { return x == 0xa5a5a5a5a5a5a5a5ull; }))
                   << what;
@@ -724,9 +729,11 @@ void check_carry_join(std::size_t max_out_n) {
                                                                static_cast<std::uint64_t>(lim));
             if (fits) join_digits(d.data(), m, f, want.data(), out_n, 1);
             ASSERT_EQ(ok[q], fits ? 1 : 0) << what;
+            all_fit &= fits;
             if (fits)
               ASSERT_TRUE(std::equal(want.begin(), want.end(), got.begin() + static_cast<long>(q * out_n))) << what;
           }
+          if (!past_guard) ASSERT_EQ(accept, all_fit ? 1 : 0) << "the verdict, out_n " << out_n << " kind " << kind;
         }
       }
     }

@@ -36,13 +36,30 @@ struct pass_state {
   unsigned bad, done;
 };
 
+// Run by one thread of a tile that is done: folds its bad flag into the
+// product's; the product's last tile writes its ok flag and folds it into the
+// pass's, whose last product writes the verdict (accept, when not nullptr).
+__device__ void finish_tile(bool bad, product_state& ps, pass_state* pass, std::size_t tiles, std::size_t G, int* ok,
+                            int* accept) {
+  if (bad) atomicOr(&ps.bad, 1u);
+  __threadfence();  // the bad flag before the done ticket
+  if (atomicAdd(&ps.done, 1u) != tiles - 1) return;
+  const bool fits = atomicOr(&ps.bad, 0u) == 0;
+  *ok = fits ? 1 : 0;
+  if (!accept) return;
+  if (!fits) atomicOr(&pass->bad, 1u);
+  __threadfence();  // the pass's bad flag before its done ticket
+  if (atomicAdd(&pass->done, 1u) == G - 1) *accept = atomicOr(&pass->bad, 0u) ? 0 : 1;
+}
+
 // One tile of P positions per block and product, tiles by ticket. s for the
 // tile, its one-position halo before and H positions after go to shared
 // memory; each warp resolves items runs of 32 positions into shared digits,
 // the last warp also the H positions after the tile from the tile's
 // carry-out; the block joins the limbs it owns from them; the last tile of a
 // product to finish writes its ok flag, and the last product to finish the
-// pass's verdict (*accept: every product fits; the guard held, or no block ran).
+// pass's verdict (*accept = 1 when every product fits; past the guard no
+// block runs and *accept keeps the caller's 0).
 template <class Base, class Join>
 __global__ void __launch_bounds__(threads)
     carry_join_kernel(const std::int64_t* c, std::size_t nc, std::size_t G, Base base, unsigned D, bool signed_top,
@@ -115,19 +132,7 @@ __global__ void __launch_bounds__(threads)
     const jhd::tile_digits td{dig, first, m};
     limb_t* og = out + g * out_n;
     for (std::size_t i = own.lo + threadIdx.x; i < own.hi; i += threads) join.put(td, i, og, out_n);
-    if (threadIdx.x == 0) {
-      if (bad) atomicOr(&state[g].bad, 1u);
-      __threadfence();  // the bad flag before the done ticket
-      if (atomicAdd(&state[g].done, 1u) == tiles - 1) {
-        const bool fits = atomicOr(&state[g].bad, 0u) == 0;
-        d_ok[g] = fits ? 1 : 0;
-        if (accept) {
-          if (!fits) atomicOr(&pass->bad, 1u);
-          __threadfence();  // the pass's bad flag before its done ticket
-          if (atomicAdd(&pass->done, 1u) == G - 1) *accept = atomicOr(&pass->bad, 0u) ? 0 : 1;
-        }
-      }
-    }
+    if (threadIdx.x == 0) finish_tile(bad, state[g], pass, tiles, G, d_ok + g, accept);
     __syncthreads();  // s_sh, dig, codes, s_tile and s_prefix serve the next product
   }
 }

@@ -442,8 +442,10 @@ struct phase_clock {
 
 // The product after the preflight: every step between two collectives is a
 // phase, so a failure anywhere reaches every rank.
-std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const limb_t* a, const limb_t* b,
-                                const mpi::options& opt, mpi::range out_block, phase_clock& clock) {
+// out: the caller's product block, or null: then `grown` takes it, allocated
+// once the transforms' arrays are gone (the planned peak).
+void run_product(const context& ctx, const plan_layout& L, const limb_t* a, const limb_t* b, const mpi::options& opt,
+                 mpi::range out_block, limb_t* out, std::vector<limb_t>* grown, phase_clock& clock) {
   const MPI_Comm comm = ctx.comm;
   const std::size_t me = static_cast<std::size_t>(ctx.rank);
   const buffer_words w = plan_buffers(L, ctx.size, ctx.rank);
@@ -486,7 +488,6 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   res[3].reset();
   clock.lap("garner");
   words sums_lo, sums_hi;  // the sums: a word and a byte a product limb
-  std::vector<limb_t> out;
   phase(comm, "allocation", [&] {
     send = make_words(w.cols);
     recv = make_words(out_block.size());
@@ -505,12 +506,15 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   }
   send.reset();
   recv.reset();
-  phase(comm, "allocation", [&] { out.resize(out_block.size()); });
-  const carry_table f = normalize_sums(sums, out_block.size(), out.data(), opt.rx);
+  if (!out) {
+    phase(comm, "allocation", [&] { grown->resize(out_block.size()); });
+    out = grown->data();
+  }
+  const carry_table f = normalize_sums(sums, out_block.size(), out, opt.rx);
   sums_lo.reset();
   sums_hi.reset();
   const unsigned c = carry_in(comm, f);
-  add_carry(out.data(), out.size(), c, opt.rx);  // its carry out, f[c], is the next rank's business
+  add_carry(out, out_block.size(), c, opt.rx);  // its carry out, f[c], is the next rank's business
   phase(comm, "carry", [&] {
     if (ctx.rank == ctx.size - 1 && f[c] != 0)
       throw error(error::kind::internal, "distributed product: a carry out of the top limb");
@@ -519,7 +523,7 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
   if (opt.modular_check) {
     u64 r[3] = {residue_at(a, L.a_len[me], L.a_off[me], opt.rx, ctx.threads),
                 residue_at(b, L.b_len[me], L.b_off[me], opt.rx, ctx.threads),
-                residue_at(out.data(), out.size(), out_block.begin, opt.rx, ctx.threads)};
+                residue_at(out, out_block.size(), out_block.begin, opt.rx, ctx.threads)};
     MPI_Op op;
     MPI_Op_create(&sum_mod_op, 1, &op);
     u64 total[3] = {0, 0, 0};
@@ -529,7 +533,6 @@ std::vector<limb_t> run_product(const context& ctx, const plan_layout& L, const 
       throw error(error::kind::internal, "distributed product: the modular check (mod 2^61 - 1) failed");
     clock.lap("modular check");
   }
-  return out;
 }
 
 }  // namespace
@@ -582,13 +585,13 @@ std::size_t preflight_bytes(MPI_Comm comm, std::size_t a_local, std::size_t b_lo
   return dist::plan_buffers(L, size, rank).peak_bytes();
 }
 
-std::vector<limb_t> mul(MPI_Comm comm, const limb_t* a, std::size_t a_local, const limb_t* b, std::size_t b_local,
-                        const options& opt, stats* st) {
-  dist::context ctx{comm, 0, 1, prim::resolve_threads(opt.threads), st};
-  MPI_Comm_size(comm, &ctx.size);
-  MPI_Comm_rank(comm, &ctx.rank);
+namespace {
+// The layout and the checks before any work (collective): out_size, the
+// caller's product block's length (SIZE_MAX: mul allocates it).
+dist::plan_layout checked_layout(const dist::context& ctx, const limb_t* a, std::size_t a_local, const limb_t* b,
+                                 std::size_t b_local, std::size_t out_size, const options& opt, stats* st) {
+  const MPI_Comm comm = ctx.comm;
   const std::size_t me = static_cast<std::size_t>(ctx.rank);
-  dist::phase_clock clock{st};
   dist::plan_layout L;
   std::size_t need = 0;
   dist::phase(comm, "preflight", [&] {
@@ -618,15 +621,47 @@ std::vector<limb_t> mul(MPI_Comm comm, const limb_t* a, std::size_t a_local, con
                                                            " is not a decimal limb (>= 10^19)");
       }
     }
+    const std::size_t block = product_block(L.an + L.bn, ctx.size, ctx.rank).size();
+    if (out_size != SIZE_MAX && out_size != block)
+      throw error(error::kind::invalid_argument, "the product's block on this rank has " + std::to_string(block) +
+                                                     " limbs, not " + std::to_string(out_size));
   });
+  return L;
+}
+
+dist::context context_of(MPI_Comm comm, const options& opt, stats* st) {
+  dist::context ctx{comm, 0, 1, prim::resolve_threads(opt.threads), st};
+  MPI_Comm_size(comm, &ctx.size);
+  MPI_Comm_rank(comm, &ctx.rank);
+  return ctx;
+}
+}  // namespace
+
+void mul(MPI_Comm comm, const limb_t* a, std::size_t a_local, const limb_t* b, std::size_t b_local, limb_t* out,
+         std::size_t out_size, const options& opt, stats* st) {
+  const dist::context ctx = context_of(comm, opt, st);
+  dist::phase_clock clock{st};
+  const dist::plan_layout L = checked_layout(ctx, a, a_local, b, b_local, out_size, opt, st);
+  const mpi::range out_block = product_block(L.an + L.bn, ctx.size, ctx.rank);
+  if (!L.an || !L.bn) return std::fill(out, out + out_block.size(), limb_t{0});
+  clock.lap("plan");
+  dist::run_product(ctx, L, a, b, opt, out_block, out, nullptr, clock);
+}
+
+std::vector<limb_t> mul(MPI_Comm comm, const limb_t* a, std::size_t a_local, const limb_t* b, std::size_t b_local,
+                        const options& opt, stats* st) {
+  const dist::context ctx = context_of(comm, opt, st);
+  dist::phase_clock clock{st};
+  const dist::plan_layout L = checked_layout(ctx, a, a_local, b, b_local, SIZE_MAX, opt, st);
   const mpi::range out_block = product_block(L.an + L.bn, ctx.size, ctx.rank);
   std::vector<limb_t> out;
   if (!L.an || !L.bn) {
-    out.assign(out_block.size(), 0);
+    dist::phase(comm, "allocation", [&] { out.assign(out_block.size(), 0); });
     return out;
   }
   clock.lap("plan");
-  return dist::run_product(ctx, L, a, b, opt, out_block, clock);
+  dist::run_product(ctx, L, a, b, opt, out_block, nullptr, &out, clock);
+  return out;
 }
 
 }  // namespace bigmul::mpi

@@ -98,4 +98,12 @@ std::size_t preflight_bytes(MPI_Comm comm, std::size_t a_local, std::size_t b_lo
 std::vector<limb_t> mul(MPI_Comm comm, const limb_t* a, std::size_t a_local, const limb_t* b, std::size_t b_local,
                         const options& opt = {}, stats* st = nullptr);
 
+/// The same into out[0 .. out_size), the caller's memory (out_size must be
+/// product_block(an + bn, size, rank).size(), else bigmul::error on every
+/// rank): for a caller that keeps the product's memory between products,
+/// as bigmul::mul writes into the caller's r, so no product pays for
+/// fresh pages of its output.
+void mul(MPI_Comm comm, const limb_t* a, std::size_t a_local, const limb_t* b, std::size_t b_local, limb_t* out,
+         std::size_t out_size, const options& opt = {}, stats* st = nullptr);
+
 }  // namespace bigmul::mpi

@@ -177,6 +177,32 @@ TEST(DistMul, KeptArraysAreReusedAndReleased) {
   check_product(a, c, radix::binary, spread::even, spread::even, "after release_scratch");
 }
 
+TEST(DistMul, IntoCallerMemoryEqualsTheReturnedBlock) {
+  // The caller's block starts as garbage (every limb written), is reused
+  // for a second product, and a block of the wrong length is refused on
+  // every rank before any work.
+  const std::size_t r = static_cast<std::size_t>(rank());
+  for (radix rx : {radix::binary, radix::decimal}) {
+    const auto a = operand(operand_kind::all_max, 2500, rx, 51), b = operand(operand_kind::random, 1700, rx, 52);
+    const auto ca = cuts(a.size(), spread::cubic), cb = cuts(b.size(), spread::even);
+    mpi::options opt;
+    opt.rx = rx;
+    opt.threads = 1;
+    const std::size_t al = ca[r + 1] - ca[r], bl = cb[r + 1] - cb[r];
+    const auto want = mpi::mul(MPI_COMM_WORLD, a.data() + ca[r], al, b.data() + cb[r], bl, opt);
+    std::vector<limb_t> out(want.size(), ~limb_t{0} - 5);
+    for (int again = 0; again < 2; ++again) {
+      mpi::mul(MPI_COMM_WORLD, a.data() + ca[r], al, b.data() + cb[r], bl, out.data(), out.size(), opt);
+      EXPECT_EQ(out, want) << name(rx) << " product " << again;
+    }
+    std::vector<limb_t> wrong(want.size() + (r == 0 ? 1 : 0));
+    const std::string msg = collective_error(
+        [&] { mpi::mul(MPI_COMM_WORLD, a.data() + ca[r], al, b.data() + cb[r], bl, wrong.data(), wrong.size(), opt); });
+    EXPECT_NE(msg.find("rank 0"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("limbs, not"), std::string::npos) << msg;
+  }
+}
+
 TEST(DistMul, MemoryCapOnOneRankIsRefusedOnEveryRank) {
   const int victim = ranks() > 1 ? 1 : 0;
   const auto a = operand(operand_kind::random, 5000, radix::binary, 31);

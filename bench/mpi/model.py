@@ -70,7 +70,7 @@ def planned_bytes(an, bn, P, r=0, primes=4):
     lo, hi = product_block(an + bn, P, r)
     out = hi - lo
     transform = primes * cols + 2 * rows + send + recv
-    digits = 3 * cols + cols + out + 2 * out  # one digit's exchange at a time
+    digits = 3 * cols + cols + out + out + (out + 7) // 8  # one digit's exchange at a time; sums: a word and a byte
     return 8 * max(transform, digits)
 
 
@@ -94,8 +94,9 @@ def main():
     base = max((r for r in rows if r["ranks"] == 1 and r["threads"] == 1), key=lambda r: r["digits"])
     Lb = -(-base["digits"] // 19)
     nb = shape(Lb, Lb)[0]
-    # Per prime: products this large take four primes (min(an, bn) past
-    # 2^21 limbs, dist/product.cpp), the base may have taken three.
+    # Per prime: products this large take four primes (decimal limbs past
+    # ~2^23.8 limbs, binary past ~2^22: dist/product.cpp), the base may have
+    # taken three.
     per_point = base["seconds_median"] / (base.get("primes", 3) * nb * math.log2(nb))
     beta = args.gbps * 1e9 / 8
     print(f"\nPredictions: local work {per_point * 1e9:.2f} ns per n log2 n point and prime (P = 1, one thread, "

@@ -4,6 +4,7 @@
 // (fft/ntt_avx2.hpp).
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_level_table.hpp"
+#include "mul/ntt_avx2_kernels.hpp"
 #include "mul/ntt_driver.hpp"
 #include "mul/ntt_engine_iface.hpp"
 
@@ -12,12 +13,7 @@ namespace {
 
 struct engine : ntt_plan_adapter<fft::ntt_avx2_plan> {
   static constexpr ntt_engine id = ntt_engine::avx2;
-  // decimal3 stays off: with fft::ntt_avx2_decimal_digits the decimal carry
-  // measured slower than the generic path (bench/crt/bench_crt_carry, decimal
-  // rows); the kernel stays for processors where it measures faster.
-  static constexpr ntt_crt_kernels crt{fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt_avx2_mixed_radix_digits,
-                                       fft::ntt_avx2_crt3_limbs, /*decimal3=*/false, fft::ntt_avx2_decimal_digits,
-                                       ntt_bit_carry3_limbs_avx2};
+  static constexpr ntt_crt_kernels crt = ntt_avx2_crt_kernels;  // decimal3 off: see there
   static constexpr ntt_piece::lanes piece_lanes = ntt_piece::lanes::avx2;
 };
 

@@ -13,6 +13,7 @@
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "mul/limb_ops.hpp"
+#include "mul/ntt_avx2_kernels.hpp"
 #include "mul/ntt_coefficients.hpp"
 #include "mul/ntt_decimal_carry.hpp"
 #include "mul/ntt_decimal_steps.hpp"
@@ -35,12 +36,20 @@ constexpr unsigned decimal_chains = 4;
 // The longest transform that runs one prime a task on several threads.
 constexpr std::size_t by_task_max_length = std::size_t{1} << 16;
 
-// The three engines behind one shape: plan type, primes, Garner digits.
+// The three engines behind one shape: plan type, primes, Garner digits, and
+// the three-prime kernels the multiply's engine adapters pass
+// (mul/ntt_engine_*.cpp): crt3 (Garner and Horner to limbs), bit_sum3 (their
+// bit-offset sum; null: the scalar or BMI2 one), decimal3 (the decimal
+// digits path, by decimal_digits).
 template <class Plan>
 struct engine_of;
 template <>
 struct engine_of<fft::ntt52_plan> {
   static constexpr const fft::ntt_prime* primes = fft::ntt52_primes;
+  static constexpr ntt_crt3_limbs_fn crt3 = fft::ntt52_crt3_limbs;
+  static constexpr ntt_bit_sum3_fn bit_sum3 = nullptr;
+  static constexpr bool decimal3 = true;  // as mul/ntt_engine_ifma.cpp
+  static constexpr ntt_decimal_digits_fn decimal_digits = fft::ntt52_decimal_digits;
   static void digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used) {
     fft::ntt52_mixed_radix_digits(res, i, count, v, used);
   }
@@ -48,6 +57,10 @@ struct engine_of<fft::ntt52_plan> {
 template <>
 struct engine_of<fft::ntt_avx2_plan> {
   static constexpr const fft::ntt_prime* primes = fft::ntt52_primes;
+  static constexpr ntt_crt3_limbs_fn crt3 = ntt_avx2_crt_kernels.crt3_limbs;
+  static constexpr ntt_bit_sum3_fn bit_sum3 = ntt_avx2_crt_kernels.bit_sum3;
+  static constexpr bool decimal3 = ntt_avx2_crt_kernels.decimal3;
+  static constexpr ntt_decimal_digits_fn decimal_digits = ntt_avx2_crt_kernels.decimal3_digits;
   static void digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used) {
     fft::ntt_avx2_mixed_radix_digits(res, i, count, v, used);
   }
@@ -55,10 +68,21 @@ struct engine_of<fft::ntt_avx2_plan> {
 template <>
 struct engine_of<fft::ntt_plan> {
   static constexpr const fft::ntt_prime* primes = fft::ntt_primes;
+  static constexpr ntt_crt3_limbs_fn crt3 = nullptr;
+  static constexpr ntt_bit_sum3_fn bit_sum3 = nullptr;
+  static constexpr bool decimal3 = false;
+  static constexpr ntt_decimal_digits_fn decimal_digits = nullptr;
   static void digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used) {
     fft::ntt_mixed_radix_digits(res, i, count, v, used);
   }
 };
+
+// An engine's bit-offset sum of crt3's limbs, or the scalar one (BMI2 where
+// the processor has it).
+ntt_bit_sum3_fn bit_sum3_or_scalar(ntt_bit_sum3_fn engine_sum, bool bmi2) {
+  if (engine_sum) return engine_sum;
+  return bmi2 ? ntt_bit_carry3_limbs_bmi2 : ntt_bit_carry3_limbs;
+}
 
 // Residues in [0, 2p) of src[0 .. len), zero-padded to the plan's length,
 // then the forward transform.
@@ -221,7 +245,7 @@ struct ntt_fixed_factor::state {
     const u64* const* residues = res;
     // The coefficients in pieces: each writes its limbs and keeps what
     // carries past its end (three limbs), added in afterwards.
-    const bool decimal3 = rx == radix::decimal && used == 3 && engine != ntt_engine::portable;
+    const bool decimal3 = rx == radix::decimal && used == 3 && engine_of<Plan>::decimal3;
     const std::size_t tasks = prim::chunk_count(count, grain, threads);
     const std::size_t per_task = rx == radix::binary ? 1 : decimal_chains;
     const std::size_t pieces = tasks * per_task;
@@ -235,7 +259,7 @@ struct ntt_fixed_factor::state {
       else if (rx == radix::binary)
         ok[t] = carry_binary<Plan>(residues, bound(t), bound(t + 1), r, tail);
       else if (decimal3)
-        carry_decimal3(residues, t, bound, r, tail);
+        carry_decimal3(residues, t, bound, r, tail, engine_of<Plan>::decimal_digits);
       else
         ok[t] = carry_decimal<Plan>(residues, t, bound, r, tail);
     });
@@ -256,9 +280,9 @@ struct ntt_fixed_factor::state {
     bool fine = true;
     for (std::size_t g0 = lo; g0 < hi; g0 += group) {
       const std::size_t len = std::min(group, hi - g0);
-      if constexpr (std::is_same_v<Plan, fft::ntt52_plan>) {
-        if (used == 3) {  // IFMA: Garner and Horner 8 a vector, the carry adds only (as the multiply)
-          fft::ntt52_crt3_limbs(residues, g0, len, digits);
+      if constexpr (engine_of<Plan>::crt3 != nullptr) {
+        if (used == 3) {  // Garner and Horner 4 or 8 a vector, the carry adds only (as the multiply)
+          engine_of<Plan>::crt3(residues, g0, len, digits);
           ntt_limbs3_carry(digits, len, r + g0, pend);
           continue;
         }
@@ -300,10 +324,10 @@ struct ntt_fixed_factor::state {
     const bool bmi2 = prim::cpu_has_bmi2_adx();
     for (std::size_t g0 = lo; g0 < hi; g0 += group) {
       const std::size_t len = std::min(group, hi - g0);
-      if constexpr (std::is_same_v<Plan, fft::ntt52_plan>) {
-        if (used == 3) {  // IFMA: Garner and Horner 8 a vector, the sum adds only (as the multiply)
-          fft::ntt52_crt3_limbs(residues, g0, len, digits);
-          out += (bmi2 ? ntt_bit_carry3_limbs_bmi2 : ntt_bit_carry3_limbs)(digits, len, bits, sum, r + out);
+      if constexpr (engine_of<Plan>::crt3 != nullptr) {
+        if (used == 3) {  // Garner and Horner 4 or 8 a vector, the sum adds only (as the multiply)
+          engine_of<Plan>::crt3(residues, g0, len, digits);
+          out += bit_sum3_or_scalar(engine_of<Plan>::bit_sum3, bmi2)(digits, len, bits, sum, r + out);
           continue;
         }
       }
@@ -323,17 +347,19 @@ struct ntt_fixed_factor::state {
     return fine;
   }
 
-  // Decimal, three primes below 2^50 (the vector engines): the multiply's
-  // carry (mul/ntt_decimal_carry.hpp), decimal_chains pieces a task.
+  // Decimal, three primes below 2^50 (the vector engines where decimal3 is
+  // on): the multiply's carry (mul/ntt_decimal_carry.hpp) with the engine's
+  // digits kernel, decimal_chains pieces a task.
   template <class Bound>
-  static void carry_decimal3(const u64* const* residues, std::size_t task, Bound&& bound, limb_t* r, u64* tails) {
+  static void carry_decimal3(const u64* const* residues, std::size_t task, Bound&& bound, limb_t* r, u64* tails,
+                             ntt_decimal_digits_fn digits) {
     constexpr unsigned C = decimal_chains;
     std::size_t lo[C], hi[C];
     for (unsigned c = 0; c < C; ++c) {
       lo[c] = bound(C * task + c);
       hi[c] = bound(C * task + c + 1);
     }
-    ntt_decimal3_carry<C>(residues, lo, hi, r, tails, tail_limbs);
+    ntt_decimal3_carry<C>(residues, lo, hi, r, tails, tail_limbs, digits);
   }
 
   // Decimal otherwise: Horner's limbs, then a division chain per piece,

@@ -182,39 +182,48 @@ void four_step::twiddle_row(u64* x, std::size_t u, bool inverse) const {
     }
 }
 
-// The columns' transforms, each column while it is in cache (the twiddles
-// are applied on the rows: twiddle_row).
-// Forward, of an operand of `limbs` limbs: column j1 holds limbs j1 + n1 j2
+// One column's transform (the twiddles are applied on the rows:
+// twiddle_row). Forward, of an operand of `limbs` limbs: column j1 holds limbs j1 + n1 j2
 // for j2 below nonzero = ceil((limbs - j1) / n1), reduced here while in
 // cache, the rest is zero padding, which is written here (the loader writes
 // only the limbs): on the IFMA
 // engine only as far as its zero-padded forward reads (forward_extent),
 // whose first step skips the zeros as the single-process product's does.
-void four_step::column_pass(u64* col, bool inverse, std::size_t limbs) const {
+void four_step::column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, unsigned threads) const {
   const std::size_t n1 = s_.n1, n2 = s_.n2;
-  each(cols_.size(), [&](std::size_t t, unsigned threads) {
-    u64* x = col + t * n2;
-    const std::size_t j1 = cols_.begin + t;
-    if (inverse) return transform(x, true, true, threads);
-    const std::size_t nonzero = j1 < limbs ? std::min(n2, (limbs - j1 + n1 - 1) / n1) : 0;
-    if (nonzero == 0) return std::fill(x, x + n2, u64{0});  // its transform and twiddles: zeros
-    reduce(x, nonzero);
-    if (plan2v_) {
-      std::fill(x + nonzero, x + std::max(nonzero, plan2v_->forward_extent(nonzero, threads)), u64{0});
-      plan2v_->forward(x, threads, nonzero);
-    } else {
-      std::fill(x + nonzero, x + n2, u64{0});
-      plan2_->forward(x, threads);
-    }
+  if (inverse) return transform(x, true, true, threads);
+  const std::size_t nonzero = j1 < limbs ? std::min(n2, (limbs - j1 + n1 - 1) / n1) : 0;
+  if (nonzero == 0) return std::fill(x, x + n2, u64{0});  // its transform: zeros
+  reduce(x, nonzero);
+  if (plan2v_) {
+    std::fill(x + nonzero, x + std::max(nonzero, plan2v_->forward_extent(nonzero, threads)), u64{0});
+    plan2v_->forward(x, threads, nonzero);
+  } else {
+    std::fill(x + nonzero, x + n2, u64{0});
+    plan2_->forward(x, threads);
+  }
+}
+
+// Eight columns a task; forward, their positions in the rank's own rows
+// then go straight to row (rows layout) while in cache, as whole 8 x 8
+// tiles written around the cache: the rank's own block of the all-to-all
+// is this local transpose, its strided side written, not read.
+void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row) const {
+  constexpr std::size_t batch = 8;
+  const std::size_t n1 = s_.n1, n2 = s_.n2, C = cols_.size(), R = rows_.size();
+  each((C + batch - 1) / batch, [&](std::size_t g, unsigned threads) {
+    const std::size_t t0 = g * batch, m = std::min(batch, C - t0);
+    for (std::size_t t = t0; t < t0 + m; ++t) column(col + t * n2, cols_.begin + t, inverse, limbs, threads);
+    if (row) transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, true);
   });
 }
 
 // The rows in groups of group_: a group's strip of every source block
 // transposed in, then its twiddles and row transforms while the strip is in
 // cache.
-// Sources: the rank's own columns (col, stride n2) and the blocks received
-// from rank s (recv, j1-major, stride rows().size()).
-void four_step::rows_from_columns(const u64* col, const u64* recv, u64* row) const {
+// Sources: the blocks received from rank s (recv, j1-major, stride
+// rows().size()); the rank's own block is in place (column_pass).
+void four_step::rows_from_columns(const u64* recv, u64* row) const {
   const std::size_t n1 = s_.n1, n2 = s_.n2, R = rows_.size(), me = static_cast<std::size_t>(ctx_.rank);
   std::vector<std::size_t> from(static_cast<std::size_t>(ctx_.size), 0);
   for (std::size_t s = 0, at = 0; s < from.size(); ++s) {
@@ -225,10 +234,7 @@ void four_step::rows_from_columns(const u64* col, const u64* recv, u64* row) con
     const std::size_t u0 = g * group_, m = std::min(group_, R - u0);
     for (std::size_t s = 0; s < from.size(); ++s) {
       const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(s));
-      if (s == me)
-        transpose(col + rows_.begin + u0, n2, row + u0 * n1 + c.begin, n1, c.size(), m);
-      else
-        transpose(recv + from[s] + u0, R, row + u0 * n1 + c.begin, n1, c.size(), m);
+      if (s != me) transpose(recv + from[s] + u0, R, row + u0 * n1 + c.begin, n1, c.size(), m);
     }
     for (std::size_t u = u0; u < u0 + m; ++u) {
       twiddle_row(row + u * n1, u, false);
@@ -285,7 +291,7 @@ void four_step::counts(std::vector<std::size_t>& col_side, std::vector<std::size
 }
 
 void four_step::forward(u64* col, std::size_t limbs, u64* row, u64* send, u64* recv) const {
-  column_pass(col, false, limbs);
+  column_pass(col, false, limbs, row);
   std::vector<std::size_t> sc, rc;
   counts(sc, rc);
   // To rank d: each of the rank's columns' positions rows(d), t-major.
@@ -297,7 +303,7 @@ void four_step::forward(u64* col, std::size_t limbs, u64* row, u64* send, u64* r
       std::copy(col + t * s_.n2 + q.begin, col + t * s_.n2 + q.end, send + at);
   }
   exchange(ctx_, "columns to rows", send, sc, recv, rc);
-  rows_from_columns(col, recv, row);
+  rows_from_columns(recv, row);
 }
 
 void four_step::product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv) const {
@@ -312,7 +318,7 @@ void four_step::product_inverse(u64* row, const u64* y, u64* col, u64* send, u64
     for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
       std::copy(recv + at, recv + at + q.size(), col + t * s_.n2 + q.begin);
   }
-  column_pass(col, true, 0);
+  column_pass(col, true, 0, nullptr);
 }
 
 }  // namespace bigmul::dist

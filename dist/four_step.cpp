@@ -204,17 +204,31 @@ void four_step::column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, 
   }
 }
 
-// Eight columns a task; forward, their positions in the rank's own rows
-// then go straight to row (rows layout) while in cache, as whole 8 x 8
-// tiles written around the cache: the rank's own block of the all-to-all
-// is this local transpose, its strided side written, not read.
-void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row) const {
+// Eight columns a task; forward, while they are in cache, their positions
+// in the rank's own rows go straight to row (rows layout) as whole 8 x 8
+// tiles written around the cache (the rank's own block of the all-to-all
+// is this local transpose, its strided side written, not read), and those
+// in rank d's rows to send (rank order, each rank's part t-major).
+void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, u64* send) const {
   constexpr std::size_t batch = 8;
   const std::size_t n1 = s_.n1, n2 = s_.n2, C = cols_.size(), R = rows_.size();
+  const std::size_t P = static_cast<std::size_t>(ctx_.size), me = static_cast<std::size_t>(ctx_.rank);
+  std::vector<std::size_t> to(P, 0);  // where rank d's part of send starts
+  for (std::size_t d = 0, at = 0; d < P; ++d) {
+    to[d] = at;
+    if (d != me) at += C * mpi::block_of(n2, ctx_.size, static_cast<int>(d)).size();
+  }
   each((C + batch - 1) / batch, [&](std::size_t g, unsigned threads) {
     const std::size_t t0 = g * batch, m = std::min(batch, C - t0);
     for (std::size_t t = t0; t < t0 + m; ++t) column(col + t * n2, cols_.begin + t, inverse, limbs, threads);
-    if (row) transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, true);
+    if (inverse) return;
+    transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, true);
+    for (std::size_t d = 0; d < P; ++d) {
+      if (d == me) continue;
+      const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(d));
+      for (std::size_t t = t0; t < t0 + m; ++t)
+        std::copy(col + t * n2 + q.begin, col + t * n2 + q.end, send + to[d] + t * q.size());
+    }
   });
 }
 
@@ -291,17 +305,9 @@ void four_step::counts(std::vector<std::size_t>& col_side, std::vector<std::size
 }
 
 void four_step::forward(u64* col, std::size_t limbs, u64* row, u64* send, u64* recv) const {
-  column_pass(col, false, limbs, row);
+  column_pass(col, false, limbs, row, send);
   std::vector<std::size_t> sc, rc;
   counts(sc, rc);
-  // To rank d: each of the rank's columns' positions rows(d), t-major.
-  std::size_t at = 0;
-  for (std::size_t d = 0; d < sc.size(); ++d) {
-    if (!sc[d]) continue;
-    const range q = mpi::block_of(s_.n2, ctx_.size, static_cast<int>(d));
-    for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
-      std::copy(col + t * s_.n2 + q.begin, col + t * s_.n2 + q.end, send + at);
-  }
   exchange(ctx_, "columns to rows", send, sc, recv, rc);
   rows_from_columns(recv, row);
 }
@@ -318,7 +324,7 @@ void four_step::product_inverse(u64* row, const u64* y, u64* col, u64* send, u64
     for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
       std::copy(recv + at, recv + at + q.size(), col + t * s_.n2 + q.begin);
   }
-  column_pass(col, true, 0, nullptr);
+  column_pass(col, true, 0, nullptr, nullptr);
 }
 
 }  // namespace bigmul::dist

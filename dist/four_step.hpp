@@ -60,7 +60,7 @@ class four_step {
   void each(std::size_t count, Fn&& fn) const;
   void twiddle_row(u64* x, std::size_t u, bool inverse) const;
   void column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, unsigned threads) const;
-  void column_pass(u64* col, bool inverse, std::size_t limbs, u64* row) const;
+  void column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, u64* send) const;
   void rows_from_columns(const u64* recv, u64* row) const;
   void rows_to_columns(u64* row, const u64* y, u64* col, u64* send) const;
   void row_product(u64* x, const u64* y, unsigned threads) const;

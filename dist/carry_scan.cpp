@@ -17,11 +17,14 @@ carry_table normalize_sums(const sums_ref& s, std::size_t len, limb_t* out, radi
       carry = s.hi[i] + (t < carry ? 1 : 0);
     }
   } else {
+    // t < 3B: its quotient by B is 0, 1 or 2, found by two comparisons
+    // (cheaper than div_1e19's multiply by the reciprocal).
+    constexpr unsigned __int128 B = decimal_limb_base, B2 = 2 * B;
     for (std::size_t i = 0; i < len; ++i) {
-      const unsigned __int128 t = ((static_cast<unsigned __int128>(s.hi[i]) << 64) | s.lo[i]) + carry;  // < 3B
-      const detail::qr64 qr = detail::div_1e19(t);
-      out[i] = qr.r;
-      carry = qr.q;
+      const unsigned __int128 t = ((static_cast<unsigned __int128>(s.hi[i]) << 64) | s.lo[i]) + carry;
+      const std::uint64_t q = static_cast<std::uint64_t>(t >= B) + static_cast<std::uint64_t>(t >= B2);
+      out[i] = static_cast<limb_t>(t - q * B);
+      carry = q;
     }
   }
   const unsigned h = static_cast<unsigned>(carry);  // <= 2

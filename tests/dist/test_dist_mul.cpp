@@ -297,6 +297,40 @@ TEST(DistCarry, CompositionIsAssociativeNotCommutative) {
   EXPECT_TRUE(differs);
 }
 
+// normalize_sums against one u128 division a limb, on sums at every
+// quotient by B (0, 1, 2: a sum of three digits is below 3B) and their
+// edges, random ones between, in both radices.
+TEST(DistCarry, NormalizeSumsAtEveryQuotient) {
+  using u128 = unsigned __int128;
+  auto g = rng(61);
+  for (radix rx : {radix::binary, radix::decimal}) {
+    const u128 B = rx == radix::binary ? u128{1} << 64 : u128{bigmul::decimal_limb_base};
+    const u128 edges[] = {0, 1, B - 3, B - 1, B, B + 1, 2 * B - 1, 2 * B, 2 * B + 1, 3 * B - 3};
+    std::vector<u128> sums;
+    for (u128 a : edges)
+      for (u128 b : edges) {
+        sums.push_back(a);
+        sums.push_back(b);
+      }
+    for (int i = 0; i < 1000; ++i) sums.push_back(((u128{g()} << 64) | g()) % (3 * B - 2));
+    std::vector<std::uint64_t> lo(sums.size());
+    std::vector<std::uint8_t> hi(sums.size());
+    for (std::size_t i = 0; i < sums.size(); ++i) {
+      lo[i] = static_cast<std::uint64_t>(sums[i]);
+      hi[i] = static_cast<std::uint8_t>(sums[i] >> 64);
+    }
+    std::vector<limb_t> out(sums.size());
+    const auto table = bigmul::dist::normalize_sums({lo.data(), hi.data()}, sums.size(), out.data(), rx);
+    u128 carry = 0;
+    for (std::size_t i = 0; i < sums.size(); ++i) {
+      const u128 t = sums[i] + carry;
+      ASSERT_EQ(out[i], static_cast<limb_t>(t % B)) << name(rx) << " limb " << i;
+      carry = t / B;
+    }
+    EXPECT_EQ(table[0], carry) << name(rx);
+  }
+}
+
 TEST(DistShape, RunsCoverExactlyTheirColumns) {
   const std::size_t n1 = 8;
   const mpi::range cols{3, 6};

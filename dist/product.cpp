@@ -21,6 +21,7 @@
 #include "dist/four_step.hpp"
 #include "dist/transpose.hpp"
 #include "fft/ntt_crt.hpp"
+#include "fft/ntt_decimal_digits.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "mul/limb_ops.hpp"
 #include "mul/modcheck.hpp"
@@ -265,6 +266,15 @@ void garner_digits(const context& ctx, std::size_t words_count, u64* const res[4
     u64 v[4 * block], x[3 * block];
     for (std::size_t i = b; i < e; i += block) {
       const std::size_t m = std::min(block, e - i);
+      if (ifma && primes == 3 && rx == radix::decimal) {  // straight to base-10^19 digits, 8 a vector
+        fft::ntt52_decimal_digits(res, i, m, x);
+        for (std::size_t q = 0; q < m; ++q) {
+          res[0][i + q] = x[q];
+          res[1][i + q] = x[m + q];
+          res[2][i + q] = x[2 * m + q];
+        }
+        continue;
+      }
       if (ifma && primes == 3) {
         fft::ntt52_crt3_limbs(res, i, m, x);  // x[l m + q]
       } else {

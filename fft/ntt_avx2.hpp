@@ -31,6 +31,14 @@ bool ntt_avx2_supported();
 
 struct ntt_avx2_twiddle_table;  // fft/ntt_level_table.hpp
 
+// Blocks of the power-of-two part from this many points take four levels a
+// pass (radix 16) instead of two (default 2^22; the threaded whole-array
+// levels from half of it). The setter clamps to at least 16 leaves (2^15)
+// and returns the old value: for tests and benchmarks (not thread safe
+// against running transforms' choice of route, only against tearing).
+std::size_t ntt_avx2_quad_min();
+std::size_t ntt_avx2_set_quad_min(std::size_t points);
+
 // Garner's mixed-radix digits for the four primes of ntt52_primes, as
 // ntt_mixed_radix_digits (4 coefficients a vector in double arithmetic).
 void ntt_avx2_mixed_radix_digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used = 4);

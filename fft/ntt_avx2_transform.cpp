@@ -15,6 +15,7 @@
 // differences (< 2^52); its outputs are <= 1.25p. u64 residues in [0, 2p)
 // enter as x - p and leave reduced, as r + p.
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 
 #include "fft/ntt_avx2.hpp"
@@ -32,6 +33,11 @@ using namespace avx2;
 // L1; larger ones recurse. Measured with bench_ntt (bench/fft).
 constexpr std::size_t leaf_size = std::size_t{1} << 11;
 constexpr std::size_t vector_grain = std::size_t{1} << 11;  // 4-lane butterflies per parallel task
+// Blocks from quad_min points take four levels a pass (quad_forward_cols)
+// instead of two: past the last-level cache the radix-4 passes wait on
+// memory ([FFTSMALL] and the IFMA engine do the same); at least 16 leaves
+// (ntt_avx2_set_quad_min). Its default is measured by bench_ntt (bench/fft).
+std::atomic<std::size_t> quad_min_points{std::size_t{1} << 22};
 // ---- m < 16: scalar u64 butterflies on the same twisted tree ------------------
 
 void scalar_forward(u64* a, std::size_t m, u64 p, const u64* w, const u64* ws) {
@@ -607,6 +613,140 @@ inline tables step_tables(const tables& T, std::size_t k, u64 p, double (&w)[4],
   entry(T, 2 * k + 1, p, w[3], wp[3]);
   return tables{w, wp, T.doubles, nullptr, nullptr, T.scaled, T.s, T.sp};
 }
+// ---- Radix 16: four levels a pass over memory ------------------------------
+// A block of 16 h values (h = size / 16, block index k) as two radix-4 steps
+// on the 16 rows x_r = a[j + r h] of each column j, held in registers: first
+// block k's step on rows (i, 4 + i, 8 + i, 12 + i) for each i, then each
+// quarter q's step (block 4k + q) on rows 4q .. 4q + 3; the same butterflies
+// and twiddles as the radix-4 passes they replace, in the same order per
+// value, so the outputs are the same bit for bit. Why: above the leaves the
+// radix-4 passes stream the whole block through memory once per two levels;
+// past the last-level cache that traffic, not arithmetic, bounds them.
+// Block 0's step (w[0] = 1) is pass4_forward_first's (first_run, no zero
+// quarters) / pass4_inverse_first's, a vector at a time.
+BIGMUL_AVX2 inline void fwd_first4(__m256d& x0, __m256d& x1, __m256d& x2, __m256d& x3, __m256d w3, __m256d w3p,
+                                   const vconst& c) {
+  const __m256d s02 = reduce(_mm256_add_pd(x0, x2), c), s13 = reduce(_mm256_add_pd(x1, x3), c);
+  const __m256d y2 = reduce(_mm256_sub_pd(x0, x2), c);
+  const __m256d t = mulmod_shoup(_mm256_sub_pd(x1, x3), w3, w3p, c);
+  x0 = _mm256_add_pd(s02, s13);
+  x1 = _mm256_sub_pd(s02, s13);
+  x2 = _mm256_add_pd(y2, t);
+  x3 = _mm256_sub_pd(y2, t);
+}
+BIGMUL_AVX2 inline void inv_first4(__m256d& x0, __m256d& x1, __m256d& x2, __m256d& x3, __m256d w3, __m256d w3p,
+                                   const vconst& c) {
+  const __m256d s01 = reduce(_mm256_add_pd(x0, x1), c), s23 = reduce(_mm256_add_pd(x2, x3), c);
+  const __m256d d01 = reduce(_mm256_sub_pd(x0, x1), c);
+  const __m256d t = mulmod_shoup(_mm256_sub_pd(x2, x3), w3, w3p, c);
+  x0 = _mm256_add_pd(s01, s23);
+  x1 = _mm256_add_pd(d01, t);
+  x2 = _mm256_sub_pd(s01, s23);
+  x3 = _mm256_sub_pd(d01, t);
+}
+// A quad's twiddles: [0] block k's step, [1 + q] block 4k + q's; each
+// w[k'], w[2k'], w[2k' + 1] and their quotients (entry: whole or split table).
+struct quad_twiddles {
+  double w[5][3], wp[5][3];
+};
+inline quad_twiddles quad_entries(const tables& T, std::size_t k, u64 p) {
+  quad_twiddles q;
+  for (std::size_t s = 0; s < 5; ++s) {
+    const std::size_t kk = s == 0 ? k : 4 * k + (s - 1);
+    entry(T, kk, p, q.w[s][0], q.wp[s][0]);
+    entry(T, 2 * kk, p, q.w[s][1], q.wp[s][1]);
+    entry(T, 2 * kk + 1, p, q.w[s][2], q.wp[s][2]);
+  }
+  return q;
+}
+BIGMUL_AVX2 inline void quad_step_fwd(__m256d& x0, __m256d& x1, __m256d& x2, __m256d& x3, const quad_twiddles& Q,
+                                      unsigned s, bool first, const vconst& c) {
+  if (first) return fwd_first4(x0, x1, x2, x3, bc(&Q.w[s][2]), bc(&Q.wp[s][2]), c);
+  fwd4(x0, x1, x2, x3, bc(&Q.w[s][0]), bc(&Q.wp[s][0]), bc(&Q.w[s][1]), bc(&Q.wp[s][1]), bc(&Q.w[s][2]),
+       bc(&Q.wp[s][2]), c);
+}
+BIGMUL_AVX2 inline void quad_step_inv(__m256d& x0, __m256d& x1, __m256d& x2, __m256d& x3, const quad_twiddles& Q,
+                                      unsigned s, bool first, const vconst& c) {
+  if (first) return inv_first4(x0, x1, x2, x3, bc(&Q.w[s][2]), bc(&Q.wp[s][2]), c);
+  inv4(x0, x1, x2, x3, bc(&Q.w[s][0]), bc(&Q.wp[s][0]), bc(&Q.w[s][1]), bc(&Q.wp[s][1]), bc(&Q.w[s][2]),
+       bc(&Q.wp[s][2]), c);
+}
+// Columns [j0, j1) (multiples of 4) of block k's quad; InU64: the rows are
+// u64 residues in [0, 2p) (the transform's input).
+template <bool InU64>
+BIGMUL_AVX2 void quad_forward_cols(double* a, std::size_t h, std::size_t k, const quad_twiddles& Q, std::size_t j0,
+                                   std::size_t j1, const vconst& c) {
+  for (std::size_t j = j0; j < j1; j += 4) {
+    __m256d x[16];
+    for (unsigned r = 0; r < 16; ++r) x[r] = ld_as<InU64>(a + j + r * h, c);
+    for (unsigned i = 0; i < 4; ++i) quad_step_fwd(x[i], x[4 + i], x[8 + i], x[12 + i], Q, 0, k == 0, c);
+    for (unsigned q = 0; q < 4; ++q)
+      quad_step_fwd(x[4 * q], x[4 * q + 1], x[4 * q + 2], x[4 * q + 3], Q, 1 + q, k == 0 && q == 0, c);
+    for (unsigned r = 0; r < 16; ++r) st(a + j + r * h, x[r]);
+  }
+}
+// The inverse: the quarters' steps, then block k's; OutU64: its outputs
+// reduced to u64 (the transform's last pass), scaled by T.s where T.scaled
+// (block 0 only, as pass4_inverse_first).
+template <bool OutU64>
+BIGMUL_AVX2 void quad_inverse_cols(double* a, std::size_t h, std::size_t k, const quad_twiddles& Q,
+                                   const tables& T, std::size_t j0, std::size_t j1, const vconst& c) {
+  const bool scaled = OutU64 && T.scaled && k == 0;
+  const __m256d S = _mm256_set1_pd(T.s), Sp = _mm256_set1_pd(T.sp);
+  for (std::size_t j = j0; j < j1; j += 4) {
+    __m256d x[16];
+    for (unsigned r = 0; r < 16; ++r) x[r] = ld(a + j + r * h);
+    for (unsigned q = 0; q < 4; ++q)
+      quad_step_inv(x[4 * q], x[4 * q + 1], x[4 * q + 2], x[4 * q + 3], Q, 1 + q, k == 0 && q == 0, c);
+    for (unsigned i = 0; i < 4; ++i) quad_step_inv(x[i], x[4 + i], x[8 + i], x[12 + i], Q, 0, k == 0, c);
+    if (scaled) {
+      u64* b = reinterpret_cast<u64*>(a);
+      for (unsigned r = 0; r < 16; ++r) store_u64(b + j + r * h, mulmod_shoup(x[r], S, Sp, c), c);
+    } else {
+      for (unsigned i = 0; i < 4; ++i) store4<OutU64>(a, j + i * h, 4 * h, x[i], x[4 + i], x[8 + i], x[12 + i], c);
+    }
+  }
+}
+template <bool InU64>
+BIGMUL_AVX2 void quad_forward_p(double* a, std::size_t size, std::size_t k, const tables& T, u64 p, std::size_t j0,
+                                std::size_t j1) {
+  quad_forward_cols<InU64>(a, size / 16, k, quad_entries(T, k, p), j0, j1, make_vconst(p));
+}
+template <bool OutU64>
+BIGMUL_AVX2 void quad_inverse_p(double* a, std::size_t size, std::size_t k, const tables& T, u64 p, std::size_t j0,
+                                std::size_t j1) {
+  quad_inverse_cols<OutU64>(a, size / 16, k, quad_entries(T, k, p), T, j0, j1, make_vconst(p));
+}
+// Whether a block of `size` values takes a quad: from quad_min (>= 16
+// leaves, so its sixteenths are sub-transforms of their own).
+inline bool takes_quad(std::size_t size) { return size >= quad_min_points.load(std::memory_order_relaxed); }
+// The threaded whole-array levels take quads from half of it (as the IFMA
+// engine's: a level's pass over memory costs the same, split or not).
+inline std::size_t threaded_quad_min() {
+  return std::max(quad_min_points.load(std::memory_order_relaxed) / 2, 16 * leaf_size);
+}
+// The sub-transform size of a threaded transform: ntt_task_size, but at
+// most m / 16 where the whole-array levels take a quad (so that one can).
+inline std::size_t threaded_task_size(std::size_t m, unsigned threads) {
+  const std::size_t size = ntt_task_size(m, leaf_size, threads);
+  return m >= threaded_quad_min() ? std::min(size, m / 16) : size;
+}
+// Quads over every block of `size` values in a[0 .. m) (block k = at / size),
+// their columns split over the threads.
+template <bool Inverse, bool U64>
+void quad_level_threaded(double* d, std::size_t m, std::size_t size, const tables& T, u64 p, unsigned threads) {
+  const std::size_t h = size / 16;
+  prim::parallel_chunks(m / 16 / 4, vector_grain / 4, threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t v = 4 * b, ve = 4 * e; v < ve;) {
+      const std::size_t k = v / h, j0 = v % h, j1 = std::min(h, j0 + (ve - v));
+      if constexpr (Inverse)
+        quad_inverse_p<U64>(d + k * size, size, k, T, p, j0, j1);
+      else
+        quad_forward_p<U64>(d + k * size, size, k, T, p, j0, j1);
+      v += j1 - j0;
+    }
+  });
+}
 template <bool InU64>
 void rec_forward(double* a, std::size_t size, std::size_t k, const tables& T, u64 p) {
   if (size <= leaf_size) {
@@ -614,6 +754,11 @@ void rec_forward(double* a, std::size_t size, std::size_t k, const tables& T, u6
     local_tables L;
     build_local(T, k, size / 2, p, L);
     return leaf_forward<InU64>(a, size, 1, L.t, p);
+  }
+  if (takes_quad(size)) {
+    quad_forward_p<InU64>(a, size, k, T, p, 0, size / 16);
+    for (std::size_t r = 0; r < 16; ++r) rec_forward<false>(a + r * (size / 16), size / 16, 16 * k + r, T, p);
+    return;
   }
   if (needs_local(T, 4, k)) {
     double w[4], wp[4];
@@ -680,6 +825,10 @@ void rec_inverse(double* a, std::size_t size, std::size_t k, const tables& T, u6
     build_local(T, k, size / 2, p, L);
     return leaf_inverse<OutU64>(a, size, 1, L.t, p);
   }
+  if (takes_quad(size)) {
+    for (std::size_t r = 0; r < 16; ++r) rec_inverse<false>(a + r * (size / 16), size / 16, 16 * k + r, T, p);
+    return quad_inverse_p<OutU64>(a, size, k, T, p, 0, size / 16);
+  }
   for (std::size_t q = 0; q < 4; ++q) rec_inverse<false>(a + q * (size / 4), size / 4, 4 * k + q, T, p);
   if (needs_local(T, 4, k)) {
     double w[4], wp[4];
@@ -700,6 +849,11 @@ std::size_t leaf_of(std::size_t size) {
 }
 void steps_forward(double* a, std::size_t size, std::size_t k, const tables& T, u64 p) {
   if (size <= leaf_size) return;
+  if (takes_quad(size)) {
+    quad_forward_p<false>(a, size, k, T, p, 0, size / 16);
+    for (std::size_t r = 0; r < 16; ++r) steps_forward(a + r * (size / 16), size / 16, 16 * k + r, T, p);
+    return;
+  }
   if (needs_local(T, 4, k)) {
     double w[4], wp[4];
     pass4_forward_p<false>(a, size / 4, step_tables(T, k, p, w, wp), 1, p);
@@ -710,6 +864,10 @@ void steps_forward(double* a, std::size_t size, std::size_t k, const tables& T, 
 }
 void steps_inverse(double* a, std::size_t size, std::size_t k, const tables& T, u64 p) {
   if (size <= leaf_size) return;
+  if (takes_quad(size)) {
+    for (std::size_t r = 0; r < 16; ++r) steps_inverse(a + r * (size / 16), size / 16, 16 * k + r, T, p);
+    return quad_inverse_p<false>(a, size, k, T, p, 0, size / 16);
+  }
   for (std::size_t q = 0; q < 4; ++q) steps_inverse(a + q * (size / 4), size / 4, 4 * k + q, T, p);
   if (needs_local(T, 4, k)) {
     double w[4], wp[4];
@@ -739,6 +897,11 @@ void leaves_of_thirds(double* a, std::size_t m, const tables& T, u64 p) {
 
 }  // namespace
 
+std::size_t ntt_avx2_quad_min() { return quad_min_points.load(std::memory_order_relaxed); }
+std::size_t ntt_avx2_set_quad_min(std::size_t points) {
+  return quad_min_points.exchange(std::max(points, 16 * leaf_size), std::memory_order_relaxed);
+}
+
 // With several threads: whole-array radix-2 levels until there are enough
 // independent sub-transforms to share out, then one task per sub-transform.
 void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, std::size_t nonzero, bool doubles) const {
@@ -749,8 +912,14 @@ void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, std::siz
     if (in_u64 && nonzero < m_) return forward_partial(d, m_, T, p_, nonzero);
     return in_u64 ? rec_forward<true>(d, m_, 0, T, p_) : rec_forward<false>(d, m_, 0, T, p_);
   }
-  const std::size_t size = ntt_task_size(m_, leaf_size, threads);
+  const std::size_t size = threaded_task_size(m_, threads);
   for (std::size_t s = m_; s > size; s /= 2) {
+    if (s >= threaded_quad_min() && s / 16 >= size) {  // levels s/2 .. s/16 in one pass
+      (s == m_ && in_u64 ? quad_level_threaded<false, true> : quad_level_threaded<false, false>)(d, m_, s, T, p_,
+                                                                                                 threads);
+      s /= 8;
+      continue;
+    }
     const std::size_t t = s / 2;
     const bool first = s == m_ && in_u64;
     ntt_parallel_level(m_, t, 4, vector_grain, threads, [&](std::size_t at, std::size_t, std::size_t len) {
@@ -771,9 +940,15 @@ void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool do
   const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data(), scaled && out_u64, scale_, scale_p_};
   if (threads <= 1 || m_ <= leaf_size)
     return out_u64 ? rec_inverse<true>(d, m_, 0, T, p_) : rec_inverse<false>(d, m_, 0, T, p_);
-  std::size_t size = ntt_task_size(m_, leaf_size, threads);
+  std::size_t size = threaded_task_size(m_, threads);
   prim::parallel_for(m_ / size, threads, [&](std::size_t b) { rec_inverse<false>(d + b * size, size, b, T, p_); });
   for (; size < m_; size *= 2) {
+    if (16 * size <= m_ && 16 * size >= threaded_quad_min()) {  // levels size .. 8 size in one pass
+      (16 * size == m_ && out_u64 ? quad_level_threaded<true, true> : quad_level_threaded<true, false>)(
+          d, m_, 16 * size, T, p_, threads);
+      size *= 8;
+      continue;
+    }
     const std::size_t t = size;
     const bool last = 2 * t == m_ && out_u64;
     ntt_parallel_level(m_, t, 4, vector_grain, threads, [&](std::size_t at, std::size_t, std::size_t len) {

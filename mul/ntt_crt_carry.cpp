@@ -2,6 +2,8 @@
 // Chinese remaindering and carries of an NTT product: see mul/ntt_crt_carry.hpp.
 #include "mul/ntt_crt_carry.hpp"
 
+#include <immintrin.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -219,7 +221,55 @@ bool task_decimal_limbs(const crt_job& j, std::size_t task) {
   return ok;
 }
 
+// One position of ntt_decimal_sums: d0 + a + b = h M + l (d0, a < M, b < 2^25).
+inline void decimal_sum(u64 d0, u64 a, u64 b, u64& l, u64& h) {
+  constexpr u64 M = decimal_limb_base;
+  const u64 room = M - a;  // d0 + a < 2M can pass 2^64: compare with the room
+  const bool c1 = d0 >= room;
+  const u64 y = (c1 ? d0 - room : d0 + a) + b;  // < M + 2^25
+  const bool c2 = y >= M;
+  l = c2 ? y - M : y;
+  h = static_cast<u64>(c1) + static_cast<u64>(c2);
+}
+
+// ntt_decimal_sums from position 2 on (the neighbours in the group), 4 a
+// vector; unsigned compares as signed ones on the sign-flipped values.
+// Returns the first position left.
+__attribute__((target("avx2"))) std::size_t decimal_sums_avx2(const u64* d, std::size_t len, u64* l, u64* h) {
+  const __m256i M = _mm256_set1_epi64x(static_cast<long long>(decimal_limb_base));
+  const __m256i S = _mm256_set1_epi64x(static_cast<long long>(u64{1} << 63));
+  const __m256i Ms = _mm256_xor_si256(M, S), two = _mm256_set1_epi64x(2);
+  std::size_t q = 2;
+  for (; q + 4 <= len; q += 4) {
+    const __m256i d0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(d + q));
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(d + len + q - 1));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(d + 2 * len + q - 2));
+    const __m256i room = _mm256_sub_epi64(M, a);
+    const __m256i no1 = _mm256_cmpgt_epi64(_mm256_xor_si256(room, S), _mm256_xor_si256(d0, S));  // d0 < room
+    const __m256i x = _mm256_blendv_epi8(_mm256_sub_epi64(d0, room), _mm256_add_epi64(d0, a), no1);
+    const __m256i y = _mm256_add_epi64(x, b);
+    const __m256i no2 = _mm256_cmpgt_epi64(Ms, _mm256_xor_si256(y, S));  // y < M
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(l + q), _mm256_sub_epi64(y, _mm256_andnot_si256(no2, M)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(h + q), _mm256_add_epi64(two, _mm256_add_epi64(no1, no2)));
+  }
+  return q;
+}
+
 }  // namespace
+
+void ntt_decimal_sums(const u64* d, std::size_t len, u64 prev[3], u64* l, u64* h) {
+  if (len == 0) return;
+  const u64* d1 = d + len;
+  const u64* d2 = d + 2 * len;
+  decimal_sum(d[0], prev[0], prev[1], l[0], h[0]);
+  if (len > 1) decimal_sum(d[1], d1[0], prev[2], l[1], h[1]);
+  std::size_t q = 2;
+  if (len > 5 && prim::cpu_has_avx2_fma()) q = decimal_sums_avx2(d, len, l, h);
+  for (; q < len; ++q) decimal_sum(d[q], d1[q - 1], d2[q - 2], l[q], h[q]);
+  prev[1] = len > 1 ? d2[len - 2] : prev[2];
+  prev[0] = d1[len - 1];
+  prev[2] = d2[len - 1];
+}
 
 void ntt_crt_and_carry(const ntt_crt_kernels& kernels, unsigned used, u64* const* res, limb_t* r,
                        std::size_t count, std::size_t rn, unsigned bits, radix rx, unsigned threads, mul_stats& st,

@@ -31,39 +31,36 @@ std::size_t chain_group(const std::size_t (&lo)[C], const std::size_t (&hi)[C], 
   return any == 0 ? ~std::size_t{0} : all;
 }
 
-// The running sum of one chain: position i receives d0[i] + d1[i - 1] +
-// d2[i - 2] + carry. State: a = d1[i - 1], b = d2[i - 2], b1 = d2[i - 1],
-// carry <= 2.
-struct ntt_decimal_chain {
-  std::uint64_t a = 0, b = 0, b1 = 0, carry = 0;
+// The sums without the carry of a group of one chain: position q receives
+// d0[q] + d1[q - 1] + d2[q - 2] = h[q] M + l[q] (l < M, h <= 2), d0, d1, d2
+// at d, d + len, d + 2 len; prev = {d1[-1], d2[-2], d2[-1]} from the
+// group before, moved past this group. In AVX2 where the processor has it
+// (mul/ntt_crt_carry.cpp): independent per position, so that the carry
+// chain itself is one add, compare and select a position.
+void ntt_decimal_sums(const fft::u64* d, std::size_t len, fft::u64 prev[3], fft::u64* l, fft::u64* h);
 
-  // Adds the coefficient (d0, d1, d2) at the current position; returns its limb.
-  limb_t step(std::uint64_t d0, std::uint64_t d1, std::uint64_t d2) {
-    constexpr std::uint64_t M = decimal_limb_base;
-    // x = d0 + a (each < M; the sum < 2M can pass 2^64: compare with the room).
-    const std::uint64_t room = M - a;
-    const bool c1 = d0 >= room;
-    const std::uint64_t x = c1 ? d0 - room : d0 + a;
-    const std::uint64_t y = x + b + carry;  // < M + 2^25 + 2
-    const bool c2 = y >= M;
-    a = d1;
-    b = b1;
-    b1 = d2;
-    carry = static_cast<std::uint64_t>(c1) + static_cast<std::uint64_t>(c2);
-    return c2 ? y - M : y;
-  }
-  // What the chain owes past its last position, as base-10^19 limbs:
-  // t[0] = (a + b + carry) mod M, t[1] = b1 + its carry (the value
-  // a + b + carry + b1 M).
-  void tail(std::uint64_t t[2]) const {
-    constexpr std::uint64_t M = decimal_limb_base;
-    const std::uint64_t s = b + carry;  // < 2^26
-    const std::uint64_t room = M - a;
-    const bool c = s >= room;
-    t[0] = c ? s - room : s + a;
-    t[1] = b1 + static_cast<std::uint64_t>(c);
-  }
-};
+// One position of a chain whose sum without the carry is h M + l: its
+// limb; carry (<= 2) moves on.
+inline limb_t ntt_decimal_chain_step(std::uint64_t l, std::uint64_t h, std::uint64_t& carry) {
+  constexpr std::uint64_t M = decimal_limb_base;
+  const std::uint64_t t = l + carry;  // < M + 3
+  const bool c = t >= M;
+  carry = h + static_cast<std::uint64_t>(c);  // h = 2 leaves l < 2^25: c = 0
+  return c ? t - M : t;
+}
+
+// What a chain owes past its last position, as base-10^19 limbs, from
+// prev = {a, b, b1} = {d1, d2 of the position before, d2} of its last
+// position: t[0] = (a + b + carry) mod M, t[1] = b1 + its carry (the value
+// a + b + carry + b1 M).
+inline void ntt_decimal_chain_tail(const fft::u64 prev[3], std::uint64_t carry, std::uint64_t t[2]) {
+  constexpr std::uint64_t M = decimal_limb_base;
+  const std::uint64_t s = prev[1] + carry;  // < 2^26
+  const std::uint64_t room = M - prev[0];
+  const bool c = s >= room;
+  t[0] = c ? s - room : s + prev[0];
+  t[1] = prev[2] + static_cast<std::uint64_t>(c);
+}
 
 // C pieces [lo[c], hi[c]) of the coefficients (residues res[0..2]) into
 // r[lo[c] .. hi[c]), their chains interleaved (each step waits on its
@@ -76,26 +73,28 @@ void ntt_decimal3_carry(const fft::u64* const res[], const std::size_t (&lo)[C],
                         void (*digits)(const fft::u64* const[], std::size_t, std::size_t,
                                        fft::u64*) = fft::ntt52_decimal_digits) {
   constexpr std::size_t group = 128;
-  fft::u64 d[C][3 * group];
-  ntt_decimal_chain chain[C];
+  fft::u64 d[3 * group], l[C][group], h[C][group], prev[C][3] = {};
+  std::uint64_t carry[C] = {};
   for (std::size_t off = 0;; off += group) {
     std::size_t len[C];
     const std::size_t all = chain_group(lo, hi, off, group, len);
     if (all == ~std::size_t{0}) break;
-    for (unsigned c = 0; c < C; ++c)
-      if (len[c]) digits(res, lo[c] + off, len[c], d[c]);
-    const auto run = [&](unsigned c, std::size_t q) {
-      r[lo[c] + off + q] = chain[c].step(d[c][q], d[c][len[c] + q], d[c][2 * len[c] + q]);
-    };
+    limb_t* out[C];
+    for (unsigned c = 0; c < C; ++c) {
+      out[c] = r + lo[c] + off;
+      if (len[c] == 0) continue;
+      digits(res, lo[c] + off, len[c], d);
+      ntt_decimal_sums(d, len[c], prev[c], l[c], h[c]);
+    }
     for (std::size_t q = 0; q < all; ++q)
-      for (unsigned c = 0; c < C; ++c) run(c, q);
+      for (unsigned c = 0; c < C; ++c) out[c][q] = ntt_decimal_chain_step(l[c][q], h[c][q], carry[c]);
     for (unsigned c = 0; c < C; ++c)
-      for (std::size_t q = all; q < len[c]; ++q) run(c, q);
+      for (std::size_t q = all; q < len[c]; ++q) out[c][q] = ntt_decimal_chain_step(l[c][q], h[c][q], carry[c]);
   }
   for (unsigned c = 0; c < C; ++c) {
     fft::u64 t[2];
-    chain[c].tail(t);
-    for (std::size_t l = 0; l < tail_stride; ++l) tails[c * tail_stride + l] = l < 2 ? t[l] : 0;
+    ntt_decimal_chain_tail(prev[c], carry[c], t);
+    for (std::size_t k = 0; k < tail_stride; ++k) tails[c * tail_stride + k] = k < 2 ? t[k] : 0;
   }
 }
 

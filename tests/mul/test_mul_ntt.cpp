@@ -17,6 +17,7 @@
 #include "fft/ntt_level_table.hpp"
 #include "mul/ntt_coefficients.hpp"
 #include "mul/ntt_crt_carry.hpp"
+#include "mul/ntt_decimal_carry.hpp"
 #include "mul/ntt_mul.hpp"
 #include "mul/ntt_piece.hpp"
 #include "test_support.hpp"
@@ -325,6 +326,76 @@ TEST(MulNtt, CarryKernelsAgree) {
   }
 }
 
+// The decimal digits' carry (detail::ntt_decimal3_carry: the sums without
+// the carry, in AVX2 from the third position of a group, then the chain)
+// against a plain base-10^19 sum of c_i = d0 + d1 10^19 + d2 10^38 at
+// position i, for digits the kernels seldom give: all at their maximum
+// (10^19 - 1, and d2 = 2^25 - 1), zeros, sums at M - 1, M and 2M - 1
+// (room edges), random; pieces of 1 .. 300 coefficients (a group is 128:
+// the first two positions of each take the neighbours from the group
+// before), 4 pieces interleaved, each with its tail.
+namespace decimal_chain_test {
+std::vector<fft::u64> digit[3];
+void fake_digits(const fft::u64* const[], std::size_t i, std::size_t count, fft::u64* d) {
+  for (unsigned k = 0; k < 3; ++k) std::copy(digit[k].begin() + i, digit[k].begin() + i + count, d + k * count);
+}
+}  // namespace decimal_chain_test
+
+TEST(MulNtt, DecimalChainMatchesPlainSum) {
+  using decimal_chain_test::digit;
+  using u128 = unsigned __int128;
+  constexpr fft::u64 M = decimal_limb_base, top = (fft::u64{1} << 25) - 1;
+  std::mt19937_64 g(0xdec1);
+  for (unsigned kind = 0; kind < 5; ++kind)
+    for (std::size_t n : {1, 2, 3, 5, 6, 7, 9, 127, 128, 129, 130, 131, 255, 256, 257, 300}) {
+      const std::size_t count = 4 * n + 3;  // pieces of n, n, n, n + 3
+      for (auto& v : digit) v.assign(count, 0);
+      for (std::size_t i = 0; i < count; ++i) {
+        const fft::u64 e = g() % 3;
+        switch (kind) {
+          case 0: digit[0][i] = M - 1, digit[1][i] = M - 1, digit[2][i] = top; break;
+          case 1: break;  // zeros
+          case 2:  // d0 + d1' at M - 1, M or M - 1 + d1' (the room's edges), d1 often M - 1, d2 small
+            digit[1][i] = g() % 3 == 0 ? M - 1 : g() % M;
+            digit[0][i] = i == 0 || e == 2 ? M - 1 : (M - 1 + e - digit[1][i - 1]) % M;
+            digit[2][i] = g() % 3;
+            break;
+          case 3: digit[0][i] = g() % M, digit[1][i] = g() % M, digit[2][i] = g() % (top + 1); break;
+          default:  // runs of all-maximum and zeros
+            for (auto& v : digit) v[i] = (i / 5) % 2 ? 0 : (&v == &digit[2] ? top : M - 1);
+        }
+      }
+      const std::size_t lo[4] = {0, n, 2 * n, 3 * n}, hi[4] = {n, 2 * n, 3 * n, count};
+      std::vector<limb_t> r(count + 2, 0x5a5a);
+      fft::u64 tails[4 * 4];
+      detail::ntt_decimal3_carry<4>(nullptr, lo, hi, r.data(), tails, 4, decimal_chain_test::fake_digits);
+      std::vector<limb_t> want(count + 2, 0);
+      u128 carry = 0;
+      for (std::size_t i = 0; i < count + 2; ++i) {
+        u128 s = carry + (i < count ? digit[0][i] : 0);
+        if (i >= 1 && i - 1 < count) s += digit[1][i - 1];
+        if (i >= 2 && i - 2 < count) s += digit[2][i - 2];
+        want[i] = static_cast<limb_t>(s % M);
+        carry = s / M;
+      }
+      ASSERT_EQ(carry, 0u);
+      std::vector<limb_t> got(count + 2, 0);
+      for (unsigned c = 0; c < 4; ++c)
+        for (std::size_t i = lo[c]; i < hi[c]; ++i) got[i] = r[i];
+      for (unsigned c = 0; c < 4; ++c) {  // add each tail (two limbs) at hi[c], base-10^19 carries
+        u128 k = 0;
+        for (std::size_t i = hi[c], t = 0; i < count + 2 && (t < 2 || k != 0); ++i, ++t) {
+          const u128 s = k + got[i] + (t < 2 ? tails[4 * c + t] : 0);
+          got[i] = static_cast<limb_t>(s % M);
+          k = s / M;
+        }
+        EXPECT_EQ(tails[4 * c + 2], 0u);
+        EXPECT_EQ(tails[4 * c + 3], 0u);
+      }
+      ASSERT_EQ(got, want) << "kind " << kind << ", pieces of " << n;
+    }
+}
+
 // The bit-offset sum with its shifts in AVX2 (ntt_bit_carry3_limbs_avx2,
 // the AVX2 engine's) against the scalar one: the same limbs out and the
 // same accumulator after, for every coefficient size 3 .. 63, runs of
@@ -358,7 +429,9 @@ TEST(MulNtt, BitSumShiftsInAvx2MatchScalar) {
       }
 }
 
-// The AVX2 engine's decimal three-prime products against GMP: coefficient
+// The AVX2 and IFMA engines' decimal three-prime products against GMP (the
+// IFMA engine's take the decimal digits path, mul/ntt_decimal_carry.hpp;
+// the AVX2 engine's the generic one while its decimal3 is off): coefficient
 // counts around the decimal chains' groups and the vector width, all nines
 // (every limb 10^19 - 1: the largest coefficients, the longest carry
 // chains), runs of 0 and 9 digits, powers of 10^19 and sparse operands, 1 to
@@ -380,16 +453,18 @@ TEST(MulNtt, Avx2DecimalDigitsMatchGmp) {
       const auto a = bigmul::test::make_operand(k, an, radix::decimal, g);
       const auto b = bigmul::test::make_operand(k, bn, radix::decimal, g);
       const auto want = bigmul::test::gmp_product(a.data(), an, b.data(), bn, radix::decimal);
-      for (unsigned threads : {1u, 2u, 3u}) {
-        mul_options opt;
-        opt.threads = threads;
-        mul_stats st;
-        std::vector<limb_t> r(an + bn, 0xdeadbeef);
-        detail::mul_ntt(r.data(), a.data(), an, b.data(), bn, radix::decimal, opt, st, ntt_engine::avx2, 3);
-        ASSERT_EQ(r, want) << an << " x " << bn << ", " << bigmul::test::operand_kind_name(k) << ", threads "
-                           << threads;
-        ASSERT_STREQ(st.ntt_engine, "avx2");
-      }
+      for (ntt_engine e : {ntt_engine::avx2, ntt_engine::ifma})
+        for (unsigned threads : {1u, 2u, 3u}) {
+          if (!detail::ntt_engine_available(e)) continue;
+          mul_options opt;
+          opt.threads = threads;
+          mul_stats st;
+          std::vector<limb_t> r(an + bn, 0xdeadbeef);
+          detail::mul_ntt(r.data(), a.data(), an, b.data(), bn, radix::decimal, opt, st, e, 3);
+          ASSERT_EQ(r, want) << detail::ntt_engine_name(e) << ", " << an << " x " << bn << ", "
+                             << bigmul::test::operand_kind_name(k) << ", threads " << threads;
+          ASSERT_STREQ(st.ntt_engine, detail::ntt_engine_name(e));
+        }
     }
 }
 
@@ -494,6 +569,47 @@ TEST(MulNtt, QuadPassesMatchGmp) {
       }
     }
   fft::ntt52_set_quad_min(old);
+}
+
+// Products through the AVX2 engine's radix-16 passes (from 2^22 points by
+// default, lowered to their minimum, 2^15): binary products whose
+// power-of-two part is 2^15 .. 2^17 (2^k and 3 * 2^k: the first step's
+// quarters, the thirds' steps and the inverse take quads; on 2 threads the
+// whole-array levels too), 63 and 40-bit coefficients, decimal, a square,
+// unbalanced; all-maximum, runs and random operands, against GMP.
+TEST(MulNtt, Avx2QuadPassesMatchGmp) {
+  using detail::ntt_engine;
+  if (!detail::ntt_engine_available(ntt_engine::avx2)) GTEST_SKIP() << "no AVX2 engine here";
+  const std::size_t old = fft::ntt_avx2_set_quad_min(1);
+  auto g = bigmul::test::rng(7304);
+  struct shape {
+    std::size_t an, bn;
+    radix rx;
+    unsigned bits;
+    bool square;
+  };
+  for (const shape s : {shape{33000, 33000, radix::binary, 63, false}, shape{47000, 46000, radix::binary, 63, false},
+                        shape{40000, 40000, radix::binary, 40, true}, shape{130000, 1000, radix::binary, 0, false},
+                        shape{70000, 70000, radix::decimal, 0, false}})
+    for (operand_kind k : {operand_kind::all_max, operand_kind::runs, operand_kind::random}) {
+      const auto a = bigmul::test::make_operand(k, s.an, s.rx, g);
+      const auto b = s.square ? a : bigmul::test::make_operand(k, s.bn, s.rx, g);
+      const auto want = bigmul::test::gmp_product(a.data(), s.an, b.data(), s.bn, s.rx);
+      for (unsigned threads : {1u, 2u}) {
+        mul_options opt;
+        opt.threads = threads;
+        mul_stats st;
+        std::vector<limb_t> r(s.an + s.bn, 0xdeadbeef);
+        detail::mul_ntt(r.data(), a.data(), s.an, b.data(), s.bn, s.rx, opt, st, ntt_engine::avx2, 0, s.bits);
+        EXPECT_EQ(r, want) << s.an << " x " << s.bn << (s.square ? " square " : " ")
+                           << bigmul::test::operand_kind_name(k) << ", threads " << threads << ", length "
+                           << st.transform_length;
+        EXPECT_STREQ(st.ntt_engine, "avx2");
+        const std::size_t m = st.transform_length % 3 == 0 ? st.transform_length / 3 : st.transform_length;
+        EXPECT_GE(m, std::size_t{1} << 15) << s.an << " x " << s.bn << ": no quad";
+      }
+    }
+  fft::ntt_avx2_set_quad_min(old);
 }
 
 // The prime count: three IFMA primes while min(an, bn) (B - 1)^2 is below

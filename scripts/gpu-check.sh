@@ -73,7 +73,7 @@ export BIGMUL_REQUIRE_GPU=1
 # passes (GpuTest.WrappedPassesMatchGmp) and a real-FFT decimal product
 # (LargeProducts/fft_real_inhouse_decimal), and issue 37's new kernels' tests (phase
 # record, packed scan, radix sort, partitioned merge sort, single-pass split and carry, carry and join
-# in one pass, graph passes). ctest gpu_check_dry_run
+# in one pass, graph passes, the FFT's product tail). ctest gpu_check_dry_run
 # checks that every pattern names a test and that fast_keep stays selected.
 declare -A fast_filter=(
   [test_prim_gpu]='*'
@@ -87,7 +87,7 @@ declare -A fast_filter=(
 declare -A fast_keep=(
   [test_mul_gpu]='GpuTest.WrappedPassesMatchGmp Gpu/GpuAlgorithmTest.LargeProducts/fft_real_inhouse_decimal GpuTest.TimedPassLeavesPhasesAndShape'
   [test_prim_gpu]='PrimGpu.PackedLookbackScan PrimGpu.RadixSortMatchesStdSort PrimGpu.SortsMatchCpuMergeSort'
-  [test_mul_kernels_gpu]='MulKernelsGpu.SplitBalancedFusedMatchesCpu MulKernelsGpu.FusedCarryMatchesMultiPass MulKernelsGpu.FusedPassesMatchGmp MulKernelsGpu.GraphPassesMatchGmp MulKernelsGpu.CarryJoinMatchesCpu MulKernelsGpu.CarryJoinPassGuardAndOverlap'
+  [test_mul_kernels_gpu]='MulKernelsGpu.SplitBalancedFusedMatchesCpu MulKernelsGpu.FusedCarryMatchesMultiPass MulKernelsGpu.FusedPassesMatchGmp MulKernelsGpu.GraphPassesMatchGmp MulKernelsGpu.CarryJoinMatchesCpu MulKernelsGpu.CarryJoinPassGuardAndOverlap MulKernelsGpu.FusedTailMatchesGmp MulKernelsGpu.FusedTailSmallMatchesGmp'
 )
 # memcheck filters: small sizes only (the full programs run under "tests").
 # The full tier runs racecheck over these too.
@@ -95,7 +95,7 @@ declare -A memcheck_filter=(
   [test_prim_gpu]='PrimGpu.InclusiveAndExclusiveScanBothAlgorithms:PrimGpu.NonCommutativeScansCarryAndMatrix:PrimGpu.ReduceCommutativeAndOrdered:PrimGpu.CopyIf:PrimGpu.BatchedSmallSort'
   [test_carry_gpu]='CarryGpu.MatchesTwoPhaseCpu:CarryGpu.BatchedEqualsSeparateCalls:CarryGpu.InvalidBaseIsAnError'
   [test_fft_gpu]='FftGpu.PlanOrderMapsFrequencies:FftGpu.LoadStoreFunctors:FftGpu.ComplexPointwiseExactConvolution:FftGpu.CufftAdapterReportsErrors:FftGpu.InvalidSizesThrow'
-  [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.BatchedModularCheckFlagsTheWrongProduct:MulKernelsGpu.TiledConvolutionSmallSweep:MulKernelsGpu.TiledProductsSmallMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp:MulKernelsGpu.SplitBalancedFusedSmallMatchesCpu:MulKernelsGpu.FusedCarrySmallMatchesMultiPass:MulKernelsGpu.CarryJoinSmallMatchesCpu'
+  [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.BatchedModularCheckFlagsTheWrongProduct:MulKernelsGpu.TiledConvolutionSmallSweep:MulKernelsGpu.TiledProductsSmallMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp:MulKernelsGpu.SplitBalancedFusedSmallMatchesCpu:MulKernelsGpu.FusedCarrySmallMatchesMultiPass:MulKernelsGpu.CarryJoinSmallMatchesCpu:MulKernelsGpu.FusedTailSmallMatchesGmp'
   [test_montgomery_gpu]='MontgomeryGpu.RefusesBadSizes:MontgomeryGpu.ModMulMatchesGmp'
   [test_mul_gpu]='Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/*:GpuTest.OversizedCoefficientsAreRetried:GpuTest.DeviceApiTwoPhaseAndErrors:GpuTest.TilePairAtomicVariant'
 )
@@ -108,7 +108,7 @@ declare -A racecheck_filter=(
   [test_prim_gpu]='PrimGpu.InclusiveAndExclusiveScanBothAlgorithms:PrimGpu.NonCommutativeScansCarryAndMatrix:PrimGpu.ReduceCommutativeAndOrdered:PrimGpu.CopyIf:PrimGpu.BatchedSmallSort'
   [test_carry_gpu]='CarryGpu.MatchesTwoPhaseCpu:CarryGpu.InvalidBaseIsAnError'
   [test_fft_gpu]='FftGpu.PlanOrderMapsFrequencies:FftGpu.ComplexPointwiseExactConvolution:FftGpu.CufftAdapterReportsErrors:FftGpu.InvalidSizesThrow'
-  [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.TiledConvolutionSmallSweep:MulKernelsGpu.TiledProductsSmallMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp:MulKernelsGpu.SplitBalancedFusedSmallMatchesCpu:MulKernelsGpu.FusedCarrySmallMatchesMultiPass:MulKernelsGpu.CarryJoinSmallMatchesCpu'
+  [test_mul_kernels_gpu]='MulKernelsGpu.ZeroLimbs:MulKernelsGpu.ResidueMatchesCpu:MulKernelsGpu.TiledConvolutionSmallSweep:MulKernelsGpu.TiledProductsSmallMatchGmp:MulKernelsGpu.BalancedProductsMatchGmp:MulKernelsGpu.SplitBalancedFusedSmallMatchesCpu:MulKernelsGpu.FusedCarrySmallMatchesMultiPass:MulKernelsGpu.CarryJoinSmallMatchesCpu:MulKernelsGpu.FusedTailSmallMatchesGmp'
   [test_montgomery_gpu]='MontgomeryGpu.RefusesBadSizes:MontgomeryGpu.ModMulMatchesGmp'
   [test_mul_gpu]='Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/tiled_inhouse_decimal:Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/fft_real_inhouse_decimal:Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/fft_complex_inhouse_binary:Gpu/GpuAlgorithmTest.UnbalancedOneAndSquares/fft_real_cufft_binary:GpuTest.DeviceApiTwoPhaseAndErrors:GpuTest.TilePairAtomicVariant'
 )
@@ -123,14 +123,14 @@ declare -A bench_args=(
 declare -A cap=(
   [preflight/nvidia-smi]=30 [preflight/unpack]=60 [preflight/gpu_preflight]=60
   [tests/test_prim_gpu]=45 [tests/test_carry_gpu]=30 [tests/test_fft_gpu]=90
-  [tests/test_mul_kernels_gpu]=90 [tests/test_montgomery_gpu]=30 [tests/test_mul_gpu]=90
+  [tests/test_mul_kernels_gpu]=110 [tests/test_montgomery_gpu]=30 [tests/test_mul_gpu]=90
   [cli/fft]=60 [cli/fused]=60 [cli/cufft]=60 [cli/tiled]=60 [cli/auto]=90
   [bench/bench_mul_gpu]=120 [bench/bench_fft_gpu]=90 [bench/bench_prim_gpu]=90
   [tune/tune_gpu]=60
   [memcheck/test_prim_gpu]=30 [memcheck/test_carry_gpu]=30 [memcheck/test_fft_gpu]=45
-  [memcheck/test_mul_kernels_gpu]=60 [memcheck/test_montgomery_gpu]=30 [memcheck/test_mul_gpu]=45
+  [memcheck/test_mul_kernels_gpu]=80 [memcheck/test_montgomery_gpu]=30 [memcheck/test_mul_gpu]=45
   [racecheck/test_prim_gpu]=45 [racecheck/test_carry_gpu]=30 [racecheck/test_fft_gpu]=90
-  [racecheck/test_mul_kernels_gpu]=60 [racecheck/test_montgomery_gpu]=30 [racecheck/test_mul_gpu]=90
+  [racecheck/test_mul_kernels_gpu]=90 [racecheck/test_montgomery_gpu]=30 [racecheck/test_mul_gpu]=90
   [profile/real_f64_inhouse]=90 [profile/real_f64_cufft]=90
 )
 case $tier in

@@ -291,6 +291,8 @@ class device_complex_fft {
   order plan_order() const { return plan::order_of(plan_); }
   Real inverse_scale() const { return static_cast<Real>(1.0L / static_cast<long double>(size())); }
   const plan::fft_plan& plan_desc() const { return plan_; }
+  // Twiddle tables on the device (fft/cuda/device_fft_tail.cuh runs passes with them).
+  const detail::device_tables<Real>& tables() const { return tables_; }
 
   template <class Load, class Store>
   cudaError_t forward(Load load, Store store, C* d_work, cudaStream_t s) const {

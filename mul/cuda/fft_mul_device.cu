@@ -24,6 +24,7 @@
 #include "mul/cuda/coefficients_device.cuh"
 #include "mul/cuda/fft_mul_cufft.cuh"
 #include "mul/cuda/fft_pass_functors.cuh"
+#include "mul/cuda/fft_tail_transforms.cuh"
 #include "mul/cuda/pass_graph_key.hpp"
 #include "mul/cuda/phase_clock.cuh"
 #include "mul/cuda/split_fused.cuh"
@@ -256,6 +257,31 @@ cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, s
   return cudaSuccess;
 }
 
+std::atomic<std::size_t> tail_enqueued{0};  // passes enqueued with the product tail
+
+// The in-house engine's forward transforms, pointwise kernel and inverse transform
+// (without fft_job::fused_tail, or where the plan cannot take the tail).
+template <class Real, bool Packed, class Plan, class Load, class Store>
+cudaError_t plain_transforms(const Plan& plan, bool square, const job_sizes& s, const Load& load_a,
+                             const Load& load_b, const Store& rounder, dfft::cplx<Real>* A, dfft::cplx<Real>* B,
+                             dfft::cplx<Real>* work, phase_clock& clock, cudaStream_t st) {
+  const spectrum_store<Real> to_a{A, s.spectrum}, to_b{B, s.spectrum};
+  BIGMUL_TRY(plan.forward(load_a, to_a, work, st));
+  if (!square) BIGMUL_TRY(plan.forward(load_b, to_b, work, st));
+  clock.mark();
+  if constexpr (Packed) {
+    if (square) BIGMUL_TRY(dfft::real_pointwise_square<Real>(plan, A, Real(1) / Real(s.n), st));
+    else BIGMUL_TRY(dfft::real_pointwise_multiply<Real>(plan, A, B, Real(1) / Real(s.n), st));
+  } else {
+    if (square) BIGMUL_TRY(dfft::complex_pointwise_square<Real>(plan, A, Real(1) / Real(s.n), st));
+    else BIGMUL_TRY(dfft::complex_pointwise_multiply<Real>(plan, A, B, Real(1) / Real(s.n), st));
+  }
+  clock.mark();
+  BIGMUL_TRY(plan.inverse(spectrum_load<Real>{A, s.spectrum}, rounder, work, st));
+  clock.mark();
+  return cudaSuccess;
+}
+
 // Every copy, kernel and transform of a pass, asynchronous on st (capturable
 // into a CUDA graph once the plans exist); the report lands in *host_report.
 template <class Real, bool Packed>
@@ -284,20 +310,12 @@ cudaError_t enqueue_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb
     const auto plan = cached_plan<plan_type<Real, Packed>>(s.n, G);
     if (hold_plan) *hold_plan = plan;  // a captured graph uses the plan's tables after the cache drops it
     C* work = static_cast<C*>(m.work);
-    const spectrum_store<Real> to_a{A, s.spectrum}, to_b{B, s.spectrum};
-    BIGMUL_TRY(plan->forward(load_a, to_a, work, st));
-    if (!j.square) BIGMUL_TRY(plan->forward(load_b, to_b, work, st));
-    clock.mark();
-    if constexpr (Packed) {
-      if (j.square) BIGMUL_TRY(dfft::real_pointwise_square<Real>(*plan, A, Real(1) / Real(s.n), st));
-      else BIGMUL_TRY(dfft::real_pointwise_multiply<Real>(*plan, A, B, Real(1) / Real(s.n), st));
+    if (j.fused_tail && tail_fits<Real, Packed>(*plan)) {
+      BIGMUL_TRY((tail_transforms<Real, Packed>(*plan, j.square, s.n, load_a, load_b, rounder, A, B, clock, st)));
+      tail_enqueued.fetch_add(1, std::memory_order_relaxed);
     } else {
-      if (j.square) BIGMUL_TRY(dfft::complex_pointwise_square<Real>(*plan, A, Real(1) / Real(s.n), st));
-      else BIGMUL_TRY(dfft::complex_pointwise_multiply<Real>(*plan, A, B, Real(1) / Real(s.n), st));
+      BIGMUL_TRY((plain_transforms<Real, Packed>(*plan, j.square, s, load_a, load_b, rounder, A, B, work, clock, st)));
     }
-    clock.mark();
-    BIGMUL_TRY(plan->inverse(spectrum_load<Real>{A, s.spectrum}, rounder, work, st));
-    clock.mark();
   } else {  // cuFFT: R2C / C2R (packed) or C2C, fft_mul_cufft.cu
     const cudaError_t e = cufft_transforms<Real, Packed>(j.square, s.n, G, load_a, load_b, rounder, A, B, m.Ra,
                                                          m.Rb, m.cufft_work, m.cufft_work_bytes, clock, st);
@@ -408,6 +426,7 @@ pass_graph_key graph_key_of(const fft_job& j, int dev, cudaStream_t st, const vo
   k.fused_split = j.fused_split;
   k.fused_carry = j.fused_carry;
   k.fused_join = j.fused_join;
+  k.fused_tail = j.fused_tail;
   return k;
 }
 
@@ -486,6 +505,8 @@ cudaError_t run_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb_t* 
 std::size_t fft_length(const fft_job& j) { return fft_pass_length(j.algo, j.f, j.an, j.bn); }
 
 std::size_t pass_graph_launches() { return graph_launches.load(std::memory_order_relaxed); }
+
+std::size_t pass_tail_enqueued() { return tail_enqueued.load(std::memory_order_relaxed); }
 
 }  // namespace bigmul::detail::cuda
 

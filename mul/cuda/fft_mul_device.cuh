@@ -39,6 +39,7 @@ struct fft_job {
   bool fused_carry = false;    // carry in one pass (carry/cuda/carry_fused.cuh), not spread/fold/scan/emit
   bool fused_join = false;     // with fused_carry: carry and join in one pass (mul/cuda/carry_join_fused.cuh)
   bool graph = false;          // untimed passes of a repeated shape replay a captured CUDA graph
+  bool fused_tail = false;     // in-house FFT: last forward pass, product, first inverse pass in one kernel
 };
 
 // What a pass saw. The product is in d_r only when accepted.
@@ -73,6 +74,10 @@ std::size_t fft_pass_bytes(const fft_job& j);
 
 // Passes run as a captured graph launch so far (fft_job::graph), this process.
 std::size_t pass_graph_launches();
+
+// Passes enqueued with the product tail so far (fft_job::fused_tail where the plan
+// takes it), this process.
+std::size_t pass_tail_enqueued();
 
 // Runs one pass in d_temp (fft_pass_bytes(j) bytes). Synchronizes `stream`
 // once, at the end (the report is read on the host). Returns a CUDA error, or

@@ -124,6 +124,16 @@ bool graph_passes() {
   return on;
 }
 
+// BIGMUL_GPU_FUSED_TAIL=1: the in-house FFT's last forward pass, the pointwise
+// product and the first inverse pass run as one kernel (docs/gpu-phases.md).
+bool fused_tail() {
+  static const bool on = [] {
+    const char* v = std::getenv("BIGMUL_GPU_FUSED_TAIL");
+    return v && std::string(v) == "1";
+  }();
+  return on;
+}
+
 dc::fft_job make_job(algorithm algo, const device_options& o, radix rx, unsigned digits, std::size_t an,
                      std::size_t bn, std::size_t G, bool square) {
   dc::fft_job j;
@@ -138,6 +148,7 @@ dc::fft_job make_job(algorithm algo, const device_options& o, radix rx, unsigned
   j.fused_carry = fused_kernels();
   j.fused_join = fused_join();
   j.graph = graph_passes();
+  j.fused_tail = fused_tail();
   return j;
 }
 

@@ -18,13 +18,13 @@ struct pass_graph_key {
   int algo = 0, engine = 0, rx = 0;
   unsigned digits = 0;
   std::size_t an = 0, bn = 0, G = 0;
-  bool square = false, fused_split = false, fused_carry = false, fused_join = false;
+  bool square = false, fused_split = false, fused_carry = false, fused_join = false, fused_tail = false;
 
   friend bool operator==(const pass_graph_key& x, const pass_graph_key& y) {
     return x.device == y.device && x.stream == y.stream && x.temp == y.temp && x.r == y.r && x.a == y.a &&
            x.b == y.b && x.algo == y.algo && x.engine == y.engine && x.rx == y.rx && x.digits == y.digits &&
            x.an == y.an && x.bn == y.bn && x.G == y.G && x.square == y.square && x.fused_split == y.fused_split &&
-           x.fused_carry == y.fused_carry && x.fused_join == y.fused_join;
+           x.fused_carry == y.fused_carry && x.fused_join == y.fused_join && x.fused_tail == y.fused_tail;
   }
   friend bool operator!=(const pass_graph_key& x, const pass_graph_key& y) { return !(x == y); }
 };

@@ -782,6 +782,55 @@ TEST_F(MulKernelsGpu, FusedPassesMatchGmp) {
         }
 }
 
+// The product tail (fft_job::fused_tail: last forward pass, product, first inverse
+// pass in one kernel) in whole passes = GMP: FP64 and FP32, real (mirror rows) and
+// complex layouts, squares (one operand) and products, one pass and several, plans the
+// tail cannot take (the unfused path then); pass_tail_enqueued() tells which ran.
+void fused_tail_products(std::initializer_list<std::size_t> sizes, std::uint64_t seed) {
+  auto g = bigmul::test::rng(seed);
+  for (algorithm algo :
+       {algorithm::fft_real, algorithm::fft_complex, algorithm::fft_real_f32, algorithm::fft_complex_f32})
+    for (radix rx : {radix::binary, radix::decimal})
+      for (std::size_t n : sizes)
+        for (bool square : {false, true}) {
+          gpu::fft_job j;
+          j.algo = algo;
+          j.an = n;
+          j.bn = square ? n : n - n / 3;
+          j.G = 2;
+          j.square = square;
+          j.fused_tail = true;
+          j.fused_split = j.fused_carry = j.fused_join = n % 2 == 0;
+          j.f = coeff_format{rx, detail::fft_pick_digits(algo, rx, j.an, j.bn)};
+          const std::size_t bytes = j.f.digits ? gpu::fft_pass_bytes(j) : 0;
+          if (bytes == 0) continue;  // no coefficient size, or the in-house FFT cannot plan the length
+          const auto a = operand(square ? operand_kind::all_max : operand_kind::random, j.G * j.an, rx, g, false);
+          const auto b = square ? a : operand(operand_kind::all_max, j.G * j.bn, rx, g, false);
+          dev_buf<limb_t> d_a(a), d_b(b), d_r(j.G * (j.an + j.bn));
+          dev_buf<char> d_t(bytes);
+          d_r.poison(j.G * (j.an + j.bn));
+          gpu::fft_outcome out;
+          const std::size_t before = gpu::pass_tail_enqueued();
+          ASSERT_EQ(gpu::fft_pass_device(d_t.p, j, d_r.p, d_a.p, square ? d_a.p : d_b.p, 0, false, out), cudaSuccess);
+          ASSERT_TRUE(out.accepted) << n;
+          const bool tail = gpu::pass_tail_enqueued() != before;
+          const auto r = d_r.get(j.G * (j.an + j.bn));
+          for (std::size_t p = 0; p < j.G; ++p)
+            ASSERT_EQ(std::vector<limb_t>(r.begin() + p * (j.an + j.bn), r.begin() + (p + 1) * (j.an + j.bn)),
+                      bigmul::test::gmp_product(a.data() + p * j.an, j.an, b.data() + p * j.bn, j.bn, rx))
+                << int(algo) << (rx == radix::binary ? " binary" : " decimal") << " n " << n << " square "
+                << square << " tail " << tail << " product " << p;
+        }
+}
+
+TEST_F(MulKernelsGpu, FusedTailSmallMatchesGmp) { fused_tail_products({2, 3, 257}, 0x6e30); }
+
+TEST_F(MulKernelsGpu, FusedTailMatchesGmp) {
+  const std::size_t before = gpu::pass_tail_enqueued();
+  fused_tail_products({1000, 5000, std::size_t{1} << 14, 70000, std::size_t{1} << 18}, 0x6e31);
+  EXPECT_GT(gpu::pass_tail_enqueued() - before, 40u);  // most of the 80 passes took the tail
+}
+
 // Carry and join in one kernel (fft_job::fused_join) in whole passes: a
 // pass past the guard (coefficients far too large for the transform) leaves
 // d_r untouched; a product into a buffer overlapping an operand (the

@@ -25,6 +25,12 @@ unsigned split_passes(unsigned k, const limits& lim, unsigned bits[max_passes]) 
     bits[1] = k - b0;
     return 2;
   }
+  if (lim.log_two_pass_cols != 0 && lim.log_two_pass_cols < lim.log_min_cols &&
+      k <= s_row + (lim.log_tile - lim.log_two_pass_cols)) {
+    bits[0] = k - s_row;  // the column pass as short as the last pass allows: the most columns
+    bits[1] = s_row;
+    return 2;
+  }
   if (k <= s_row + 2 * s_col) {
     unsigned last = k / 3;
     if (k > 2 * s_pref && k - 2 * s_pref > last) last = k - 2 * s_pref;  // C_pref columns ...

@@ -73,6 +73,9 @@ struct limits {
   // The columns a column pass takes where the split costs no extra pass (0: log_min_cols):
   // longer runs of consecutive addresses per row of a tile.
   unsigned log_pref_cols = 0;
+  // The fewest columns a column pass may take where C_min columns would need a third
+  // pass (0: never fewer than C_min): two passes up to log_tile + log_tile - this.
+  unsigned log_two_pass_cols = 0;
 };
 
 // 64 KiB of data per tile: 4096 double2 or 8192 float2; column segments of at least
@@ -111,9 +114,22 @@ struct fft_plan {
   bool valid = false;
 };
 
+// Two passes up to 2^23 points: the column pass of 2^22 and 2^23 points takes 4 or 2
+// double2 columns (64- and 32-byte runs, one sector at least) or 8 float2 columns
+// (64-byte runs) instead of a third pass. Not the default: whether the shorter runs
+// cost less than the third pass is for bench_fft_gpu on a GPU to say.
+template <class Real>
+constexpr limits two_pass_limits() {
+  limits l = default_limits<Real>();
+  l.log_two_pass_cols = sizeof(Real) == 8 ? 1 : 3;
+  return l;
+}
+
 // Bits of each pass (m_p = 2^bits[p]). Column passes (all but the last) hold at most
 // S / C_min points, the last at most S; column passes hold at most S / C_pref points
-// where the same number of passes allows it. Returns 0 when k cannot be planned.
+// where the same number of passes allows it; with log_two_pass_cols, sizes past two
+// passes of C_min columns that fit two passes of fewer columns take them (the last pass
+// a whole tile). Returns 0 when k cannot be planned.
 unsigned split_passes(unsigned k, const limits& lim, unsigned bits[max_passes]);
 
 // Radices of the in-tile Stockham FFT: ceil(b/4) stages, bits spread evenly (larger first).

@@ -622,3 +622,39 @@ TEST(FftGpuModel, RoundoffMaxIsOrderedAndNanSticky) {
   EXPECT_LT(bits(plan::error_for_atomic_max(-0.0)), bits(plan::error_for_atomic_max(0.3)));
   EXPECT_FALSE(plan::error_for_atomic_max(nan) <= 0.25);  // fails the guard
 }
+
+// Two passes up to 2^23 points with plan::two_pass_limits (issue 37): the pass count
+// of every size and precision, runs of at least 32 bytes, and transforms of the same
+// geometry at a small scale (tiles of 64: two passes where C_min = 8 would need three).
+TEST(FftGpuModel, TwoPassesUpTo2To23WithTwoPassLimits) {
+  for (unsigned k = 1; k <= plan::max_log_n; ++k) {
+    const std::size_t n = std::size_t{1} << k;
+    const plan::fft_plan d = plan::make_plan(n, 1, plan::two_pass_limits<double>());
+    const plan::fft_plan f = plan::make_plan(n, 1, plan::two_pass_limits<float>());
+    const plan::fft_plan d0 = plan::make_plan(n, 1, plan::default_limits<double>());
+    ASSERT_TRUE(d.valid && f.valid && d0.valid) << k;
+    EXPECT_EQ(d.npasses, k <= 12 ? 1u : k <= 23 ? 2u : 3u) << "double k=" << k;
+    EXPECT_EQ(f.npasses, k <= 13 ? 1u : k <= 23 ? 2u : 3u) << "float k=" << k;
+    EXPECT_EQ(d0.npasses, k <= 12 ? 1u : k <= 21 ? 2u : 3u) << "default k=" << k;
+    for (const plan::fft_plan* p : {&d, &f}) {
+      const unsigned elem = p == &d ? 16 : 8;
+      for (unsigned i = 0; i + 1 < p->npasses; ++i) EXPECT_GE(elem << p->pass[i].log_cols, 32u) << k;
+      if (k <= 21 || k > 23)  // unchanged where C_min columns already give the fewest passes
+        for (unsigned i = 0; i < p->npasses; ++i)
+          EXPECT_EQ(p->pass[i].log_m, plan::make_plan(n, 1, p == &d ? plan::default_limits<double>()
+                                                                  : plan::default_limits<float>())
+                                          .pass[i]
+                                          .log_m)
+              << k;
+    }
+  }
+  auto g = bigmul::test::rng(611);
+  const plan::limits small{6, 3, 4, 0, 1};  // C_min = 8 gives two passes up to 2^9, these up to 2^11
+  for (unsigned k = 1; k <= 12; ++k) {  // 3 passes of tiles of 64 reach 2^12
+    const plan::fft_plan p = plan::make_plan(std::size_t{1} << k, k <= 10 ? 3 : 1, small);
+    ASSERT_TRUE(p.valid);
+    EXPECT_EQ(p.npasses, k <= 6 ? 1u : k <= 11 ? 2u : 3u) << k;
+    check_transform<cd>(p, g);
+    if (HasFailure()) FAIL() << "k=" << k;
+  }
+}

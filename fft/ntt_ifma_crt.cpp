@@ -3,6 +3,8 @@
 // (fft/ntt_ifma.hpp), 8 coefficients a vector; the scalar fallback is
 // fft/ntt_crt.hpp's. And the three-prime decimal digits
 // (fft/ntt_decimal_digits.hpp), the same way.
+#include <algorithm>
+
 #include "fft/ntt_crt.hpp"
 #include "fft/ntt_decimal_digits.hpp"
 #include "fft/ntt_ifma.hpp"
@@ -151,34 +153,47 @@ BIGMUL_IFMA void decimal_digits_run(const garner52& G, const decimal_constants& 
                 a0h = _mm512_set1_epi64(ll(D.a0 >> 52)), a1 = _mm512_set1_epi64(ll(D.a1));
   const div_f_consts K{_mm512_set1_pd(1.0 / static_cast<double>(five19)), _mm512_set1_pd(4503599627370496.0),
                        _mm512_set1_epi64(0x4330000000000000ll), _mm512_set1_epi64(ll(five19)), _mm512_set1_epi64(1)};
-  for (std::size_t q = 0; q + 8 <= count; q += 8) {
-    __m512i v0, v1, v2;
-    garner3_digits(GK, res, i + q, v0, v1, v2);
-    // S = v0 + p0 v1 + A0 v2, A0 = a0h 2^52 + a0l.
-    __m512i s0 = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(v0, p0, v1), a0l, v2);
-    __m512i s1 = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, p0, v1), a0l, v2), a0h, v2);
-    __m512i s2 = _mm512_madd52hi_epu64(zero, a0h, v2);
-    s1 = _mm512_add_epi64(s1, _mm512_srli_epi64(s0, 52));
-    s0 = _mm512_and_si512(s0, m52);
-    s2 = _mm512_add_epi64(s2, _mm512_srli_epi64(s1, 52));
-    s1 = _mm512_and_si512(s1, m52);
-    // U = S >> 19 = u1 2^52 + u0.
-    const __m512i u0 = _mm512_or_si512(_mm512_srli_epi64(s0, 19), _mm512_slli_epi64(_mm512_and_si512(s1, m19), 33));
-    const __m512i u1 = _mm512_or_si512(_mm512_srli_epi64(s1, 19), _mm512_slli_epi64(s2, 33));
-    __m512i qs, rs;
-    div_f(u1, u0, K, qs, rs);
-    store(d + q, _mm512_or_si512(_mm512_slli_epi64(rs, 19), _mm512_and_si512(s0, m19)));
-    // T = qs + A1 v2.
-    __m512i t0 = _mm512_madd52lo_epu64(qs, a1, v2);
-    __m512i t1 = _mm512_madd52hi_epu64(zero, a1, v2);
-    t1 = _mm512_add_epi64(t1, _mm512_srli_epi64(t0, 52));
-    t0 = _mm512_and_si512(t0, m52);
-    const __m512i w0 = _mm512_or_si512(_mm512_srli_epi64(t0, 19), _mm512_slli_epi64(_mm512_and_si512(t1, m19), 33));
-    const __m512i w1 = _mm512_srli_epi64(t1, 19);
-    __m512i qt, rt;
-    div_f(w1, w0, K, qt, rt);
-    store(d + count + q, _mm512_or_si512(_mm512_slli_epi64(rt, 19), _mm512_and_si512(t0, m19)));
-    store(d + 2 * count + q, qt);
+  // Two passes over blocks of 64: Garner's digits stored, then the split
+  // (one loop doing both is bound by its dependency chain).
+  constexpr std::size_t block = 64;
+  alignas(64) u64 gv[3][block];
+  for (std::size_t b0 = 0; b0 + 8 <= count; b0 += block) {
+    const std::size_t bend = std::min(count - count % 8, b0 + block);
+    for (std::size_t q = b0; q < bend; q += 8) {
+      __m512i v0, v1, v2;
+      garner3_digits(GK, res, i + q, v0, v1, v2);
+      store(gv[0] + (q - b0), v0);
+      store(gv[1] + (q - b0), v1);
+      store(gv[2] + (q - b0), v2);
+    }
+    for (std::size_t q = b0; q < bend; q += 8) {
+      const __m512i v0 = load(gv[0] + (q - b0)), v1 = load(gv[1] + (q - b0)), v2 = load(gv[2] + (q - b0));
+      // S = v0 + p0 v1 + A0 v2, A0 = a0h 2^52 + a0l.
+      __m512i s0 = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(v0, p0, v1), a0l, v2);
+      __m512i s1 = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, p0, v1), a0l, v2), a0h, v2);
+      __m512i s2 = _mm512_madd52hi_epu64(zero, a0h, v2);
+      s1 = _mm512_add_epi64(s1, _mm512_srli_epi64(s0, 52));
+      s0 = _mm512_and_si512(s0, m52);
+      s2 = _mm512_add_epi64(s2, _mm512_srli_epi64(s1, 52));
+      s1 = _mm512_and_si512(s1, m52);
+      // U = S >> 19 = u1 2^52 + u0.
+      const __m512i u0 = _mm512_or_si512(_mm512_srli_epi64(s0, 19), _mm512_slli_epi64(_mm512_and_si512(s1, m19), 33));
+      const __m512i u1 = _mm512_or_si512(_mm512_srli_epi64(s1, 19), _mm512_slli_epi64(s2, 33));
+      __m512i qs, rs;
+      div_f(u1, u0, K, qs, rs);
+      store(d + q, _mm512_or_si512(_mm512_slli_epi64(rs, 19), _mm512_and_si512(s0, m19)));
+      // T = qs + A1 v2.
+      __m512i t0 = _mm512_madd52lo_epu64(qs, a1, v2);
+      __m512i t1 = _mm512_madd52hi_epu64(zero, a1, v2);
+      t1 = _mm512_add_epi64(t1, _mm512_srli_epi64(t0, 52));
+      t0 = _mm512_and_si512(t0, m52);
+      const __m512i w0 = _mm512_or_si512(_mm512_srli_epi64(t0, 19), _mm512_slli_epi64(_mm512_and_si512(t1, m19), 33));
+      const __m512i w1 = _mm512_srli_epi64(t1, 19);
+      __m512i qt, rt;
+      div_f(w1, w0, K, qt, rt);
+      store(d + count + q, _mm512_or_si512(_mm512_slli_epi64(rt, 19), _mm512_and_si512(t0, m19)));
+      store(d + 2 * count + q, qt);
+    }
   }
 }
 

@@ -7,7 +7,10 @@
 // ("generic": ntt_avx2_mixed_radix_digits, then Horner and the carry in
 // scalar code), "avx2vsum" the same with the bit-offset sum's shifts in
 // AVX2 (ntt_bit_carry3_limbs_avx2, the engine's choice; bits60 rows only),
-// and the IFMA engine's where the processor has it. The
+// and the IFMA engine's where the processor has it ("ifma", and "ifmagen":
+// its Garner digits with the generic Horner, bit sum and decimal division,
+// the baseline for the IFMA engine's own choice of decimal3; compare the
+// two rows' seconds). The
 // residues are random in [0, 2p) (coefficients up to p0 p1 p2, the largest
 // the carry takes); one thread, so the figures are per core.
 //
@@ -82,6 +85,9 @@ int main(int argc, char** argv) {
       {"ifma",
        {fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt52_mixed_radix_digits, fft::ntt52_crt3_limbs, true,
         fft::ntt52_decimal_digits},
+       fft::ntt52_supported},
+      {"ifmagen",
+       {fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt52_mixed_radix_digits, nullptr, false},
        fft::ntt52_supported},
   };
   const kind_row kinds[] = {{"limbs", 64, radix::binary}, {"bits60", 60, radix::binary}, {"decimal", 64, radix::decimal}};

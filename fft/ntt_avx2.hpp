@@ -14,7 +14,8 @@
 // w[k] = w_m^bitrev(k) for every level, so a block's twiddle is one broadcast
 // (no per-butterfly twiddle loads) and the last two levels run in registers
 // on 4 x 4 transposed blocks. Levels go in pairs (radix 4), depth first below
-// the in-cache leaf.
+// the in-cache leaf; blocks from ntt_avx2_quad_min() points four at a time
+// (radix 16: one pass over memory for four levels).
 #pragma once
 
 #include <cstddef>

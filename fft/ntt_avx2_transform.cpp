@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-3.0-or-later
 // The AVX2 engine's power-of-two transforms (see fft/ntt_avx2.hpp): radix-4
-// passes, recursive down to an in-cache leaf whose last two levels run in
-// registers, and the scalar path for m < 16. Plan and tables:
+// passes (radix 16 on blocks from quad_min points), recursive down to an
+// in-cache leaf whose last two levels run in registers, and the scalar path
+// for m < 16. Plan and tables:
 // fft/ntt_avx2.cpp; radix-3 stage: ntt_avx2_radix3.cpp.
 //
 // The vector code lives in functions with a target attribute (BIGMUL_AVX2),

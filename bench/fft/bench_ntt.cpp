@@ -68,6 +68,25 @@ BENCHMARK_TEMPLATE(round_trip, ntt_plan)->Apply(sizes)->Unit(benchmark::kMicrose
 BENCHMARK_TEMPLATE(round_trip, ntt52_plan)->Apply(sizes)->Unit(benchmark::kMicrosecond);
 BENCHMARK_TEMPLATE(round_trip, ntt_avx2_plan)->Apply(sizes)->Unit(benchmark::kMicrosecond);
 
+// The AVX2 engine's radix-16 passes against its radix-4 ones: round_trip of
+// ntt_avx2_plan with ntt_avx2_set_quad_min(2^range(3)) (range(3) = 0: no
+// quads), for the threshold's default (fft/ntt_avx2_transform.cpp).
+void avx2_quad(benchmark::State& state) {
+  const std::size_t points = state.range(3) == 0 ? ~std::size_t{0} : std::size_t{1} << state.range(3);
+  const std::size_t old = ntt_avx2_set_quad_min(points);
+  round_trip<ntt_avx2_plan>(state);
+  ntt_avx2_set_quad_min(old);
+  state.counters["quad_min_log2"] = static_cast<double>(state.range(3));
+}
+void quad_sizes(benchmark::internal::Benchmark* b) {
+  for (int lg = 18; lg <= 24; ++lg)
+    for (int f : {1, 3})
+      for (int t : {1, 2})
+        for (int q : {0, 18, 20, 22})
+          if (q == 0 || q <= lg) b->Args({lg, f, t, q});
+}
+BENCHMARK(avx2_quad)->Apply(quad_sizes)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BIGMUL_BENCHMARK_MAIN("bench_ntt")

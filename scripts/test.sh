@@ -16,9 +16,10 @@ else
   ctest --preset release -j "$jobs"
 fi
 # On an AVX-512 IFMA processor the dispatcher never picks the AVX2 NTT: run the
-# product, arithmetic, integer, GMP-bridge and CLI tests again with it forced.
+# product, arithmetic, integer, GMP-bridge, CLI and fixed-factor tests again with it
+# forced (the fixed-factor tests named *EveryEngine run every engine themselves).
 if grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo; then
-  BIGMUL_NTT_ENGINE=avx2 ctest --preset release -j "$jobs" -R '^(Exact/|Mul|Ntt|Montgomery|Modular|Division|Radix|Integer|GmpBridge|Boost|Cli|python_module)'
+  BIGMUL_NTT_ENGINE=avx2 ctest --preset release -j "$jobs" -R '^(Exact/|Mul|Ntt|Montgomery|Modular|Division|Radix|Integer|GmpBridge|Boost|Cli|python_module|FixedFactor\.(MillionDigitsThreads|BatchesSpreadAndSplit|ConcurrentCallers|IntegerOverloads))'
 fi
 if [ "${SKIP_SANITIZE:-0}" = 0 ]; then
   cmake --preset sanitize >/dev/null

@@ -797,10 +797,17 @@ BIGMUL_AVX2 void first_limbs_columns(double* a, std::size_t h, const tables& T, 
 }
 // The rest of a length-m forward after its first radix-4 step, on several
 // threads: pow2_forward's whole-array radix-2 levels from the third on, then
-// the sub-transforms (at most m/4 each: the step made 4 independent ones).
+// the sub-transforms (at most m/4 each: the step made 4 independent ones;
+// radix 16 from threaded_quad_min as pow2_forward).
 void forward_after_first_threaded(double* d, std::size_t m, const tables& T, u64 p, unsigned threads) {
-  const std::size_t h = m / 4, size = std::min(h, ntt_task_size(m, leaf_size, threads));
+  const std::size_t h = m / 4,
+                    size = std::min(h >= threaded_quad_min() ? h / 16 : h, ntt_task_size(m, leaf_size, threads));
   for (std::size_t s = h; s > size; s /= 2) {
+    if (s >= threaded_quad_min() && s / 16 >= size) {  // levels s/2 .. s/16 in one pass
+      quad_level_threaded<false, false>(d, m, s, T, p, threads);
+      s /= 8;
+      continue;
+    }
     const std::size_t t = s / 2;
     ntt_parallel_level(m, t, 4, vector_grain, threads, [&](std::size_t at, std::size_t, std::size_t len) {
       double w, wp;

@@ -102,7 +102,8 @@ TEST_F(NttAvx2Quad, ForwardAndInverseU64EqualTheRadix4Route) {
 }
 
 // A product's own path: forward_product (zero-padded operands: the first
-// step partial, quads below it), forward_filled, and
+// step partial, quads below it), forward_filled, load_forward_product (on
+// 2 threads the levels after their first step take quads too), and
 // pointwise_inverse_product (doubles in, the scaled last quad), 1 and 2
 // threads; the product through both routes also equals the u64 one.
 TEST_F(NttAvx2Quad, ProductPathsEqualTheRadix4Route) {
@@ -129,6 +130,8 @@ TEST_F(NttAvx2Quad, ProductPathsEqualTheRadix4Route) {
                                   },
                                   &raw);
                             });
+        expect_routes_agree(std::vector<u64>(n, 0x5555), p, threads, true, "load_forward_product",
+                            [&](std::vector<u64>& a) { plan->load_forward_product(a.data(), raw.data(), nonzero, threads); });
       }
       // pointwise_inverse_product on two forward_product outputs (made on the radix-4 route).
       auto x = residues(n, p, g), y = residues(n, p, g);

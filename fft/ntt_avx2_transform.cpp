@@ -672,18 +672,33 @@ BIGMUL_AVX2 inline void quad_step_inv(__m256d& x0, __m256d& x1, __m256d& x2, __m
   inv4(x0, x1, x2, x3, bc(&Q.w[s][0]), bc(&Q.wp[s][0]), bc(&Q.w[s][1]), bc(&Q.wp[s][1]), bc(&Q.w[s][2]),
        bc(&Q.wp[s][2]), c);
 }
-// Columns [j0, j1) (multiples of 4) of block k's quad; InU64: the rows are
-// u64 residues in [0, 2p) (the transform's input).
+// Columns [j0, j1) (multiples of 8) of block k's quad, 8 at a time: the 16
+// rows' 64-byte lines copied whole into an L1 buffer, two groups of 4
+// columns transformed there, the lines written back whole. Why: the rows
+// lie a power of two apart (>= 16 KiB), all in one L1 set; 4 columns at a
+// time would touch each line twice, 16 lines apart, and miss both times.
+// InU64: the rows are u64 residues in [0, 2p) (the transform's input).
 template <bool InU64>
 BIGMUL_AVX2 void quad_forward_cols(double* a, std::size_t h, std::size_t k, const quad_twiddles& Q, std::size_t j0,
                                    std::size_t j1, const vconst& c) {
-  for (std::size_t j = j0; j < j1; j += 4) {
-    __m256d x[16];
-    for (unsigned r = 0; r < 16; ++r) x[r] = ld_as<InU64>(a + j + r * h, c);
-    for (unsigned i = 0; i < 4; ++i) quad_step_fwd(x[i], x[4 + i], x[8 + i], x[12 + i], Q, 0, k == 0, c);
-    for (unsigned q = 0; q < 4; ++q)
-      quad_step_fwd(x[4 * q], x[4 * q + 1], x[4 * q + 2], x[4 * q + 3], Q, 1 + q, k == 0 && q == 0, c);
-    for (unsigned r = 0; r < 16; ++r) st(a + j + r * h, x[r]);
+  alignas(32) double buf[16 * 8];
+  for (std::size_t j = j0; j < j1; j += 8) {
+    for (unsigned r = 0; r < 16; ++r) {
+      st(buf + 8 * r, ld_as<InU64>(a + j + r * h, c));
+      st(buf + 8 * r + 4, ld_as<InU64>(a + j + 4 + r * h, c));
+    }
+    for (unsigned half = 0; half < 8; half += 4) {
+      __m256d x[16];
+      for (unsigned r = 0; r < 16; ++r) x[r] = ld(buf + 8 * r + half);
+      for (unsigned i = 0; i < 4; ++i) quad_step_fwd(x[i], x[4 + i], x[8 + i], x[12 + i], Q, 0, k == 0, c);
+      for (unsigned q = 0; q < 4; ++q)
+        quad_step_fwd(x[4 * q], x[4 * q + 1], x[4 * q + 2], x[4 * q + 3], Q, 1 + q, k == 0 && q == 0, c);
+      for (unsigned r = 0; r < 16; ++r) st(buf + 8 * r + half, x[r]);
+    }
+    for (unsigned r = 0; r < 16; ++r) {
+      st(a + j + r * h, ld(buf + 8 * r));
+      st(a + j + 4 + r * h, ld(buf + 8 * r + 4));
+    }
   }
 }
 // The inverse: the quarters' steps, then block k's; OutU64: its outputs
@@ -694,17 +709,29 @@ BIGMUL_AVX2 void quad_inverse_cols(double* a, std::size_t h, std::size_t k, cons
                                    const tables& T, std::size_t j0, std::size_t j1, const vconst& c) {
   const bool scaled = OutU64 && T.scaled && k == 0;
   const __m256d S = _mm256_set1_pd(T.s), Sp = _mm256_set1_pd(T.sp);
-  for (std::size_t j = j0; j < j1; j += 4) {
-    __m256d x[16];
-    for (unsigned r = 0; r < 16; ++r) x[r] = ld(a + j + r * h);
-    for (unsigned q = 0; q < 4; ++q)
-      quad_step_inv(x[4 * q], x[4 * q + 1], x[4 * q + 2], x[4 * q + 3], Q, 1 + q, k == 0 && q == 0, c);
-    for (unsigned i = 0; i < 4; ++i) quad_step_inv(x[i], x[4 + i], x[8 + i], x[12 + i], Q, 0, k == 0, c);
-    if (scaled) {
-      u64* b = reinterpret_cast<u64*>(a);
-      for (unsigned r = 0; r < 16; ++r) store_u64(b + j + r * h, mulmod_shoup(x[r], S, Sp, c), c);
-    } else {
-      for (unsigned i = 0; i < 4; ++i) store4<OutU64>(a, j + i * h, 4 * h, x[i], x[4 + i], x[8 + i], x[12 + i], c);
+  const auto out = [&](double* to, __m256d v) {
+    if constexpr (OutU64)
+      store_u64(reinterpret_cast<u64*>(to), scaled ? mulmod_shoup(v, S, Sp, c) : reduce(v, c), c);
+    else
+      st(to, v);
+  };
+  alignas(32) double buf[16 * 8];
+  for (std::size_t j = j0; j < j1; j += 8) {
+    for (unsigned r = 0; r < 16; ++r) {
+      st(buf + 8 * r, ld(a + j + r * h));
+      st(buf + 8 * r + 4, ld(a + j + 4 + r * h));
+    }
+    for (unsigned half = 0; half < 8; half += 4) {
+      __m256d x[16];
+      for (unsigned r = 0; r < 16; ++r) x[r] = ld(buf + 8 * r + half);
+      for (unsigned q = 0; q < 4; ++q)
+        quad_step_inv(x[4 * q], x[4 * q + 1], x[4 * q + 2], x[4 * q + 3], Q, 1 + q, k == 0 && q == 0, c);
+      for (unsigned i = 0; i < 4; ++i) quad_step_inv(x[i], x[4 + i], x[8 + i], x[12 + i], Q, 0, k == 0, c);
+      for (unsigned r = 0; r < 16; ++r) st(buf + 8 * r + half, x[r]);
+    }
+    for (unsigned r = 0; r < 16; ++r) {
+      out(a + j + r * h, ld(buf + 8 * r));
+      out(a + j + 4 + r * h, ld(buf + 8 * r + 4));
     }
   }
 }
@@ -736,9 +763,9 @@ inline std::size_t threaded_task_size(std::size_t m, unsigned threads) {
 // their columns split over the threads.
 template <bool Inverse, bool U64>
 void quad_level_threaded(double* d, std::size_t m, std::size_t size, const tables& T, u64 p, unsigned threads) {
-  const std::size_t h = size / 16;
-  prim::parallel_chunks(m / 16 / 4, vector_grain / 4, threads, [&](std::size_t b, std::size_t e) {
-    for (std::size_t v = 4 * b, ve = 4 * e; v < ve;) {
+  const std::size_t h = size / 16;  // a multiple of 8 (size >= 2^15)
+  prim::parallel_chunks(m / 16 / 8, vector_grain / 8, threads, [&](std::size_t b, std::size_t e) {
+    for (std::size_t v = 8 * b, ve = 8 * e; v < ve;) {
       const std::size_t k = v / h, j0 = v % h, j1 = std::min(h, j0 + (ve - v));
       if constexpr (Inverse)
         quad_inverse_p<U64>(d + k * size, size, k, T, p, j0, j1);

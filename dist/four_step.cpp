@@ -204,7 +204,9 @@ void four_step::column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, 
   }
 }
 
-// Eight columns a task; forward, while they are in cache, their positions
+// Eight columns a task. Inverse: their results go to row in position
+// order (row[j2 C + t], C = cols().size()) while in cache, written around
+// the cache. Forward, while they are in cache, their positions
 // in the rank's own rows go straight to row (rows layout) as whole 8 x 8
 // tiles written around the cache (the rank's own block of the all-to-all
 // is this local transpose, its strided side written, not read), and those
@@ -221,7 +223,7 @@ void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row,
   each((C + batch - 1) / batch, [&](std::size_t g, unsigned threads) {
     const std::size_t t0 = g * batch, m = std::min(batch, C - t0);
     for (std::size_t t = t0; t < t0 + m; ++t) column(col + t * n2, cols_.begin + t, inverse, limbs, threads);
-    if (inverse) return;
+    if (inverse) return transpose(col + t0 * n2, n2, row + t0, C, m, n2, true);  // row: the positions
     transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, true);
     for (std::size_t d = 0; d < P; ++d) {
       if (d == me) continue;
@@ -238,7 +240,7 @@ void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row,
 // Sources: the blocks received from rank s (recv, j1-major, stride
 // rows().size()); the rank's own block is in place (column_pass).
 void four_step::rows_from_columns(const u64* recv, u64* row) const {
-  const std::size_t n1 = s_.n1, n2 = s_.n2, R = rows_.size(), me = static_cast<std::size_t>(ctx_.rank);
+  const std::size_t n1 = s_.n1, R = rows_.size(), me = static_cast<std::size_t>(ctx_.rank);
   std::vector<std::size_t> from(static_cast<std::size_t>(ctx_.size), 0);
   for (std::size_t s = 0, at = 0; s < from.size(); ++s) {
     from[s] = at;
@@ -312,7 +314,7 @@ void four_step::forward(u64* col, std::size_t limbs, u64* row, u64* send, u64* r
   rows_from_columns(recv, row);
 }
 
-void four_step::product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv) const {
+void four_step::product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv, u64* pos) const {
   rows_to_columns(row, y, col, send);
   std::vector<std::size_t> rc, sc;
   counts(rc, sc);
@@ -324,7 +326,7 @@ void four_step::product_inverse(u64* row, const u64* y, u64* col, u64* send, u64
     for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
       std::copy(recv + at, recv + at + q.size(), col + t * s_.n2 + q.begin);
   }
-  column_pass(col, true, 0, nullptr, nullptr);
+  column_pass(col, true, 0, pos, nullptr);
 }
 
 }  // namespace bigmul::dist

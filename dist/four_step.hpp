@@ -42,11 +42,13 @@ class four_step {
   // max(col_words, row_words) words each.
   void forward(u64* col, std::size_t limbs, u64* row, u64* send, u64* recv) const;
   // row (rows layout, the forward transform of one operand) times y (the
-  // other's) over n, then back to col (columns layout, natural order, [0,
-  // 2p)): the product's inverse transform. The row transforms' pointwise
+  // other's) over n, then back to pos (natural order, [0, 2p)): the
+  // product's inverse transform. The row transforms' pointwise
   // product and inverse are the engine's fused pass (1/n1 folded in), the
   // remaining 1/n2 rides on the inverse twiddles. row is overwritten.
-  void product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv) const;
+  // The result goes to pos in position order: pos[j2 C + t] for column
+  // cols().begin + t (C = cols().size(), t < C, j2 < n2); col is scratch.
+  void product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv, u64* pos) const;
 
  private:
   // Rows a strip (rows_from_columns, rows_to_columns): about 256 KiB of

@@ -144,30 +144,8 @@ struct run_ref {
   u64* words;
 };
 
-// The columns layout's side of runs (col[(j1 + i - first_col) n2 + j2],
-// stride n2 along a run) visited in tiles of 64 runs by 8 points: the runs
-// of one source have consecutive j2, so a tile's strided side is 8 pages,
-// 8 whole cache lines in each (one TLB miss per 8 lines where the arrays
-// are not on huge pages: prim::buffer advises them only up to 64 MiB). fn(column word, run, index in the run).
-template <class Fn>
-void over_run_tiles(const std::vector<run_ref>& runs, u64* col, std::size_t first_col, std::size_t n2,
-                    unsigned threads, Fn&& fn) {
-  constexpr std::size_t tile = 8, run_group = 64;
-  prim::parallel_for((runs.size() + run_group - 1) / run_group, threads, [&](std::size_t g) {
-    const std::size_t g0 = g * run_group, g1 = std::min(runs.size(), g0 + run_group);
-    std::size_t longest = 0;
-    for (std::size_t r = g0; r < g1; ++r) longest = std::max(longest, runs[r].k);
-    for (std::size_t i0 = 0; i0 < longest; i0 += tile)
-      for (std::size_t r = g0; r < g1; ++r) {
-        const run_ref& x = runs[r];
-        u64* c = col + (x.j1 - first_col) * n2 + x.j2;
-        for (std::size_t i = i0, e = std::min(x.k, i0 + tile); i < e; ++i) fn(c[i * n2], x, i);
-      }
-  });
-}
-
 // The runs' words into the columns layout (col[(j1 + i - first_col) n2 +
-// j2] = words[i]): as over_run_tiles, but eight runs that share j1 and k,
+// j2] = words[i]), eight runs that share j1 and k,
 // have consecutive j2 and words evenly spaced (a source's runs, the rank's
 // own limbs) move as whole 8 x 8 tiles (dist/transpose.hpp).
 void copy_runs_to_cols(const std::vector<run_ref>& runs, u64* col, std::size_t first_col, std::size_t n2,
@@ -320,59 +298,38 @@ range own_core(range mine, std::size_t n) {
   return {std::min(mine.begin, e), e};
 }
 
-// The three digits of the core's points added into the sums at once:
-// groups of eight runs (consecutive j2, one j1 and length, as for_each_run
-// gives them for every full row) move as 8 x 8 tiles of each digit's
-// columns (dist/transpose.hpp), then their adds run along rows of the sums.
-// Each group adds only within its own runs' positions [j, j + k), so the
+// The three digits of the core's points added into the sums at once, along
+// their runs (the digit arrays are in position order: run (j1, j2, k) is
+// dig[j2 C + j1 - cols.begin ..], C = the rank's column count, as are the
+// sums). Each task adds only within its runs' positions [j, j + k), so the
 // threads never add to one sum together; the adds past a run's end (digits
 // 1 and 2 of its last points) follow serially.
 void own_digits_to_sums(const context& ctx, const plan_layout& L, u64* const dig[3], const sums_ref& sums,
                         range mine, range core) {
-  const std::size_t n1 = L.s.n1, n2 = L.s.n2;
+  const std::size_t n1 = L.s.n1;
   const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
+  const std::size_t C = cols.size();
   std::vector<run_ref> runs;  // words: unused
   for_each_run(core.begin, core.end, n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
     runs.push_back({j1, j2, k, nullptr});
   });
-  auto digit = [&](unsigned l, const run_ref& r, std::size_t i) { return dig[l][(r.j1 + i - cols.begin) * n2 + r.j2]; };
-  auto at = [&](const run_ref& r) { return r.j1 + n1 * r.j2 - mine.begin; };  // the run's first position in sums
-  constexpr std::size_t tile = 8;
-  prim::parallel_for((runs.size() + tile - 1) / tile, ctx.threads, [&](std::size_t g) {
-    const std::size_t g0 = g * tile, g1 = std::min(runs.size(), g0 + tile);
-    bool even = g1 - g0 == tile;
-    for (std::size_t q = 1; even && q < tile; ++q)
-      even = runs[g0 + q].j1 == runs[g0].j1 && runs[g0 + q].k == runs[g0].k && runs[g0 + q].j2 == runs[g0].j2 + q;
-    std::size_t whole = 0;  // points of each run done as tiles
-    const run_ref& a = runs[g0];
-    if (even && a.k >= tile + 2) {
-      whole = (a.k - 2) / tile * tile;  // tiles whose adds stay inside the run
-      u64 t[3][tile * tile];
-      for (std::size_t i0 = 0; i0 < whole; i0 += tile) {
-        for (unsigned l = 0; l < 3; ++l)
-          transpose(dig[l] + (a.j1 + i0 - cols.begin) * n2 + a.j2, n2, t[l], tile, tile, tile);
-        for (std::size_t c = 0; c < tile; ++c) {
-          const std::size_t base = at(runs[g0 + c]) + i0;
-          for (std::size_t r = 0; r < tile; ++r) {
-            sums.add(base + r, t[0][c * tile + r]);
-            sums.add(base + r + 1, t[1][c * tile + r]);
-            sums.add(base + r + 2, t[2][c * tile + r]);
-          }
-        }
-      }
-    }
-    for (std::size_t q = g0; q < g1; ++q) {
+  auto from = [&](const run_ref& r) { return r.j2 * C + (r.j1 - cols.begin); };  // the run's first digit
+  auto at = [&](const run_ref& r) { return r.j1 + n1 * r.j2 - mine.begin; };    // its first position in sums
+  constexpr std::size_t group = 16;
+  prim::parallel_for((runs.size() + group - 1) / group, ctx.threads, [&](std::size_t g) {
+    for (std::size_t q = g * group; q < std::min(runs.size(), (g + 1) * group); ++q) {
       const run_ref& r = runs[q];
-      const std::size_t b = even ? whole : 0;
-      for (std::size_t i = b; i < r.k; ++i)
-        for (unsigned l = 0; l < 3; ++l)
-          if (i + l < r.k) sums.add(at(r) + i + l, digit(l, r, i));
+      const u64 *d0 = dig[0] + from(r), *d1 = dig[1] + from(r), *d2 = dig[2] + from(r);
+      const std::size_t s = at(r), k = r.k;
+      for (std::size_t i = 0; i < k; ++i) sums.add(s + i, d0[i]);
+      for (std::size_t i = 0; i + 1 < k; ++i) sums.add(s + i + 1, d1[i]);
+      for (std::size_t i = 0; i + 2 < k; ++i) sums.add(s + i + 2, d2[i]);
     }
   });
   for (const run_ref& r : runs)
     for (std::size_t i = r.k >= 2 ? r.k - 2 : 0; i < r.k; ++i)
       for (unsigned l = 1; l < 3; ++l)
-        if (i + l >= r.k) sums.add(at(r) + i + l, digit(l, r, i));
+        if (i + l >= r.k) sums.add(at(r) + i + l, dig[l][from(r) + i]);
 }
 
 // Digit l of every coefficient to the rank holding its position j + l,
@@ -382,7 +339,7 @@ void own_digits_to_sums(const context& ctx, const plan_layout& L, u64* const dig
 // send: at least the rank's column words; recv: at least mine.size().
 void digit_to_sums(const context& ctx, const plan_layout& L, std::size_t l, const u64* dig, u64* send, u64* recv,
                    const sums_ref& sums, range mine, range core) {
-  const std::size_t P = static_cast<std::size_t>(ctx.size), n1 = L.s.n1, n2 = L.s.n2, rn = L.an + L.bn;
+  const std::size_t P = static_cast<std::size_t>(ctx.size), n1 = L.s.n1, rn = L.an + L.bn;
   const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
   std::vector<std::size_t> sc(P, 0), rc(P, 0);
   const range here = digit_points(mine, l, L.s.n);
@@ -409,15 +366,22 @@ void digit_to_sums(const context& ctx, const plan_layout& L, std::size_t l, cons
       for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(d)),
                    [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[d] += k; });
   }
-  // The rank's own positions are added to at once (distinct runs, distinct
-  // positions: the tiles' threads never add to one sum together).
-  over_run_tiles(runs, const_cast<u64*>(dig), cols.begin, n2, ctx.threads,
-                 [&](u64& c, const run_ref& r, std::size_t i) {
-                   if (r.words)
-                     r.words[i] = c;
-                   else
-                     sums.add(r.j1 + i + n1 * r.j2 + l - mine.begin, c);
-                 });
+  // The runs' digits (position order: run (j1, j2, k) at dig[j2 C + j1 -
+  // cols.begin ..]) to send, the rank's own edge points added at once
+  // (distinct positions for one digit: the tasks never add to one sum
+  // together).
+  const std::size_t C = cols.size();
+  constexpr std::size_t group = 64;
+  prim::parallel_for((runs.size() + group - 1) / group, ctx.threads, [&](std::size_t g) {
+    for (std::size_t q = g * group; q < std::min(runs.size(), (g + 1) * group); ++q) {
+      const run_ref& r = runs[q];
+      const u64* d = dig + r.j2 * C + (r.j1 - cols.begin);
+      if (r.words)
+        std::copy(d, d + r.k, r.words);
+      else
+        for (std::size_t i = 0; i < r.k; ++i) sums.add(r.j1 + i + n1 * r.j2 + l - mine.begin, d[i]);
+    }
+  });
   exchange(ctx, "digits to positions", send, sc, recv, rc);
   at = 0;
   for (std::size_t s = 0; s < P; ++s)
@@ -463,12 +427,12 @@ void run_product(const context& ctx, const plan_layout& L, const limb_t* a, cons
   words row_a, row_b, send, recv, res[4];
   std::vector<std::unique_ptr<four_step>> fs(primes);
   phase(comm, "allocation", [&] {
-    row_a = make_words(w.rows);
-    row_b = make_words(w.rows);
+    row_a = make_words(w.arr);
+    row_b = make_words(w.arr);
     send = make_words(w.send);
     recv = make_words(w.recv);
     for (unsigned k = 0; k < primes; ++k) {
-      res[k] = make_words(w.cols);
+      res[k] = make_words(w.arr);
       fs[k] = std::make_unique<four_step>(ctx, L.s, k, L.ifma);
     }
     drop_kept();
@@ -486,7 +450,10 @@ void run_product(const context& ctx, const plan_layout& L, const limb_t* a, cons
     };
     operand(a, L.a_off, L.a_len, row_a.get());
     operand(b, L.b_off, L.b_len, row_b.get());
-    f.product_inverse(row_a.get(), row_b.get(), x, send.get(), recv.get());
+    // The result in position order into row_a (free once its rows are
+    // consumed), which then becomes the prime's array.
+    f.product_inverse(row_a.get(), row_b.get(), x, send.get(), recv.get(), row_a.get());
+    std::swap(res[k], row_a);
   }
   clock.lap("transforms");
   row_a.reset();
@@ -553,9 +520,9 @@ bool use_ifma_engine() {
 }
 
 std::size_t buffer_words::peak_bytes() const {
-  const std::size_t transform = primes * cols + 2 * rows + send + recv;
+  const std::size_t transform = primes * arr + 2 * arr + send + recv;
   // digits, send, recv, sums (a word and a byte a limb; then sums + limbs)
-  const std::size_t digits = 3 * cols + cols + out + out + (out + 7) / 8;
+  const std::size_t digits = 3 * arr + cols + out + out + (out + 7) / 8;
   return 8 * std::max(transform, digits);
 }
 
@@ -572,6 +539,7 @@ buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   w.rows = mpi::block_of(L.s.n2, size, rank).size() * L.s.n1;
   w.send = std::max({w.cols, w.rows, L.a_len[me], L.b_len[me]});
   w.recv = std::max(w.cols, w.rows);
+  w.arr = std::max(w.cols, w.rows);
   w.out = mpi::product_block(L.an + L.bn, size, rank).size();
   return w;
 }

@@ -26,6 +26,9 @@ struct plan_layout {
 struct buffer_words {
   unsigned primes = 3;  // the engine's (dist/four_step.hpp)
   std::size_t cols = 0, rows = 0, send = 0, recv = 0, out = 0;
+  // The row and residue arrays' words: they trade places (a prime's result
+  // goes to a row array in position order, which becomes its residue array).
+  std::size_t arr = 0;
   std::size_t peak_bytes() const;
 };
 buffer_words plan_buffers(const plan_layout& L, int size, int rank);

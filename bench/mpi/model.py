@@ -69,8 +69,9 @@ def planned_bytes(an, bn, P, r=0, primes=4):
     recv = max(cols, rows)
     lo, hi = product_block(an + bn, P, r)
     out = hi - lo
-    transform = primes * cols + 2 * rows + send + recv
-    digits = 3 * cols + cols + out + out + (out + 7) // 8  # one digit's exchange at a time; sums: a word and a byte
+    arr = max(cols, rows)  # the row and residue arrays trade places
+    transform = primes * arr + 2 * arr + send + recv
+    digits = 3 * arr + cols + out + out + (out + 7) // 8  # one digit's exchange at a time; sums: a word and a byte
     return 8 * max(transform, digits)
 
 

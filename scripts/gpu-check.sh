@@ -73,7 +73,7 @@ export BIGMUL_REQUIRE_GPU=1
 # passes (GpuTest.WrappedPassesMatchGmp) and a real-FFT decimal product
 # (LargeProducts/fft_real_inhouse_decimal), and issue 37's new kernels' tests (phase
 # record, packed scan, radix sort, partitioned merge sort, single-pass split and carry, carry and join
-# in one pass, graph passes, the FFT's product tail). ctest gpu_check_dry_run
+# in one pass, graph passes, the FFT's product tail, pipelined passes, two-pass limits). ctest gpu_check_dry_run
 # checks that every pattern names a test and that fast_keep stays selected.
 declare -A fast_filter=(
   [test_prim_gpu]='*'
@@ -87,6 +87,7 @@ declare -A fast_filter=(
 declare -A fast_keep=(
   [test_mul_gpu]='GpuTest.WrappedPassesMatchGmp Gpu/GpuAlgorithmTest.LargeProducts/fft_real_inhouse_decimal GpuTest.TimedPassLeavesPhasesAndShape'
   [test_prim_gpu]='PrimGpu.PackedLookbackScan PrimGpu.RadixSortMatchesStdSort PrimGpu.SortsMatchCpuMergeSort'
+  [test_fft_gpu]='FftGpu.PipelinedPassesMatchPlainBitForBit FftGpu.TwoPassLimits'
   [test_mul_kernels_gpu]='MulKernelsGpu.SplitBalancedFusedMatchesCpu MulKernelsGpu.FusedCarryMatchesMultiPass MulKernelsGpu.FusedPassesMatchGmp MulKernelsGpu.GraphPassesMatchGmp MulKernelsGpu.CarryJoinMatchesCpu MulKernelsGpu.CarryJoinPassGuardAndOverlap MulKernelsGpu.FusedTailMatchesGmp MulKernelsGpu.FusedTailSmallMatchesGmp'
 )
 # memcheck filters: small sizes only (the full programs run under "tests").
@@ -122,7 +123,7 @@ declare -A bench_args=(
 # hung step costs its cap, not the lease. The full tier's own are below.
 declare -A cap=(
   [preflight/nvidia-smi]=30 [preflight/unpack]=60 [preflight/gpu_preflight]=60
-  [tests/test_prim_gpu]=45 [tests/test_carry_gpu]=30 [tests/test_fft_gpu]=90
+  [tests/test_prim_gpu]=45 [tests/test_carry_gpu]=30 [tests/test_fft_gpu]=120
   [tests/test_mul_kernels_gpu]=110 [tests/test_montgomery_gpu]=30 [tests/test_mul_gpu]=90
   [cli/fft]=60 [cli/fused]=60 [cli/cufft]=60 [cli/tiled]=60 [cli/auto]=90
   [bench/bench_mul_gpu]=120 [bench/bench_fft_gpu]=90 [bench/bench_prim_gpu]=90

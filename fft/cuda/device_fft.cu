@@ -3,6 +3,7 @@
 // the pointwise kernels, and the explicit instantiations for double and float.
 #include "fft/cuda/device_fft.cuh"
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,22 @@ device_tables<Real> upload_split_roots(unsigned log_n) {
   return t;
 }
 
+// BIGMUL_GPU_FFT_PIPELINE=1 or force (plan::limits::pipelined): the passes that load an array overlap the next tile's loads
+// with the current tile's stages (device_fft_pipelined.cuh), one persistent block an SM
+// (two shared tiles each fill most of it); 0 (off) otherwise or when the device cannot say.
+unsigned pipeline_blocks(bool force) {
+  static const bool on = [] {
+    const char* v = std::getenv("BIGMUL_GPU_FFT_PIPELINE");
+    return v && std::string(v) == "1";
+  }();
+  if (!on && !force) return 0;
+  int dev = 0, sms = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms <= 0)
+    return 0;
+  return static_cast<unsigned>(sms);
+}
+
 void free_tables(void* d) noexcept {
   if (d) cudaFree(d);
 }
@@ -122,6 +139,7 @@ device_complex_fft<Real>::device_complex_fft(std::size_t n, std::size_t batch, c
                         "device_complex_fft: length must be a power of two 2 .. 2^26 and batch >= 1, got n = " +
                             std::to_string(n) + ", batch = " + std::to_string(batch));
   tables_ = detail::upload_tables<Real>(plan_);
+  plan_.persistent_blocks = detail::pipeline_blocks(lim.pipelined);
 }
 
 template <class Real>

@@ -131,6 +131,9 @@ device_tables<Real> upload_tables(const plan::fft_plan& p);
 template <class Real>
 device_tables<Real> upload_split_roots(unsigned log_n);
 void free_tables(void* d) noexcept;
+// Persistent blocks of the pipelined passes (force or BIGMUL_GPU_FFT_PIPELINE=1: the
+// device's SMs), 0: off.
+unsigned pipeline_blocks(bool force);
 
 template <class Real>
 __device__ __forceinline__ cplx<Real> ldg_c(const cplx<Real>* p) {
@@ -256,6 +259,11 @@ cudaError_t launch_pass(const pass_args& a, const device_tables<Real>& tb, Load 
 }
 
 }  // namespace detail
+}  // namespace bigmul::fft::cuda
+
+#include "fft/cuda/device_fft_pipelined.cuh"
+
+namespace bigmul::fft::cuda {
 
 // In-house complex FFT, n = 2^k (1 <= k <= 26), `batch` transforms of n points back
 // to back (distance n). Forward: exp(-2 pi i jk/n), natural order in, plan order
@@ -318,21 +326,29 @@ class device_complex_fft {
     const unsigned np = plan_.npasses;
     if (np == 1) return detail::launch_pass<Real, Inv>(args(0, false), tables_, load, store, s);
     if (d_work == nullptr) return cudaErrorInvalidValue;
-    const array_load<Real> wl{d_work, size()};
     const array_store<Real> ws{d_work, size()};
     cudaError_t e;
     if constexpr (!Inv) {
       e = detail::launch_pass<Real, false>(args(0, true), tables_, load, ws, s);
-      for (unsigned p = 1; e == cudaSuccess && p + 1 < np; ++p)
-        e = detail::launch_pass<Real, false>(args(p, true), tables_, wl, ws, s);
-      if (e == cudaSuccess) e = detail::launch_pass<Real, false>(args(np - 1, false), tables_, wl, store, s);
+      for (unsigned p = 1; e == cudaSuccess && p + 1 < np; ++p) e = from_work<false>(args(p, true), d_work, ws, s);
+      if (e == cudaSuccess) e = from_work<false>(args(np - 1, false), d_work, store, s);
     } else {
       e = detail::launch_pass<Real, true>(args(np - 1, false), tables_, load, ws, s);
-      for (unsigned p = np - 2; e == cudaSuccess && p >= 1; --p)
-        e = detail::launch_pass<Real, true>(args(p, true), tables_, wl, ws, s);
-      if (e == cudaSuccess) e = detail::launch_pass<Real, true>(args(0, true), tables_, wl, store, s);
+      for (unsigned p = np - 2; e == cudaSuccess && p >= 1; --p) e = from_work<true>(args(p, true), d_work, ws, s);
+      if (e == cudaSuccess) e = from_work<true>(args(0, true), d_work, store, s);
     }
     return e;
+  }
+  // A pass loading d_work: pipelined (plan_.persistent_blocks; FP64 only: the FP32
+  // kernel has 2 of its 128 registers left at 512 threads, and the persistent loop
+  // spilled ~100 bytes) or fft_pass_kernel.
+  template <bool Inv, class Store>
+  cudaError_t from_work(const detail::pass_args& a, const C* d_work, Store store, cudaStream_t s) const {
+    if constexpr (sizeof(Real) == 8) {
+      if (plan_.persistent_blocks)
+        return detail::launch_pass_pipelined<Real, Inv>(a, tables_, d_work, store, plan_.persistent_blocks, s);
+    }
+    return detail::launch_pass<Real, Inv>(a, tables_, array_load<Real>{d_work, size()}, store, s);
   }
 
   plan::fft_plan plan_;

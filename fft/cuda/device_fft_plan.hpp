@@ -76,6 +76,9 @@ struct limits {
   // The fewest columns a column pass may take where C_min columns would need a third
   // pass (0: never fewer than C_min): two passes up to log_tile + log_tile - this.
   unsigned log_two_pass_cols = 0;
+  // Passes that load an array overlap the next tile's loads with the current tile's
+  // stages (FP64; also with BIGMUL_GPU_FFT_PIPELINE=1): fft/cuda/device_fft_pipelined.cuh.
+  bool pipelined = false;
 };
 
 // 64 KiB of data per tile: 4096 double2 or 8192 float2; column segments of at least
@@ -112,7 +115,16 @@ struct fft_plan {
   unsigned log_block_table = 0;  // M: block twiddle table holds w_M^e, e < M (M = largest m)
   unsigned log_split = 0;        // w_n^e = hi[e >> log_split] * lo[e & mask]
   bool valid = false;
+  // Passes that load an array run as this many persistent blocks, each loading its next
+  // tile during the current one's stages (fft/cuda/device_fft_pipelined.cuh); 0: off.
+  unsigned persistent_blocks = 0;
 };
+
+// The pipelined pass's schedule: block b takes tiles b, b + grid, b + 2 grid, ...; the
+// tile after `blk` (>= tiles: none).
+BIGMUL_HD std::size_t pipeline_next(std::size_t blk, std::size_t grid, std::size_t tiles) {
+  return blk + grid < tiles ? blk + grid : tiles;
+}
 
 // Two passes up to 2^23 points: the column pass of 2^22 and 2^23 points takes 4 or 2
 // double2 columns (64- and 32-byte runs, one sector at least) or 8 float2 columns

@@ -562,6 +562,48 @@ TEST_F(FftGpu, CufftAdapterReportsErrors) {
   EXPECT_EQ(gpu::cufft_prepare(gpu::cufft_kind::r2c_c2r, 1024, 4), cudaSuccess);
 }
 
+// Pipelined passes (plan::limits::pipelined: persistent blocks copying the next tile
+// in during the current one's stages) give the plain passes' results bit for bit
+// (same arithmetic, other schedule), forward and inverse, with a workspace and in place.
+template <class Real>
+void check_pipelined(std::size_t n, std::size_t batch, plan::limits lim, std::mt19937_64& g) {
+  SCOPED_TRACE(::testing::Message() << "n=" << n << " batch=" << batch << " log_tile=" << lim.log_tile);
+  gpu::device_complex_fft<Real> plain(n, batch, lim);
+  lim.pipelined = true;
+  gpu::device_complex_fft<Real> piped(n, batch, lim);
+  ASSERT_GT(piped.plan_desc().persistent_blocks, 0u);
+  const std::vector<cplx<Real>> x = random_c<Real>(n * batch, g);
+  dev_buf<cplx<Real>> a(x), b(x), wa(std::max<std::size_t>(plain.workspace_elements(), 1)),
+      wb(std::max<std::size_t>(plain.workspace_elements(), 1));
+  CUDA_OK(plain.forward(a.p, wa.p, 0));
+  CUDA_OK(piped.forward(b.p, wb.p, 0));
+  CUDA_OK(cudaDeviceSynchronize());
+  const auto ya = a.get(), yb = b.get();
+  ASSERT_EQ(0, std::memcmp(ya.data(), yb.data(), ya.size() * sizeof(cplx<Real>))) << "forward";
+  CUDA_OK(plain.inverse(a.p, nullptr, 0));  // in place
+  CUDA_OK(piped.inverse(b.p, nullptr, 0));
+  CUDA_OK(cudaDeviceSynchronize());
+  const auto za = a.get(), zb = b.get();
+  ASSERT_EQ(0, std::memcmp(za.data(), zb.data(), za.size() * sizeof(cplx<Real>))) << "inverse";
+}
+
+TEST_F(FftGpu, PipelinedPassesMatchPlainBitForBit) {
+  auto g = bigmul::test::rng(720);
+  for (unsigned k : {13u, 16u, 19u, 22u, 24u})
+    check_pipelined<double>(std::size_t{1} << k, k <= 16 ? 3 : 1, plan::default_limits<double>(), g);
+  for (unsigned k = 7; k <= 14; ++k) check_pipelined<double>(std::size_t{1} << k, 3, plan::limits{6, 2, 4}, g);
+  check_pipelined<float>(std::size_t{1} << 16, 2, plan::default_limits<float>(), g);  // FP32: the plain kernel
+}
+
+// Two passes up to 2^23 points (plan::two_pass_limits) against cuFFT and the CPU.
+TEST_F(FftGpu, TwoPassLimits) {
+  auto g = bigmul::test::rng(721);
+  for (unsigned k : {21u, 22u, 23u}) {
+    check_complex<double>(std::size_t{1} << k, 1, g, plan::two_pass_limits<double>());
+    check_complex<float>(std::size_t{1} << k, 1, g, plan::two_pass_limits<float>());
+  }
+}
+
 TEST_F(FftGpu, InvalidSizesThrow) {
   EXPECT_THROW(gpu::device_complex_fft<double>(3, 1), bigmul::error);
   EXPECT_THROW(gpu::device_complex_fft<double>(std::size_t{1} << 27, 1), bigmul::error);

@@ -55,6 +55,10 @@ struct gpu_pass_shape {
   // no digits in memory, the join phase empty.
   bool fused_split = false, fused_carry = false, fused_join = false;
   std::size_t split_tiles_a = 0, split_tiles_b = 0;
+  // The in-house FFT's product tail (BIGMUL_GPU_FUSED_TAIL=1 where the plan takes it,
+  // fft/cuda/device_fft_tail.cuh): the pointwise phase is the tail kernel (the last
+  // forward pass of both operands, the product, the first inverse pass).
+  bool fused_tail = false;
 };
 
 // Bytes per phase for all G products (doubles: 2^26-point batches overflow nothing,
@@ -130,6 +134,26 @@ inline double carry_one(const gpu_pass_shape& s) {
   return b;
 }
 
+// With the product tail: the forward phase is the passes but the last (the first reads
+// the digits, each writes the points, later ones read them), the tail reads both
+// operands' points and writes the product's (one pass: reads the digits and writes the
+// rounded coefficients: the whole product), the inverse phase the passes after the first.
+inline void tail_phases(const gpu_pass_shape& s, gpu_phase_bytes& b) {
+  const double G = double(s.G), C = complex_bytes(s), pts = double(s.points);
+  const double in = digit32 * double(s.square ? s.ca : s.ca + s.cb), out = coeff64 * double(s.nc);
+  const double ops = s.square ? 1 : 2;
+  if (s.passes <= 1) {
+    b.forward = 0;
+    b.pointwise = G * (in + out);
+    b.inverse = 0;
+    return;
+  }
+  const double later = C * pts * (2.0 * s.passes - 3);  // passes 0..P-2: written once each, read by the next
+  b.forward = G * (in + ops * later);
+  b.pointwise = G * C * pts * (ops + 1);
+  b.inverse = G * (later + out);
+}
+
 }  // namespace gpu_bytes
 
 // The model: bytes each phase's kernels move for the shape.
@@ -145,6 +169,7 @@ inline gpu_phase_bytes gpu_pass_bytes(const gpu_pass_shape& s) {
   b.forward = G * (forward_one(s, s.ca) + (s.square ? 0 : forward_one(s, s.cb)));
   b.pointwise = G * complex_bytes(s) * double(s.spectrum) * (s.square ? 2 : 3);
   b.inverse = G * inverse_one(s);
+  if (s.fused_tail && !s.cufft) tail_phases(s, b);
   b.carry = G * carry_one(s);
   b.join = s.fused_carry && s.fused_join ? 0 : G * (digit32 * double(s.m) + limb * double(s.rn));
   return b;

@@ -585,6 +585,7 @@ gpu_pass_shape pass_shape_of(const fft_job& j) {
         p.real_bytes == 4 ? dfft::plan::make_plan(p.points, j.G, dfft::plan::default_limits<float>())
                           : dfft::plan::make_plan(p.points, j.G, dfft::plan::default_limits<double>());
     p.passes = plan.npasses;
+    p.fused_tail = j.fused_tail && dfft::plan::tail_supported(plan, p.real_layout);  // as tail_fits
   }
   p.square = j.square;
   p.nc = s.nc;

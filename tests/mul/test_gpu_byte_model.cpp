@@ -103,6 +103,39 @@ TEST(GpuByteModel, FusedSplitAndCarry) {
   EXPECT_EQ(b.join, multi.join);
 }
 
+// The product tail (fused_tail): two passes, so the forward phase is the first pass
+// (digits in, points out), the tail reads both operands' points and writes the
+// product's, the inverse phase is the last inverse pass (points in, coefficients out):
+// 6 x 1024 spectrum bytes a product fewer. One pass: the tail is the whole product.
+TEST(GpuByteModel, FusedTail) {
+  gpu_pass_shape s = inhouse_real();
+  const gpu_phase_bytes plain = gpu_pass_bytes(s);
+  s.fused_tail = true;
+  const gpu_phase_bytes b = gpu_pass_bytes(s);
+  EXPECT_EQ(b.forward, 2 * (196 + 120 + 2 * 1024));
+  EXPECT_EQ(b.pointwise, 2 * 3 * 1024);
+  EXPECT_EQ(b.inverse, 2 * (1024 + 624));
+  EXPECT_EQ(b.total(), plain.total() - 2 * 6 * 1024);
+  EXPECT_EQ(b.split, plain.split);
+  EXPECT_EQ(b.carry, plain.carry);
+  s.square = true;  // one operand's digits and points
+  const gpu_phase_bytes sq = gpu_pass_bytes(s);
+  EXPECT_EQ(sq.forward, 2 * (196 + 1024));
+  EXPECT_EQ(sq.pointwise, 2 * 2 * 1024);
+  s.square = false;
+  s.passes = 1;
+  const gpu_phase_bytes one = gpu_pass_bytes(s);
+  EXPECT_EQ(one.forward, 0);
+  EXPECT_EQ(one.pointwise, 2 * (196 + 120 + 624));
+  EXPECT_EQ(one.inverse, 0);
+  s.cufft = true;  // cuFFT has no tail
+  s.passes = 2;
+  s.fused_tail = false;
+  const gpu_phase_bytes cu = gpu_pass_bytes(s);
+  s.fused_tail = true;
+  EXPECT_EQ(gpu_pass_bytes(s).total(), cu.total());
+}
+
 // Carry and join in one pass (fused_join): the carry pass writes the 16
 // limbs instead of the 80 digits, the join phase moves nothing, and the
 // limbs' floor moves with them.

@@ -125,7 +125,7 @@ declare -A cap=(
   [preflight/nvidia-smi]=30 [preflight/unpack]=60 [preflight/gpu_preflight]=60
   [tests/test_prim_gpu]=45 [tests/test_carry_gpu]=30 [tests/test_fft_gpu]=120
   [tests/test_mul_kernels_gpu]=110 [tests/test_montgomery_gpu]=30 [tests/test_mul_gpu]=90
-  [cli/fft]=60 [cli/fused]=60 [cli/cufft]=60 [cli/tiled]=60 [cli/auto]=90
+  [cli/fft]=60 [cli/fused]=60 [cli/tail]=60 [cli/cufft]=60 [cli/tiled]=60 [cli/auto]=90
   [bench/bench_mul_gpu]=120 [bench/bench_fft_gpu]=90 [bench/bench_prim_gpu]=90
   [tune/tune_gpu]=60
   [memcheck/test_prim_gpu]=30 [memcheck/test_carry_gpu]=30 [memcheck/test_fft_gpu]=45
@@ -488,6 +488,10 @@ run_cli() {
   # GMP): BIGMUL_GPU_FUSED=1 selects them until a GPU run has measured them (docs/gpu-phases.md).
   plain_step cli bigmul "bigmul --backend cuda fused kernels 10^6 digits" "$logs/cli-fused.log" cli/fused \
     bash -c 'BIGMUL_GPU_FUSED=1 "$0" "$@" >/dev/null' "$cli" --backend cuda -v -t --verify --random 1000000
+  # The FFT's product tail and pipelined passes on top (docs/gpu-phases.md; off by default, unmeasured).
+  plain_step cli bigmul "bigmul --backend cuda fft tail 10^6 digits" "$logs/cli-tail.log" cli/tail \
+    bash -c 'BIGMUL_GPU_FUSED=1 BIGMUL_GPU_FUSED_TAIL=1 BIGMUL_GPU_FFT_PIPELINE=1 "$0" "$@" >/dev/null' "$cli" \
+    --backend cuda -v -t --verify --random 1000000
   plain_step cli bigmul "bigmul --backend cuda cufft 10^6 digits" "$logs/cli-cufft.log" cli/cufft \
     bash -c '"$0" "$@" >/dev/null' "$cli" --backend cuda --fft-engine cufft -v -t --verify --random 1000000
   plain_step cli bigmul "bigmul --backend cuda tiled 2*10^4 digits" "$logs/cli-tiled.log" cli/tiled \

@@ -124,18 +124,31 @@ bool product_tail_supported(const device_complex_fft<Real>& f, bool packed) {
   return plan::tail_supported(f.plan_desc(), packed);
 }
 
+namespace detail {
+// A pass loading the array d_spec: pipelined where the plan says (FP64), as
+// device_complex_fft::from_work does.
+template <class Real, bool Inv, class Store>
+cudaError_t tail_from_array(const device_complex_fft<Real>& f, const pass_args& a, const cplx<Real>* d_spec,
+                            Store store, cudaStream_t s) {
+  if constexpr (sizeof(Real) == 8) {
+    if (f.plan_desc().persistent_blocks)
+      return launch_pass_pipelined<Real, Inv>(a, f.tables(), d_spec, store, f.plan_desc().persistent_blocks, s);
+  }
+  return launch_pass<Real, Inv>(a, f.tables(), array_load<Real>{d_spec, f.size()}, store, s);
+}
+}  // namespace detail
+
 // Forward passes 0..P-2 of `load` into d_spec (batch * size() elements, in place after
 // the first pass); nothing for one pass.
 template <class Real, class Load>
 cudaError_t forward_head(const device_complex_fft<Real>& f, Load load, cplx<Real>* d_spec, cudaStream_t s) {
   const plan::fft_plan& p = f.plan_desc();
-  const array_load<Real> al{d_spec, f.size()};
   const array_store<Real> as{d_spec, f.size()};
   cudaError_t e = cudaSuccess;
   for (unsigned i = 0; e == cudaSuccess && i + 1 < p.npasses; ++i) {
     const detail::pass_args a{p.pass[i], p.log_n, p.log_block_table, p.log_split, true};
     e = i == 0 ? detail::launch_pass<Real, false>(a, f.tables(), load, as, s)
-               : detail::launch_pass<Real, false>(a, f.tables(), al, as, s);
+               : detail::tail_from_array<Real, false>(f, a, d_spec, as, s);
   }
   return e;
 }
@@ -144,13 +157,12 @@ cudaError_t forward_head(const device_complex_fft<Real>& f, Load load, cplx<Real
 template <class Real, class Store>
 cudaError_t inverse_rest(const device_complex_fft<Real>& f, cplx<Real>* d_spec, Store store, cudaStream_t s) {
   const plan::fft_plan& p = f.plan_desc();
-  const array_load<Real> al{d_spec, f.size()};
   const array_store<Real> as{d_spec, f.size()};
   cudaError_t e = cudaSuccess;
   for (unsigned i = p.npasses - 1; e == cudaSuccess && i-- > 0;) {
     const detail::pass_args a{p.pass[i], p.log_n, p.log_block_table, p.log_split, true};
-    e = i == 0 ? detail::launch_pass<Real, true>(a, f.tables(), al, store, s)
-               : detail::launch_pass<Real, true>(a, f.tables(), al, as, s);
+    e = i == 0 ? detail::tail_from_array<Real, true>(f, a, d_spec, store, s)
+               : detail::tail_from_array<Real, true>(f, a, d_spec, as, s);
   }
   return e;
 }

@@ -121,6 +121,7 @@ grep -q '^overall: PASS$' "$tmp/fast.out" || bad "fast: no 'overall: PASS'"
 expected=()
 for t in $tests; do expected+=("test $t"); done
 expected+=("bigmul --backend cuda fft_real 10^6 digits" "bigmul --backend cuda fused kernels 10^6 digits"
+           "bigmul --backend cuda fft tail 10^6 digits"
            "bigmul --backend cuda cufft 10^6 digits"
            "bigmul --backend cuda tiled 2*10^4 digits" "bigmul --backend auto 10^7 digits"
            "benchmark bench_mul_gpu" "benchmark bench_fft_gpu" "benchmark bench_prim_gpu"
@@ -140,6 +141,7 @@ cap_of_step() {
     "benchmark "*) echo "${cap[bench/${1#benchmark }]}" ;;
     *"fft_real 10^6"*) echo "${cap[cli/fft]}" ;;
     *"fused kernels 10^6"*) echo "${cap[cli/fused]}" ;;
+    *"fft tail 10^6"*) echo "${cap[cli/tail]}" ;;
     *"cufft 10^6"*) echo "${cap[cli/cufft]}" ;;
     *tiled*) echo "${cap[cli/tiled]}" ;;
     *"auto 10^7"*) echo "${cap[cli/auto]}" ;;

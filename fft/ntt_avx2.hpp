@@ -14,7 +14,7 @@
 // w[k] = w_m^bitrev(k) for every level, so a block's twiddle is one broadcast
 // (no per-butterfly twiddle loads) and the last two levels run in registers
 // on 4 x 4 transposed blocks. Levels go in pairs (radix 4), depth first below
-// the in-cache leaf; blocks from ntt_avx2_quad_min() points four at a time
+// the in-cache leaf; from ntt_avx2_quad_min()'s thresholds four at a time
 // (radix 16: one pass over memory for four levels).
 #pragma once
 
@@ -32,13 +32,19 @@ bool ntt_avx2_supported();
 
 struct ntt_avx2_twiddle_table;  // fft/ntt_level_table.hpp
 
-// Blocks of the power-of-two part from this many points take four levels a
-// pass (radix 16) instead of two (default 2^22; the threaded whole-array
-// levels from half of it). The setter clamps to at least 16 leaves (2^15)
-// and returns the old value: for tests and benchmarks (not thread safe
-// against running transforms' choice of route, only against tearing).
-std::size_t ntt_avx2_quad_min();
-std::size_t ntt_avx2_set_quad_min(std::size_t points);
+// Where the power-of-two part takes four levels a pass (radix 16) instead
+// of two: a block of a one-thread recursion from `serial` points, the
+// threaded whole-array levels from `threaded` points. Defaults: serial off
+// (SIZE_MAX), threaded 2^21 (bench_ntt's avx2_quad rows: the quads gained
+// only where the threads split a whole level). The setter clamps each to at
+// least 16 leaves (2^15) and returns the old pair: for tests and benchmarks
+// (not thread safe against running transforms' choice of route, only
+// against tearing).
+struct ntt_avx2_quad_thresholds {
+  std::size_t serial, threaded;
+};
+ntt_avx2_quad_thresholds ntt_avx2_quad_min();
+ntt_avx2_quad_thresholds ntt_avx2_set_quad_min(ntt_avx2_quad_thresholds points);
 
 // Garner's mixed-radix digits for the four primes of ntt52_primes, as
 // ntt_mixed_radix_digits (4 coefficients a vector in double arithmetic).

@@ -34,11 +34,15 @@ using namespace avx2;
 // L1; larger ones recurse. Measured with bench_ntt (bench/fft).
 constexpr std::size_t leaf_size = std::size_t{1} << 11;
 constexpr std::size_t vector_grain = std::size_t{1} << 11;  // 4-lane butterflies per parallel task
-// Blocks from quad_min points take four levels a pass (quad_forward_cols)
+// Blocks from these sizes take four levels a pass (quad_forward_cols)
 // instead of two: past the last-level cache the radix-4 passes wait on
 // memory ([FFTSMALL] and the IFMA engine do the same); at least 16 leaves
-// (ntt_avx2_set_quad_min). Its default is measured by bench_ntt (bench/fft).
-std::atomic<std::size_t> quad_min_points{std::size_t{1} << 22};
+// (ntt_avx2_set_quad_min). The defaults come from bench_ntt's avx2_quad
+// rows (bench/fft): a one-thread block's radix-4 passes were as fast or
+// faster at every size measured, the threaded whole-array levels gained
+// from the quads (fft/ntt_avx2.hpp).
+std::atomic<std::size_t> quad_min_points{~std::size_t{0}};                 // a one-thread block
+std::atomic<std::size_t> threaded_quad_min_points{std::size_t{1} << 21};  // whole-array levels
 // ---- m < 16: scalar u64 butterflies on the same twisted tree ------------------
 
 void scalar_forward(u64* a, std::size_t m, u64 p, const u64* w, const u64* ws) {
@@ -748,11 +752,8 @@ BIGMUL_AVX2 void quad_inverse_p(double* a, std::size_t size, std::size_t k, cons
 // Whether a block of `size` values takes a quad: from quad_min (>= 16
 // leaves, so its sixteenths are sub-transforms of their own).
 inline bool takes_quad(std::size_t size) { return size >= quad_min_points.load(std::memory_order_relaxed); }
-// The threaded whole-array levels take quads from half of it (as the IFMA
-// engine's: a level's pass over memory costs the same, split or not).
-inline std::size_t threaded_quad_min() {
-  return std::max(quad_min_points.load(std::memory_order_relaxed) / 2, 16 * leaf_size);
-}
+// Where the threaded whole-array levels take quads (>= 16 leaves too).
+inline std::size_t threaded_quad_min() { return threaded_quad_min_points.load(std::memory_order_relaxed); }
 // The sub-transform size of a threaded transform: ntt_task_size, but at
 // most m / 16 where the whole-array levels take a quad (so that one can).
 inline std::size_t threaded_task_size(std::size_t m, unsigned threads) {
@@ -932,9 +933,13 @@ void leaves_of_thirds(double* a, std::size_t m, const tables& T, u64 p) {
 
 }  // namespace
 
-std::size_t ntt_avx2_quad_min() { return quad_min_points.load(std::memory_order_relaxed); }
-std::size_t ntt_avx2_set_quad_min(std::size_t points) {
-  return quad_min_points.exchange(std::max(points, 16 * leaf_size), std::memory_order_relaxed);
+ntt_avx2_quad_thresholds ntt_avx2_quad_min() {
+  return {quad_min_points.load(std::memory_order_relaxed), threaded_quad_min_points.load(std::memory_order_relaxed)};
+}
+ntt_avx2_quad_thresholds ntt_avx2_set_quad_min(ntt_avx2_quad_thresholds points) {
+  const std::size_t least = 16 * leaf_size;
+  return {quad_min_points.exchange(std::max(points.serial, least), std::memory_order_relaxed),
+          threaded_quad_min_points.exchange(std::max(points.threaded, least), std::memory_order_relaxed)};
 }
 
 // With several threads: whole-array radix-2 levels until there are enough

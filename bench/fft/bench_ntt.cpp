@@ -69,11 +69,12 @@ BENCHMARK_TEMPLATE(round_trip, ntt52_plan)->Apply(sizes)->Unit(benchmark::kMicro
 BENCHMARK_TEMPLATE(round_trip, ntt_avx2_plan)->Apply(sizes)->Unit(benchmark::kMicrosecond);
 
 // The AVX2 engine's radix-16 passes against its radix-4 ones: round_trip of
-// ntt_avx2_plan with ntt_avx2_set_quad_min(2^range(3)) (range(3) = 0: no
-// quads), for the threshold's default (fft/ntt_avx2_transform.cpp).
+// ntt_avx2_plan with quads from 2^range(3) points in a one-thread block and
+// from half of that in the threaded whole-array levels (range(3) = 0: no
+// quads), for the thresholds' defaults (fft/ntt_avx2_transform.cpp).
 void avx2_quad(benchmark::State& state) {
   const std::size_t points = state.range(3) == 0 ? ~std::size_t{0} : std::size_t{1} << state.range(3);
-  const std::size_t old = ntt_avx2_set_quad_min(points);
+  const auto old = ntt_avx2_set_quad_min({points, points == ~std::size_t{0} ? points : points / 2});
   round_trip<ntt_avx2_plan>(state);
   ntt_avx2_set_quad_min(old);
   state.counters["quad_min_log2"] = static_cast<double>(state.range(3));

@@ -23,14 +23,15 @@ class NttAvx2Quad : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!ntt_avx2_supported()) GTEST_SKIP() << "this processor has no AVX2 and FMA";
-    old_ = ntt_avx2_set_quad_min(1);
-    ASSERT_EQ(ntt_avx2_quad_min(), std::size_t{1} << 15);  // clamped to 16 leaves
+    old_ = ntt_avx2_set_quad_min({1, 1});
+    ASSERT_EQ(ntt_avx2_quad_min().serial, std::size_t{1} << 15);  // clamped to 16 leaves
+    ASSERT_EQ(ntt_avx2_quad_min().threaded, std::size_t{1} << 15);
     set_ = true;
   }
   void TearDown() override {
     if (set_) ntt_avx2_set_quad_min(old_);
   }
-  std::size_t old_ = 0;
+  ntt_avx2_quad_thresholds old_{};
   bool set_ = false;
 };
 
@@ -49,7 +50,7 @@ long long as_integer(u64 x, bool doubles) {
 // ([0, 2p) for u64; integer doubles within 3.15p).
 void expect_routes_agree(const std::vector<u64>& in, u64 p, unsigned threads, bool doubles_out, const char* what,
                          const std::function<void(std::vector<u64>&)>& op) {
-  const std::size_t on = ntt_avx2_set_quad_min(std::numeric_limits<std::size_t>::max());
+  const auto on = ntt_avx2_set_quad_min({std::numeric_limits<std::size_t>::max(), std::numeric_limits<std::size_t>::max()});
   std::vector<u64> want = in, got = in;
   op(want);
   ntt_avx2_set_quad_min(on);
@@ -135,7 +136,7 @@ TEST_F(NttAvx2Quad, ProductPathsEqualTheRadix4Route) {
       }
       // pointwise_inverse_product on two forward_product outputs (made on the radix-4 route).
       auto x = residues(n, p, g), y = residues(n, p, g);
-      const std::size_t on = ntt_avx2_set_quad_min(std::numeric_limits<std::size_t>::max());
+      const auto on = ntt_avx2_set_quad_min({std::numeric_limits<std::size_t>::max(), std::numeric_limits<std::size_t>::max()});
       plan->forward_product(x.data(), 1, n);
       plan->forward_product(y.data(), 1, n);
       ntt_avx2_set_quad_min(on);

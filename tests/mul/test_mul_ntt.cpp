@@ -580,7 +580,7 @@ TEST(MulNtt, QuadPassesMatchGmp) {
 TEST(MulNtt, Avx2QuadPassesMatchGmp) {
   using detail::ntt_engine;
   if (!detail::ntt_engine_available(ntt_engine::avx2)) GTEST_SKIP() << "no AVX2 engine here";
-  const std::size_t old = fft::ntt_avx2_set_quad_min(1);
+  const auto old = fft::ntt_avx2_set_quad_min({1, 1});
   auto g = bigmul::test::rng(7304);
   struct shape {
     std::size_t an, bn;

@@ -40,13 +40,16 @@ constexpr std::size_t by_task_max_length = std::size_t{1} << 16;
 // the three-prime kernels the multiply's engine adapters pass
 // (mul/ntt_engine_*.cpp): crt3 (Garner and Horner to limbs), bit_sum3 (their
 // bit-offset sum; null: the scalar or BMI2 one), decimal3 (the decimal
-// digits path, by decimal_digits).
+// digits path, by decimal_digits). has_crt3 says whether crt3 is set as a
+// plain constant: a function's address compared with null is not a
+// constant expression for GCC under the sanitizers.
 template <class Plan>
 struct engine_of;
 template <>
 struct engine_of<fft::ntt52_plan> {
   static constexpr const fft::ntt_prime* primes = fft::ntt52_primes;
   static constexpr ntt_crt3_limbs_fn crt3 = fft::ntt52_crt3_limbs;
+  static constexpr bool has_crt3 = true;
   static constexpr ntt_bit_sum3_fn bit_sum3 = nullptr;
   static constexpr bool decimal3 = true;  // as mul/ntt_engine_ifma.cpp
   static constexpr ntt_decimal_digits_fn decimal_digits = fft::ntt52_decimal_digits;
@@ -58,6 +61,7 @@ template <>
 struct engine_of<fft::ntt_avx2_plan> {
   static constexpr const fft::ntt_prime* primes = fft::ntt52_primes;
   static constexpr ntt_crt3_limbs_fn crt3 = ntt_avx2_crt_kernels.crt3_limbs;
+  static constexpr bool has_crt3 = true;
   static constexpr ntt_bit_sum3_fn bit_sum3 = ntt_avx2_crt_kernels.bit_sum3;
   static constexpr bool decimal3 = ntt_avx2_crt_kernels.decimal3;
   static constexpr ntt_decimal_digits_fn decimal_digits = ntt_avx2_crt_kernels.decimal3_digits;
@@ -69,6 +73,7 @@ template <>
 struct engine_of<fft::ntt_plan> {
   static constexpr const fft::ntt_prime* primes = fft::ntt_primes;
   static constexpr ntt_crt3_limbs_fn crt3 = nullptr;
+  static constexpr bool has_crt3 = false;
   static constexpr ntt_bit_sum3_fn bit_sum3 = nullptr;
   static constexpr bool decimal3 = false;
   static constexpr ntt_decimal_digits_fn decimal_digits = nullptr;
@@ -280,7 +285,7 @@ struct ntt_fixed_factor::state {
     bool fine = true;
     for (std::size_t g0 = lo; g0 < hi; g0 += group) {
       const std::size_t len = std::min(group, hi - g0);
-      if constexpr (engine_of<Plan>::crt3 != nullptr) {
+      if constexpr (engine_of<Plan>::has_crt3) {
         if (used == 3) {  // Garner and Horner 4 or 8 a vector, the carry adds only (as the multiply)
           engine_of<Plan>::crt3(residues, g0, len, digits);
           ntt_limbs3_carry(digits, len, r + g0, pend);
@@ -324,7 +329,7 @@ struct ntt_fixed_factor::state {
     const bool bmi2 = prim::cpu_has_bmi2_adx();
     for (std::size_t g0 = lo; g0 < hi; g0 += group) {
       const std::size_t len = std::min(group, hi - g0);
-      if constexpr (engine_of<Plan>::crt3 != nullptr) {
+      if constexpr (engine_of<Plan>::has_crt3) {
         if (used == 3) {  // Garner and Horner 4 or 8 a vector, the sum adds only (as the multiply)
           engine_of<Plan>::crt3(residues, g0, len, digits);
           out += bit_sum3_or_scalar(engine_of<Plan>::bit_sum3, bmi2)(digits, len, bits, sum, r + out);

@@ -705,6 +705,15 @@ BIGMUL_AVX2 void quad_forward_cols(double* a, std::size_t h, std::size_t k, cons
     }
   }
 }
+// One output of quad_inverse_cols (a function, not a lambda: a lambda
+// taking a vector does not get the AVX2 target).
+template <bool OutU64>
+BIGMUL_AVX2 inline void quad_out(double* to, __m256d v, bool scaled, __m256d S, __m256d Sp, const vconst& c) {
+  if constexpr (OutU64)
+    store_u64(reinterpret_cast<u64*>(to), scaled ? mulmod_shoup(v, S, Sp, c) : reduce(v, c), c);
+  else
+    st(to, v);
+}
 // The inverse: the quarters' steps, then block k's; OutU64: its outputs
 // reduced to u64 (the transform's last pass), scaled by T.s where T.scaled
 // (block 0 only, as pass4_inverse_first).
@@ -713,12 +722,6 @@ BIGMUL_AVX2 void quad_inverse_cols(double* a, std::size_t h, std::size_t k, cons
                                    const tables& T, std::size_t j0, std::size_t j1, const vconst& c) {
   const bool scaled = OutU64 && T.scaled && k == 0;
   const __m256d S = _mm256_set1_pd(T.s), Sp = _mm256_set1_pd(T.sp);
-  const auto out = [&](double* to, __m256d v) {
-    if constexpr (OutU64)
-      store_u64(reinterpret_cast<u64*>(to), scaled ? mulmod_shoup(v, S, Sp, c) : reduce(v, c), c);
-    else
-      st(to, v);
-  };
   alignas(32) double buf[16 * 8];
   for (std::size_t j = j0; j < j1; j += 8) {
     for (unsigned r = 0; r < 16; ++r) {
@@ -734,8 +737,8 @@ BIGMUL_AVX2 void quad_inverse_cols(double* a, std::size_t h, std::size_t k, cons
       for (unsigned r = 0; r < 16; ++r) st(buf + 8 * r + half, x[r]);
     }
     for (unsigned r = 0; r < 16; ++r) {
-      out(a + j + r * h, ld(buf + 8 * r));
-      out(a + j + 4 + r * h, ld(buf + 8 * r + 4));
+      quad_out<OutU64>(a + j + r * h, ld(buf + 8 * r), scaled, S, Sp, c);
+      quad_out<OutU64>(a + j + 4 + r * h, ld(buf + 8 * r + 4), scaled, S, Sp, c);
     }
   }
 }

@@ -7,8 +7,9 @@
 // once fewer than forward + pointwise kernel + inverse. With one pass (n <= S) the
 // whole product is this one kernel.
 //
-// The tile holds both operands (two shared buffers, 2 x 69.6 KB at most: sm_90 and
-// later; a square holds one), every thread 16 elements as in fft_pass_kernel.
+// The tile holds both operands (two shared buffers of a pass tile each, which only
+// sm_90's shared memory per block fits; a square holds one), every thread 16
+// elements as in fft_pass_kernel.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -106,7 +106,8 @@ TEST(GpuByteModel, FusedSplitAndCarry) {
 // The product tail (fused_tail): two passes, so the forward phase is the first pass
 // (digits in, points out), the tail reads both operands' points and writes the
 // product's, the inverse phase is the last inverse pass (points in, coefficients out):
-// 6 x 1024 spectrum bytes a product fewer. One pass: the tail is the whole product.
+// the spectrum is read and written once fewer than with the separate pointwise kernel
+// (the exact bytes are the test's expectation). One pass: the tail is the whole product.
 TEST(GpuByteModel, FusedTail) {
   gpu_pass_shape s = inhouse_real();
   const gpu_phase_bytes plain = gpu_pass_bytes(s);

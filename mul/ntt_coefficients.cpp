@@ -64,8 +64,26 @@ BIGMUL_IFMA void extract_run_ifma(std::uint64_t* dst, const limb_t* src, std::si
 
 }  // namespace
 
+void ntt_wide_residues(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
+                       unsigned bits, std::uint64_t p) {
+  const ntt_wide_modulus m(p);
+  for (std::size_t j = b; j < e; ++j) {
+    std::uint64_t lo, hi;
+    ntt_wide_coefficient_at(src, len, j, bits, lo, hi);
+    dst[j - b] = m.reduce(lo, hi);
+  }
+}
+
 void ntt_load_coefficients(std::uint64_t* dst, std::size_t n, const limb_t* src, std::size_t len, std::size_t count,
                            unsigned bits, std::uint64_t p, unsigned threads) {
+  if (bits > 64) {
+    prim::parallel_chunks(n, std::size_t{1} << 13, threads, [&](std::size_t b, std::size_t e) {
+      const std::size_t mid = std::min(std::max(b, count), e);
+      ntt_wide_residues(dst + b, src, len, b, mid, bits, p);
+      std::fill(dst + mid, dst + e, std::uint64_t{0});
+    });
+    return;
+  }
   const std::uint64_t one_shoup = fft::shoup_companion(1, p);
   const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
   // Coefficients below `safe` have a next limb to read: no bounds checks.

@@ -15,12 +15,20 @@
 #include <cstdint>
 
 #include "bigmul/config.hpp"
+#include "fft/ntt_arith.hpp"
 #include "fft/ntt_crt.hpp"
 #include "mul/limb_binary.hpp"
 
 namespace bigmul::detail {
 
-// Coefficients of `bits` bits (1 .. 64) holding `limbs` 64-bit limbs.
+// The widest coefficients: 127 bits, a 128-bit value spanning at most three
+// limbs (bit offset below 64 plus 127 bits). Wide ones (64 < b <= 127) take
+// four or more primes and fewer transform points than whole limbs
+// (mul/ntt_layout.cpp): loaded as residues mod each prime
+// (ntt_wide_residues), summed back as four-limb values (ntt_wide_accumulator).
+inline constexpr unsigned ntt_max_coefficient_bits = 127;
+
+// Coefficients of `bits` bits (1 .. 127) holding `limbs` 64-bit limbs.
 inline std::size_t ntt_coefficient_count(std::size_t limbs, unsigned bits) {
   return (limbs * 64 + bits - 1) / bits;
 }
@@ -34,6 +42,38 @@ inline std::uint64_t ntt_coefficient_at(const limb_t* src, std::size_t len, std:
   if (s + bits > 64 && i + 1 < len) v |= src[i + 1] << (64 - s);
   return bits == 64 ? v : v & ((std::uint64_t{1} << bits) - 1);
 }
+
+// Coefficient j of `bits` (64 < bits <= 127) bits of src[0 .. len), zero
+// beyond, as lo + 2^64 hi.
+inline void ntt_wide_coefficient_at(const limb_t* src, std::size_t len, std::size_t j, unsigned bits,
+                                    std::uint64_t& lo, std::uint64_t& hi) {
+  const std::size_t off = j * bits, i = off >> 6;
+  const unsigned s = static_cast<unsigned>(off & 63), rs = 63 - s;  // (v << 1) << (63 - s): v << (64 - s)
+  const auto at = [&](std::size_t k) { return k < len ? src[k] : std::uint64_t{0}; };
+  const std::uint64_t w0 = at(i), w1 = at(i + 1), w2 = at(i + 2);
+  lo = (w0 >> s) | ((w1 << 1) << rs);
+  hi = ((w1 >> s) | ((w2 << 1) << rs)) & ((std::uint64_t{1} << (bits - 64)) - 1);
+}
+
+// Reduction of a wide coefficient lo + 2^64 hi mod p (p < 2^62): lo and
+// hi 2^64 each by a Shoup product into [0, 2p), their sum into [0, p).
+struct ntt_wide_modulus {
+  std::uint64_t p = 0, one_shoup = 0, r64 = 0, r64_shoup = 0;  // r64 = 2^64 mod p
+  explicit ntt_wide_modulus(std::uint64_t modulus)
+      : p(modulus), one_shoup(fft::shoup_companion(1, modulus)),
+        r64(static_cast<std::uint64_t>((static_cast<fft::u128>(1) << 64) % modulus)),
+        r64_shoup(fft::shoup_companion(r64, modulus)) {}
+  std::uint64_t reduce(std::uint64_t lo, std::uint64_t hi) const {
+    std::uint64_t v = fft::mul_shoup_lazy(lo, 1, one_shoup, p) + fft::mul_shoup_lazy(hi, r64, r64_shoup, p);
+    v = v >= 2 * p ? v - 2 * p : v;  // < 4p < 2^64
+    return v >= p ? v - p : v;
+  }
+};
+
+// dst[j - b] = coefficient j (64 < bits <= 127) of src[0 .. len) mod p, in
+// [0, p), for j in [b, e).
+void ntt_wide_residues(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
+                       unsigned bits, std::uint64_t p);
 
 // dst[0 .. n) = coefficients 0 .. count of src[0 .. len) as residues mod p in
 // [0, 2p) (what every NTT engine's forward transform takes), zero-padded.
@@ -83,6 +123,36 @@ struct ntt_bit_accumulator {
     acc[2] = acc[3];
     acc[3] = 0;
     return true;
+  }
+};
+
+// The running sum of wide coefficients (64 < bits <= 127), as
+// ntt_bit_accumulator: x < 2^256 (four limbs; Garner's value of up to five
+// primes below 2^50, < 2^250) at bit offset c bits, one or two limbs out a
+// coefficient. Bound: after coefficient c the pending sum is below
+// 2^(X + 64 - bits + 1) <= 2^X (bits > 64), adding x << shift (< 2^(X + 63))
+// keeps it below 2^(X + 64) <= 2^320: five limbs never overflow, and four
+// hold what is pending at the end of a run.
+struct ntt_wide_accumulator {
+  std::uint64_t acc[5] = {0, 0, 0, 0, 0};
+  unsigned shift = 0;  // bit offset of the next coefficient within the next limb out
+
+  // Adds x << shift; writes the finished limbs (0, 1 or 2) to out, returns how many.
+  inline unsigned add(const std::uint64_t x[4], unsigned bits, std::uint64_t* out) {
+    const unsigned s = shift, rs = 63 - s;  // (v >> 1) >> (63 - s): v >> (64 - s), 0 when s == 0
+    std::uint64_t y[5];
+    y[0] = x[0] << s;
+    for (unsigned l = 1; l < 4; ++l) y[l] = (x[l] << s) | ((x[l - 1] >> 1) >> rs);
+    y[4] = (x[3] >> 1) >> rs;
+    bin::carry_t c = 0;
+    for (unsigned l = 0; l < 5; ++l) c = bin::addc(c, acc[l], y[l], &acc[l]);
+    unsigned emitted = 0;
+    for (shift = s + bits; shift >= 64; shift -= 64) {
+      out[emitted++] = acc[0];
+      for (unsigned l = 0; l < 4; ++l) acc[l] = acc[l + 1];
+      acc[4] = 0;
+    }
+    return emitted;
   }
 };
 

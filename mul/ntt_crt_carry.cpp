@@ -111,6 +111,35 @@ bool task_bit_offsets(const crt_job& j, std::size_t task) {
   return ok;
 }
 
+// Wide binary coefficients (64 < bits <= 127) at bit offsets: Garner's
+// four-limb values summed by ntt_wide_accumulator. The last piece's limbs
+// can reach past rn (count bits < 64 rn + bits): those must be zero.
+bool task_wide(const crt_job& j, std::size_t task) {
+  u64 digits[max_primes * group];
+  bool ok = true;
+  const std::size_t lo = j.bound(task), hi = j.bound(task + 1);
+  std::size_t out = j.limb_at(lo);
+  ntt_wide_accumulator sum;
+  sum.shift = static_cast<unsigned>((lo * j.bits) & 63);
+  for (std::size_t g0 = lo; g0 < hi; g0 += group) {
+    const std::size_t len = std::min(group, hi - g0);
+    j.k.mixed_radix(j.residues, g0, len, digits, j.used);
+    for (std::size_t q = 0; q < len; ++q) {
+      u64 v[4], limbs[2];
+      ok &= ntt_horner_limbs4(j.k.primes, j.used, digits, len, q, v);
+      const unsigned n = sum.add(v, j.bits, limbs);
+      for (unsigned t = 0; t < n; ++t, ++out)
+        if (out < j.rn)
+          j.r[out] = limbs[t];
+        else
+          ok &= limbs[t] == 0;
+    }
+  }
+  ok &= sum.acc[4] == 0;
+  std::copy(sum.acc, sum.acc + 4, j.tails + tail_limbs * task);
+  return ok;
+}
+
 // Binary, whole limbs: coefficient c adds at limb c.
 bool task_binary_limbs(const crt_job& j, std::size_t task) {
   u64 digits[max_primes * group], x[3 * group];
@@ -287,7 +316,9 @@ void ntt_crt_and_carry(const ntt_crt_kernels& kernels, unsigned used, u64* const
   std::vector<char> task_ok(tasks, 1);
   prim::parallel_for(tasks, threads, [&](std::size_t task) {
     bool ok = true;
-    if (rx == radix::binary && bits < 64)
+    if (rx == radix::binary && bits > 64)
+      ok = task_wide(j, task);
+    else if (rx == radix::binary && bits < 64)
       ok = task_bit_offsets(j, task);
     else if (rx == radix::binary)
       ok = task_binary_limbs(j, task);

@@ -51,7 +51,7 @@ struct ntt_crt_kernels {
 // each piece writes its own limbs and keeps what carries past its end (a
 // "tail"), and the tails are added in order at the end. Binary pieces run
 // one per task; decimal ones several per task, their division chains
-// interleaved. bits < 64 (binary only): coefficient c sits at bit c bits,
+// interleaved. bits != 64 (binary only, 8 .. 127): coefficient c sits at bit c bits,
 // not limb c. Throws bigmul::error (internal) if a coefficient passes its
 // bound. Adds its time to st.t_carry when timing.
 void ntt_crt_and_carry(const ntt_crt_kernels& kernels, unsigned used, fft::u64* const* res, limb_t* r,

@@ -92,7 +92,7 @@ struct ntt_plan_adapter {
     if constexpr (requires { p.load_forward_product(x, src, coefficients, th); })
       if (bits == 64) return p.load_forward_product(x, src, coefficients, th);
     if constexpr (requires { p.forward_filled(x, th, coefficients, nullptr, nullptr); }) {
-      ntt_limb_source from{src, len, bits};
+      ntt_limb_source from{src, len, bits, p.modulus()};
       p.forward_filled(x, th, coefficients, ntt_limb_source::fill, &from);
     }
   }

@@ -47,6 +47,28 @@ inline bool ntt_horner_limbs(const fft::ntt_prime* primes, unsigned used, const 
   return fits && acc[3] == 0;
 }
 
+// The same as four limbs (x < 2^256: up to five primes below 2^51): the
+// wide coefficients' values (mul/ntt_coefficients.hpp). Returns false if x
+// passes four limbs.
+inline bool ntt_horner_limbs4(const fft::ntt_prime* primes, unsigned used, const fft::u64* v, std::size_t count,
+                              std::size_t c, fft::u64 x[4]) {
+  using fft::u128;
+  using fft::u64;
+  u64 acc[4] = {v[(used - 1) * count + c], 0, 0, 0};
+  bool fits = true;
+  for (unsigned k = used - 1; k-- > 0;) {  // acc = acc * p_k + v_k
+    u128 carry = v[k * count + c];
+    for (auto& limb : acc) {
+      const u128 t = static_cast<u128>(limb) * primes[k].p + carry;
+      limb = static_cast<u64>(t);
+      carry = t >> 64;
+    }
+    fits &= carry == 0;
+  }
+  for (unsigned l = 0; l < 4; ++l) x[l] = acc[l];
+  return fits;
+}
+
 // The binary carry of `len` coefficients, each x = coefficient(q) given as
 // three limbs (x < 2^163): x is added to the running carry (pend[0],
 // pend[1]) and the low limb written to r[q] (pend[1] + x2 + carry < 2^64:

@@ -29,8 +29,9 @@ namespace bigmul::detail {
 // Each engine sits behind one interface (mul/ntt_engine_iface.hpp).
 // The vector engines use three of their primes while min(an, bn) (B - 1)^2
 // stays below their product (about 2^22 binary limbs); beyond, binary
-// products take b-bit coefficients on three primes where that costs less
-// than a fourth prime, decimal ones four primes. force_primes (tests) raises
+// products take b-bit coefficients on three primes (b < 64) or wide ones
+// on four (64 < b <= 127: fewer points than whole limbs), whichever costs
+// less, decimal ones four primes. force_primes (tests) raises
 // the count, force_bits (tests, binary) sets b. stats.ntt_engine names the
 // engine, stats.coefficient_digits the coefficient bits (binary); phase times
 // are measured only when options.stats is set.
@@ -93,8 +94,11 @@ struct ntt_layout {
   std::size_t ca = 0, cb = 0;
   ntt_shape shape;
 };
+// max_bits caps the automatic choice of b (63: never wide coefficients, for
+// a caller whose coefficients are at most 64 bits: src/arith/ntt_reuse.cpp).
 ntt_layout ntt_choose_layout(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned force_primes = 0,
-                             unsigned force_bits = 0, ntt_fold fold = ntt_fold::automatic);
+                             unsigned force_bits = 0, ntt_fold fold = ntt_fold::automatic,
+                             unsigned max_bits = 127);
 
 // The heap bytes mul_ntt allocates for this product (its residue arrays;
 // the thread's cached scratch counts as already there only if it is as

@@ -74,6 +74,9 @@ void ntt_load_plan_coefficients(const Plan& plan, fft::u64* x, const limb_t* src
                            std::size_t coefficients, unsigned bits, unsigned th) {
   if (bits == 64) {
     ntt_load_operand(plan, x, src, coefficients, th);
+  } else if (bits > 64) {  // wide: reduced as they are cut (ntt_wide_residues)
+    ntt_load_coefficients(x, std::max(coefficients, ntt_padded_extent(plan, coefficients, th)), src, len,
+                          coefficients, bits, plan.modulus(), th);
   } else if constexpr (requires { plan.reduce(x, len); }) {
     // Extracted and reduced 2048 at a time, the block still in L1.
     const std::size_t end = std::max(coefficients, ntt_padded_extent(plan, coefficients, th));
@@ -93,15 +96,18 @@ void ntt_load_plan_coefficients(const Plan& plan, fft::u64* x, const limb_t* src
 }
 
 // Coefficients of an operand's limbs for a plan that fills its first step
-// itself (fft::ntt_fill): b-bit pieces (ntt_extract_coefficients) or whole
-// limbs, zero past the limbs.
+// itself (fft::ntt_fill): b-bit pieces (ntt_extract_coefficients), wide
+// ones already reduced mod `modulus` (ntt_wide_residues; the plan's own
+// reduction leaves a residue as it is), or whole limbs, zero past the limbs.
 struct ntt_limb_source {
   const limb_t* src;
   std::size_t len;
   unsigned bits;
+  fft::u64 modulus = 0;  // the plan's prime: wide coefficients only
   static void fill(void* ctx, fft::u64* dst, std::size_t b, std::size_t e) {
     const ntt_limb_source& s = *static_cast<const ntt_limb_source*>(ctx);
     if (s.bits < 64) return ntt_extract_coefficients(dst, s.src, s.len, b, e, s.bits);
+    if (s.bits > 64) return ntt_wide_residues(dst, s.src, s.len, b, e, s.bits, s.modulus);
     const std::size_t copy_end = std::min(e, std::max(b, s.len));
     if (copy_end > b) std::copy(s.src + b, s.src + copy_end, dst);
     std::fill(dst + (copy_end - b), dst + (e - b), fft::u64{0});

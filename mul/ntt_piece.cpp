@@ -233,7 +233,10 @@ void ntt_piece::fold(u64* dst, const limb_t* src, std::size_t len, std::size_t c
         if (start >= coefficients) break;
         const std::size_t cnt = std::min(L, coefficients - start);
         const u64* v = src + start;
-        if (bits != 64) {
+        if (bits > 64) {  // wide: residues (accumulate takes any 64-bit values)
+          ntt_wide_residues(x, src, len, start, start + cnt, bits, p_);
+          v = x;
+        } else if (bits != 64) {
           ntt_extract_coefficients(x, src, len, start, start + cnt, bits);
           v = x;
         }

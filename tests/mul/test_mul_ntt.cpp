@@ -764,7 +764,10 @@ TEST_F(NttEngineEnvironment, ForcesTheEngineOrFailsClearly) {
 
 TEST(MulNtt, LengthLimit) {
   const std::size_t half = (std::size_t{3} << 31);
-  EXPECT_EQ(detail::ntt_transform_length(half, half), fft::ntt_max_length);  // 3*2^32 - 1 coefficients
+  // 3*2^32 - 1 coefficients of whole limbs (wide ones, the automatic choice there, take fewer).
+  EXPECT_EQ(detail::ntt_choose_layout(detail::ntt_default_engine(), half, half, radix::binary, 0, 64).shape.n,
+            fft::ntt_max_length);
+  EXPECT_NE(detail::ntt_transform_length(half, half), 0u);
   EXPECT_EQ(detail::ntt_transform_length(half + 1, half + 1), 0u);
 }
 
@@ -903,6 +906,11 @@ TEST(MulNtt, SplitLayoutAtTheSwitchPoints) {
           }
           continue;
         }
+        if (l.bits > 64) {  // wide, four primes: tests/mul/test_ntt_wide.cpp
+          EXPECT_EQ(l.primes, 4u);
+          EXPECT_GT(whole.primes, 3u);
+          continue;
+        }
         EXPECT_EQ(l.primes, 3u);
         EXPECT_GE(l.bits, 56u);
         EXPECT_LE(l.shape.n, 2 * whole.shape.n);
@@ -922,9 +930,11 @@ TEST(MulNtt, SplitLayoutAtTheSwitchPoints) {
     EXPECT_EQ(dec.bits, 64u);
     EXPECT_EQ(dec.primes, 4u);
   }
-  // 10^8 and 10^9 digits (5.2 10^6 and 5.2 10^7 limbs): three primes.
-  EXPECT_EQ(detail::ntt_choose_layout(ntt_engine::ifma, 5190551, 5190551, radix::binary).primes, 3u);
+  // 10^8 digits (5.2 10^6 limbs): wide coefficients on four primes; 10^9 (5.2 10^7): b < 64 on three.
+  EXPECT_EQ(detail::ntt_choose_layout(ntt_engine::ifma, 5190551, 5190551, radix::binary).primes, 4u);
   EXPECT_EQ(detail::ntt_choose_layout(ntt_engine::ifma, 51905504, 51905504, radix::binary).primes, 3u);
+  EXPECT_EQ(detail::ntt_choose_layout(ntt_engine::ifma, 51905504, 51905504, radix::binary, 0, 0,
+                                      detail::ntt_fold::automatic, 63).primes, 3u);
   // The portable engine's primes (~2^186) never need a split.
   EXPECT_EQ(detail::ntt_choose_layout(ntt_engine::portable, std::size_t{1} << 30, std::size_t{1} << 30,
                                       radix::binary).bits, 64u);

@@ -428,8 +428,10 @@ ntt_fixed_factor::shape ntt_fixed_factor::choose(ntt_engine e, std::size_t bn, s
   unsigned primes = ntt_primes_needed(e, max_an, bn, rx), bits = 64;
   if (may_fold && rx == radix::binary) {
     // Large binary products: the multiply's cut into b-bit coefficients
-    // where three primes cover those and not whole limbs.
-    const ntt_layout l = ntt_choose_layout(e, std::max(max_an, bn), std::min(max_an, bn), rx, 0, force_bits);
+    // where three primes cover those and not whole limbs (b < 64: the kept
+    // transforms take no wide coefficients).
+    const ntt_layout l = ntt_choose_layout(e, std::max(max_an, bn), std::min(max_an, bn), rx, 0, force_bits,
+                                           ntt_fold::automatic, 63);
     if (force_bits != 0 || (l.bits < 64 && l.primes < primes)) {
       primes = l.primes;
       bits = l.bits;

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "fft/ntt_arith.hpp"
+#include "fft/ntt_avx2_arith.hpp"
 #include "prim/cpu_features.hpp"
 #include "prim/ifma_target.hpp"
 #include "prim/parallel.hpp"
@@ -64,10 +65,81 @@ BIGMUL_IFMA void extract_run_ifma(std::uint64_t* dst, const limb_t* src, std::si
 
 }  // namespace
 
+namespace {
+
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+// Wide coefficients j .. j + 4 mod p (p < 2^50) in doubles, 4 a vector
+// [FFTSMALL]: each coefficient's 128-bit window cut into 43-bit
+// pieces c0 + c1 2^43 + c2 2^86 (b <= 127: c2 < 2^41), exact doubles; c1
+// (2^43 mod p) and c2 (2^86 mod p) are Shoup products within p/2 + 1 each
+// (fft/ntt_avx2_arith.hpp), the sum below 2^51 reduced to [-p/2 - 1, p/2 + 1]
+// and moved into [0, p). For j in [j_begin, j_end) (a multiple of 4 of
+// them): each reads src[(j bits) / 64 .. + 3), which the caller keeps
+// inside the limbs.
+// x < 2^52 as doubles (a named function: clang gives a lambda no target).
+BIGMUL_AVX2 inline __m256d exact_double(__m256i x, const fft::avx2::vconst& c) {
+  return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, c.exp52)), _mm256_set1_pd(fft::avx2::two52));
+}
+BIGMUL_AVX2 void wide_residues_avx2(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t j_begin,
+                                    std::size_t j_end, unsigned bits, std::uint64_t p) {
+  using namespace fft::avx2;
+  const vconst c = make_vconst(p);
+  const std::uint64_t r1 = static_cast<std::uint64_t>((fft::u128{1} << 43) % p),
+                      r2 = static_cast<std::uint64_t>(static_cast<fft::u128>(r1) * r1 % p);
+  const double w1 = signed_rep(r1, p), w2 = signed_rep(r2, p);
+  const __m256d W1 = _mm256_set1_pd(w1), W1p = _mm256_set1_pd(w1 / static_cast<double>(p)),
+                W2 = _mm256_set1_pd(w2), W2p = _mm256_set1_pd(w2 / static_cast<double>(p)),
+                two52v = _mm256_set1_pd(two52), zero = _mm256_setzero_pd();
+  const __m256i m43 = _mm256_set1_epi64x((1ll << 43) - 1);
+  const std::uint64_t hmask = (std::uint64_t{1} << (bits - 64)) - 1;
+  // The cut in scalar (a shift pair a limb: cheaper than gathers), the arithmetic 4 a vector.
+  constexpr std::size_t block = 64;
+  alignas(32) std::uint64_t lo[block], hi[block];
+  std::size_t off = j_begin * bits;
+  for (std::size_t j0 = j_begin; j0 < j_end; j0 += block) {
+    const std::size_t len = std::min(block, j_end - j0);
+    for (std::size_t q = 0; q < len; ++q, off += bits) {
+      const std::size_t i = off >> 6;
+      const unsigned s = static_cast<unsigned>(off & 63), rs = 63 - s;  // (v << 1) << (63 - s): v << (64 - s)
+      const std::uint64_t x0 = src[i], x1 = src[i + 1], x2 = src[i + 2];
+      lo[q] = (x0 >> s) | ((x1 << 1) << rs);
+      hi[q] = ((x1 >> s) | ((x2 << 1) << rs)) & hmask;
+    }
+    for (std::size_t q = 0; q < len; q += 4) {
+      const __m256i l = _mm256_load_si256(reinterpret_cast<const __m256i*>(lo + q)),
+                    h = _mm256_load_si256(reinterpret_cast<const __m256i*>(hi + q));
+      const __m256i c0 = _mm256_and_si256(l, m43);
+      const __m256i c1 = _mm256_and_si256(_mm256_or_si256(_mm256_srli_epi64(l, 43), _mm256_slli_epi64(h, 21)), m43);
+      const __m256i c2 = _mm256_srli_epi64(h, 22);
+      const __m256d t = _mm256_add_pd(_mm256_add_pd(exact_double(c0, c), mulmod_shoup(exact_double(c1, c), W1, W1p, c)),
+                                      mulmod_shoup(exact_double(c2, c), W2, W2p, c));
+      __m256d r = reduce(t, c);
+      r = _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, zero, _CMP_LT_OQ), c.p));  // [0, p)
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + (j0 + q - b)),
+                          _mm256_xor_si256(_mm256_castpd_si256(_mm256_add_pd(r, two52v)), c.exp52));
+    }
+  }
+}
+#endif
+
+}  // namespace
+
 void ntt_wide_residues(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
                        unsigned bits, std::uint64_t p) {
   const ntt_wide_modulus m(p);
-  for (std::size_t j = b; j < e; ++j) {
+  std::size_t j = b;
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  // Whole vectors while every lane's three limbs lie inside src: j bits < 64 (len - 2).
+  if (p < (std::uint64_t{1} << 50) && len > 2 && prim::cpu_has_avx2_fma()) {
+    const std::size_t safe = std::min(e, (len - 2) * 64 / bits);
+    if (safe > b + 4) {
+      const std::size_t end = b + (safe - b) / 4 * 4;
+      wide_residues_avx2(dst, src, b, b, end, bits, p);
+      j = end;
+    }
+  }
+#endif
+  for (; j < e; ++j) {
     std::uint64_t lo, hi;
     ntt_wide_coefficient_at(src, len, j, bits, lo, hi);
     dst[j - b] = m.reduce(lo, hi);

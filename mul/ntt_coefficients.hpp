@@ -156,6 +156,52 @@ struct ntt_wide_accumulator {
   }
 };
 
+// `len` consecutive wide coefficients (64 < bits <= 127), each v =
+// coefficient(q) given as four limbs (v < 2^256), added into the running
+// sum as ntt_wide_accumulator::add does, the sum kept in registers for the
+// run: each coefficient finishes one limb, or two when it crosses a second
+// limb boundary. Writes the finished limbs to out; returns how many (at
+// most (shift + len bits) / 64).
+template <class Coefficient>
+inline std::size_t ntt_wide_carry_run(std::size_t len, Coefficient&& coefficient, unsigned bits,
+                                      ntt_wide_accumulator& sum, std::uint64_t* out) {
+  std::uint64_t a0 = sum.acc[0], a1 = sum.acc[1], a2 = sum.acc[2], a3 = sum.acc[3], a4 = sum.acc[4];
+  unsigned s = sum.shift;
+  std::size_t written = 0;
+  for (std::size_t q = 0; q < len; ++q) {
+    std::uint64_t v0, v1, v2, v3;
+    coefficient(q, v0, v1, v2, v3);
+    const unsigned rs = 63 - s;  // (v >> 1) >> (63 - s): v >> (64 - s), 0 when s == 0
+    bin::carry_t c = bin::addc(0, a0, v0 << s, &a0);
+    c = bin::addc(c, a1, (v1 << s) | ((v0 >> 1) >> rs), &a1);
+    c = bin::addc(c, a2, (v2 << s) | ((v1 >> 1) >> rs), &a2);
+    c = bin::addc(c, a3, (v3 << s) | ((v2 >> 1) >> rs), &a3);
+    a4 += ((v3 >> 1) >> rs) + c;
+    s += bits - 64;  // bits > 64: at least one limb is finished
+    out[written++] = a0;
+    a0 = a1;
+    a1 = a2;
+    a2 = a3;
+    a3 = a4;
+    a4 = 0;
+    if (s >= 64) {
+      s -= 64;
+      out[written++] = a0;
+      a0 = a1;
+      a1 = a2;
+      a2 = a3;
+      a3 = 0;
+    }
+  }
+  sum.acc[0] = a0;
+  sum.acc[1] = a1;
+  sum.acc[2] = a2;
+  sum.acc[3] = a3;
+  sum.acc[4] = a4;
+  sum.shift = s;
+  return written;
+}
+
 // `len` consecutive coefficients, each v = coefficient(q) given as three
 // limbs (v < 2^192), added into the running sum as
 // ntt_bit_accumulator::add does, the sum kept in registers for the run

@@ -112,28 +112,58 @@ bool task_bit_offsets(const crt_job& j, std::size_t task) {
 }
 
 // Wide binary coefficients (64 < bits <= 127) at bit offsets: Garner's
-// four-limb values summed by ntt_wide_accumulator. The last piece's limbs
-// can reach past rn (count bits < 64 rn + bits): those must be zero.
+// four-limb values summed by ntt_wide_carry_run (four primes below 2^50:
+// Horner and the sum fused; else ntt_horner_limbs4 first). The last piece's
+// limbs can reach past rn (count bits < 64 rn + bits): a group that could
+// goes through a buffer, and what lands past rn must be zero.
 bool task_wide(const crt_job& j, std::size_t task) {
-  u64 digits[max_primes * group];
+  u64 digits[max_primes * group], x[4 * group], spill[2 * group + 2];
   bool ok = true;
   const std::size_t lo = j.bound(task), hi = j.bound(task + 1);
   std::size_t out = j.limb_at(lo);
   ntt_wide_accumulator sum;
   sum.shift = static_cast<unsigned>((lo * j.bits) & 63);
+  const bool fused = j.used == 4 && j.k.primes[0].p < (u64{1} << 50) && j.k.primes[1].p < (u64{1} << 50) &&
+                     j.k.primes[2].p < (u64{1} << 50);
+  const u64 P0 = j.k.primes[0].p, P1 = j.k.primes[1].p, P2 = j.k.primes[2].p;
   for (std::size_t g0 = lo; g0 < hi; g0 += group) {
     const std::size_t len = std::min(group, hi - g0);
     j.k.mixed_radix(j.residues, g0, len, digits, j.used);
-    for (std::size_t q = 0; q < len; ++q) {
-      u64 v[4], limbs[2];
-      ok &= ntt_horner_limbs4(j.k.primes, j.used, digits, len, q, v);
-      const unsigned n = sum.add(v, j.bits, limbs);
-      for (unsigned t = 0; t < n; ++t, ++out)
-        if (out < j.rn)
-          j.r[out] = limbs[t];
-        else
-          ok &= limbs[t] == 0;
+    const bool direct = out + (sum.shift + len * j.bits) / 64 <= j.rn;
+    u64* to = direct ? j.r + out : spill;
+    std::size_t n;
+    if (fused) {
+      n = ntt_wide_carry_run(
+          len,
+          [&](std::size_t q, u64& v0, u64& v1, u64& v2, u64& v3) {
+            u64 v[4];
+            garner4_horner(digits[q], digits[len + q], digits[2 * len + q], digits[3 * len + q], P0, P1, P2, v);
+            v0 = v[0];
+            v1 = v[1];
+            v2 = v[2];
+            v3 = v[3];
+          },
+          j.bits, sum, to);
+    } else {
+      for (std::size_t q = 0; q < len; ++q) ok &= ntt_horner_limbs4(j.k.primes, j.used, digits, len, q, x + 4 * q);
+      n = ntt_wide_carry_run(
+          len,
+          [&](std::size_t q, u64& v0, u64& v1, u64& v2, u64& v3) {
+            v0 = x[4 * q];
+            v1 = x[4 * q + 1];
+            v2 = x[4 * q + 2];
+            v3 = x[4 * q + 3];
+          },
+          j.bits, sum, to);
     }
+    for (std::size_t t = 0; t < n && !direct; ++t) {
+      if (out + t < j.rn) {
+        j.r[out + t] = spill[t];
+      } else {
+        ok &= spill[t] == 0;
+      }
+    }
+    out += n;
   }
   ok &= sum.acc[4] == 0;
   std::copy(sum.acc, sum.acc + 4, j.tails + tail_limbs * task);

@@ -69,6 +69,24 @@ inline bool ntt_horner_limbs4(const fft::ntt_prime* primes, unsigned used, const
   return fits;
 }
 
+// Four primes below 2^50 (the vector engines'): x = v0 + p0 (v1 + p1 (v2 +
+// p2 v3)) < 2^200 as four limbs, each step multiplying only the limbs it has.
+inline void garner4_horner(fft::u64 v0, fft::u64 v1, fft::u64 v2, fft::u64 v3, fft::u64 p0, fft::u64 p1,
+                           fft::u64 p2, fft::u64 x[4]) {
+  using fft::u128;
+  using fft::u64;
+  const u128 y = static_cast<u128>(v3) * p2 + v2;  // < 2^100
+  const u128 z0 = static_cast<u128>(static_cast<u64>(y)) * p1 + v1;
+  const u128 z1 = static_cast<u128>(static_cast<u64>(y >> 64)) * p1 + static_cast<u64>(z0 >> 64);  // z < 2^150
+  const u128 x0 = static_cast<u128>(static_cast<u64>(z0)) * p0 + v0;
+  const u128 x1 = static_cast<u128>(static_cast<u64>(z1)) * p0 + static_cast<u64>(x0 >> 64);
+  const u128 x2 = static_cast<u128>(static_cast<u64>(z1 >> 64)) * p0 + static_cast<u64>(x1 >> 64);
+  x[0] = static_cast<u64>(x0);
+  x[1] = static_cast<u64>(x1);
+  x[2] = static_cast<u64>(x2);
+  x[3] = static_cast<u64>(x2 >> 64);
+}
+
 // The binary carry of `len` coefficients, each x = coefficient(q) given as
 // three limbs (x < 2^163): x is added to the running carry (pend[0],
 // pend[1]) and the low limb written to r[q] (pend[1] + x2 + carry < 2^64:

@@ -170,7 +170,8 @@ TEST(NttWide, ResiduesMatchGmp) {
 
 // ntt_wide_accumulator: the limbs it emits and what it keeps are exactly
 // sum x_c 2^(c bits), for four-limb values up to the bound (2^250) and beyond
-// the primes' (all ones), every b 65 .. 127.
+// the primes' (all ones), every b 65 .. 127; ntt_wide_carry_run (the
+// carry's register loop) gives the same limbs and sum.
 TEST(NttWide, AccumulatorMatchesGmp) {
   std::mt19937_64 g(0x3137);
   mpz_t want, t, got;
@@ -179,12 +180,13 @@ TEST(NttWide, AccumulatorMatchesGmp) {
     for (const int fill : {0, 1}) {
       constexpr std::size_t count = 300;
       mpz_set_ui(want, 0);
-      detail::ntt_wide_accumulator sum;
-      std::vector<limb_t> out(count * 2 + 8, 0);
+      detail::ntt_wide_accumulator sum, run;
+      std::vector<limb_t> out(count * 2 + 8, 0), out_run(count * 2 + 8, 0);
+      std::vector<fft::u64> xs(4 * count);
       std::size_t written = 0;
       for (std::size_t q = 0; q < count; ++q) {
-        fft::u64 x[4];
-        for (auto& v : x) v = fill == 0 ? g() : ~fft::u64{0};
+        fft::u64* x = xs.data() + 4 * q;
+        for (unsigned l = 0; l < 4; ++l) x[l] = fill == 0 ? g() : ~fft::u64{0};
         x[3] >>= 6;  // < 2^250
         to_mpz(t, std::vector<limb_t>(x, x + 4));
         mpz_mul_2exp(t, t, q * bits);
@@ -196,6 +198,25 @@ TEST(NttWide, AccumulatorMatchesGmp) {
       for (unsigned l = 0; l < 4; ++l) out[written + l] = sum.acc[l];
       to_mpz(got, out);
       ASSERT_EQ(mpz_cmp(got, want), 0) << bits << " bits, fill " << fill;
+      // The register loop, in runs of 7 and the rest: the same limbs and sum.
+      std::size_t w = 0;
+      for (std::size_t q0 = 0; q0 < count; q0 += 7) {
+        const std::size_t len = std::min<std::size_t>(7, count - q0);
+        w += detail::ntt_wide_carry_run(
+            len,
+            [&](std::size_t q, fft::u64& v0, fft::u64& v1, fft::u64& v2, fft::u64& v3) {
+              const fft::u64* x = xs.data() + 4 * (q0 + q);
+              v0 = x[0];
+              v1 = x[1];
+              v2 = x[2];
+              v3 = x[3];
+            },
+            bits, run, out_run.data() + w);
+      }
+      ASSERT_EQ(w, written) << bits;
+      ASSERT_EQ(run.shift, sum.shift) << bits;
+      for (unsigned l = 0; l < 5; ++l) ASSERT_EQ(run.acc[l], sum.acc[l]) << bits << " bits, limb " << l;
+      ASSERT_TRUE(std::equal(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(w), out_run.begin())) << bits;
     }
   mpz_clears(want, t, got, nullptr);
 }

@@ -31,6 +31,7 @@
 #include "mul/cuda/split_fused_hd.hpp"
 #include "mul/coefficients_impl.hpp"
 #include "mul/fft_mul.hpp"
+#include "mul/gpu_memory_model.hpp"
 #include "mul/gpu_plan_rule.hpp"
 #include "mul/mul_cuda.hpp"
 #include "mul/fft_round.hpp"
@@ -211,49 +212,77 @@ bool join_in_carry(const fft_job& j, const job_sizes& s, const limb_t* d_r, cons
   return !overlaps(d_r, rn, d_a, j.G * j.an) && !overlaps(d_r, rn, d_b, j.G * j.bn);
 }
 
-// One layout of the pass's memory: the first call (base nullptr) measures it.
+// What of the pass's shape its memory depends on (mul/gpu_memory_model.hpp).
+gpu_pass_shape memory_shape(const fft_job& j, const job_sizes& s) {
+  gpu_pass_shape p;
+  p.G = j.G;
+  p.ca = s.ca;
+  p.cb = s.cb;
+  p.nc = s.nc;
+  p.m = s.m;
+  p.n = s.n;
+  p.spectrum = s.spectrum;
+  p.real_bytes = is_single_precision(j.algo) ? 4 : 8;
+  p.real_layout = is_real_layout(j.algo);
+  p.cufft = j.engine == fft_engine::cufft;
+  p.square = j.square;
+  return p;
+}
+
+// The pass's buffers and their layout (mul/gpu_memory_model.hpp): the
+// sub-algorithms' temp sized by their own first call.
 template <class Real>
-cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, std::size_t& bytes) {
-  using C = dfft::cplx<Real>;
-  temp_carver tc(base);
-  const std::size_t G = j.G;
-  m.da = tc.take<std::int32_t>(G * s.ca);
-  m.db = j.square ? m.da : tc.take<std::int32_t>(G * s.cb);
-  m.A = tc.take<C>(G * s.spectrum);
-  m.B = j.square ? nullptr : tc.take<C>(G * s.spectrum);
-  if (j.engine == fft_engine::cufft && is_real_layout(j.algo)) {
-    m.Ra = tc.take<Real>(G * s.n);
-    m.Rb = j.square ? nullptr : tc.take<Real>(G * s.n);
-  }
-  std::size_t work_elements = 0;
+cudaError_t plan_memory(const fft_job& j, const job_sizes& s, gpu_pass_layout& l, std::size_t& split_bytes,
+                        std::size_t& carry_bytes) {
+  std::size_t work_elements = 0, cufft_work_bytes = 0;
   if (!workspace_of<Real>(j, s, work_elements)) return cudaErrorInvalidValue;
-  m.work = tc.take<C>(work_elements);
-  m.cufft_work_bytes = 0;
   if (j.engine == fft_engine::cufft)
-    BIGMUL_TRY(cufft_pass_work_bytes<Real>(is_real_layout(j.algo), s.n, G, m.cufft_work_bytes));
-  m.cufft_work = tc.take<char>(m.cufft_work_bytes);
-  m.c = tc.take<std::int64_t>(G * s.nc);
-  m.digits = tc.take<std::uint32_t>(G * s.m);
-  m.report = tc.take<pass_report>(1);
-  m.sink = m.report ? &m.report->sink : nullptr;
-  m.ok = tc.take<int>(G);
-  // Sub-algorithm temp: sized by their own first call.
+    BIGMUL_TRY(cufft_pass_work_bytes<Real>(is_real_layout(j.algo), s.n, j.G, cufft_work_bytes));
   std::size_t split_a = 0, split_b = 0;
   BIGMUL_TRY(split_operand(j, nullptr, split_a, nullptr, j.an, nullptr, 0));
-  BIGMUL_TRY(split_operand(j, nullptr, split_b, nullptr, j.bn, nullptr, 0));
-  m.split_bytes = std::max(split_a, split_b);
-  m.split_temp = tc.take<char>(m.split_bytes);
-  m.carry_bytes = 0;
-  BIGMUL_TRY(carry_pass<Real>(j, s, nullptr, m.carry_bytes, nullptr, nullptr, nullptr, 0));
+  if (!j.square) BIGMUL_TRY(split_operand(j, nullptr, split_b, nullptr, j.bn, nullptr, 0));
+  split_bytes = std::max(split_a, split_b);
+  carry_bytes = 0;
+  BIGMUL_TRY(carry_pass<Real>(j, s, nullptr, carry_bytes, nullptr, nullptr, nullptr, 0));
   if (j.fused_carry && j.fused_join) {  // the pass decides per call (join_in_carry); room for either
     std::size_t join_bytes = 0;
     if (carry_join_fusable(j.f, s.nc, s.m, carry_max_abs<Real>()))
-      BIGMUL_TRY(carry_join_fused_device_batched(nullptr, join_bytes, nullptr, s.nc, G, j.f, s.m, nullptr,
+      BIGMUL_TRY(carry_join_fused_device_batched(nullptr, join_bytes, nullptr, s.nc, j.G, j.f, s.m, nullptr,
                                                  j.an + j.bn, nullptr, nullptr, nullptr, 0, 0, carry_max_abs<Real>()));
-    m.carry_bytes = std::max(m.carry_bytes, join_bytes);
+    carry_bytes = std::max(carry_bytes, join_bytes);
   }
-  m.carry_temp = tc.take<char>(m.carry_bytes);
-  bytes = tc.bytes();
+  const gpu_pass_buffers b = gpu_pass_buffers_of(memory_shape(j, s), sizeof(pass_report), work_elements,
+                                                 cufft_work_bytes, split_bytes, carry_bytes);
+  l = gpu_pass_layout_of(b);
+  return cudaSuccess;
+}
+
+// The pass's memory carved by its layout; base nullptr measures it (bytes).
+template <class Real>
+cudaError_t carve(void* base, const fft_job& j, const job_sizes& s, carved& m, std::size_t& bytes) {
+  gpu_pass_layout l;
+  BIGMUL_TRY(plan_memory<Real>(j, s, l, m.split_bytes, m.carry_bytes));
+  bytes = l.bytes;
+  if (!base) return cudaSuccess;
+  char* const p = static_cast<char*>(base);
+  const gpu_pass_buffers& at = l.at;
+  m.da = reinterpret_cast<std::int32_t*>(p + at.digits_a);
+  m.db = j.square ? m.da : reinterpret_cast<std::int32_t*>(p + at.digits_b);
+  m.c = reinterpret_cast<std::int64_t*>(p + at.coeffs);
+  m.report = reinterpret_cast<pass_report*>(p + at.report);
+  m.sink = &m.report->sink;
+  m.ok = reinterpret_cast<int*>(p + at.ok);
+  m.split_temp = p + at.split_temp;
+  m.A = p + at.spectrum_a;
+  m.B = j.square ? nullptr : p + at.spectrum_b;
+  const bool cufft_real = j.engine == fft_engine::cufft && is_real_layout(j.algo);
+  m.Ra = cufft_real ? p + at.real_a : nullptr;
+  m.Rb = cufft_real && !j.square ? p + at.real_b : nullptr;
+  m.work = p + at.work;
+  m.cufft_work = p + at.cufft_work;
+  m.cufft_work_bytes = l.size.cufft_work;
+  m.carry_temp = p + at.carry_temp;
+  m.digits = reinterpret_cast<std::uint32_t*>(p + at.product_digits);
   return cudaSuccess;
 }
 

@@ -5,7 +5,11 @@
 // floor bench_mul_gpu reported before (limbs in and out + 6 spectra).
 #include <gtest/gtest.h>
 
+#include <random>
+#include <vector>
+
 #include "mul/gpu_byte_model.hpp"
+#include "mul/gpu_memory_model.hpp"
 
 namespace {
 
@@ -212,6 +216,133 @@ TEST(GpuByteModel, FloorSumsToTheWholeProductFloor) {
   EXPECT_GE(b.forward, f.forward);
   EXPECT_GE(b.inverse, f.inverse);
   EXPECT_GE(b.join, f.join);
+}
+
+
+// ---- the pass's device memory (mul/gpu_memory_model.hpp) ----
+
+using bigmul::detail::gpu_pass_buffers;
+using bigmul::detail::gpu_pass_buffers_of;
+using bigmul::detail::gpu_pass_layout;
+using bigmul::detail::gpu_pass_layout_of;
+
+// One buffer of a layout: its range and the phase it lives in (0: the whole pass).
+struct placed {
+  std::size_t at, bytes;
+  int phase;
+};
+
+std::vector<placed> buffers_of(const gpu_pass_layout& l) {
+  const gpu_pass_buffers &a = l.at, &b = l.size;
+  return {{a.digits_a, b.digits_a, 0},     {a.digits_b, b.digits_b, 0},     {a.coeffs, b.coeffs, 0},
+          {a.report, b.report, 0},         {a.ok, b.ok, 0},                 {a.split_temp, b.split_temp, 1},
+          {a.spectrum_a, b.spectrum_a, 2}, {a.spectrum_b, b.spectrum_b, 2}, {a.real_a, b.real_a, 2},
+          {a.real_b, b.real_b, 2},         {a.work, b.work, 2},             {a.cufft_work, b.cufft_work, 2},
+          {a.carry_temp, b.carry_temp, 3}, {a.product_digits, b.product_digits, 3}};
+}
+
+// Every buffer aligned and inside the pass's bytes; two buffers alive at the
+// same time (same phase, or one of them live all pass) never overlap.
+void expect_sound(const gpu_pass_layout& l) {
+  const std::vector<placed> v = buffers_of(l);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    EXPECT_EQ(v[i].at % 256, 0u) << "buffer " << i;
+    EXPECT_LE(v[i].at + v[i].bytes, l.bytes) << "buffer " << i;
+    for (std::size_t k = i + 1; k < v.size(); ++k) {
+      if (!v[i].bytes || !v[k].bytes) continue;
+      if (v[i].phase && v[k].phase && v[i].phase != v[k].phase) continue;  // never alive together
+      const bool apart = v[i].at + v[i].bytes <= v[k].at || v[k].at + v[k].bytes <= v[i].at;
+      EXPECT_TRUE(apart) << "buffers " << i << " and " << k << " overlap";
+    }
+  }
+}
+
+// inhouse_real's pass with the fused split (4 descriptor words) and the fused
+// carry and join (7 words), a 64-byte report, a 2-pass plan's workspace of
+// G x 64 complex points. By hand: live da 0 + 392, db 512 + 240, c 768 + 1248,
+// report 2048 + 64, ok 2304 + 8 -> 2560; spectra 2560 + 2048, 4608 + 2048,
+// workspace 6656 + 2048 -> 8704; the split's temp and the carry's temp with
+// the product digits (2816 + 640) inside the spectra's bytes.
+TEST(GpuMemoryModel, FusedPathByHand) {
+  const gpu_pass_layout l = gpu_pass_layout_of(gpu_pass_buffers_of(inhouse_real(), 64, 128, 0, 32, 56));
+  EXPECT_EQ(l.at.digits_b, 512u);
+  EXPECT_EQ(l.at.coeffs, 768u);
+  EXPECT_EQ(l.at.ok, 2304u);
+  EXPECT_EQ(l.live, 2560u);
+  EXPECT_EQ(l.at.split_temp, 2560u);
+  EXPECT_EQ(l.at.spectrum_b, 4608u);
+  EXPECT_EQ(l.at.work, 6656u);
+  EXPECT_EQ(l.transform, 6144u);
+  EXPECT_EQ(l.at.carry_temp, 2560u);
+  EXPECT_EQ(l.at.product_digits, 2816u);
+  EXPECT_EQ(l.size.product_digits, 640u);
+  EXPECT_EQ(l.carry, 896u);
+  EXPECT_EQ(l.bytes, 8704u);
+  expect_sound(l);
+}
+
+// Planned bytes per path on one shape: the paths differ only in their split's
+// and carry's temp (old: the scan's pairs and the spread rounds' arrays, here
+// 4 KB each; fused: descriptor words), which overlay the spectra with the
+// product digits; a one-pass plan has no workspace, cuFFT its real arrays.
+TEST(GpuMemoryModel, BytesPerPath) {
+  const gpu_pass_shape s = inhouse_real();
+  const auto bytes = [&](std::size_t work, std::size_t split, std::size_t carry) {
+    return gpu_pass_layout_of(gpu_pass_buffers_of(s, 64, work, 0, split, carry)).bytes;
+  };
+  EXPECT_EQ(bytes(128, 32, 56), 8704u);      // fused split, carry and join
+  EXPECT_EQ(bytes(128, 32, 48), 8704u);      // fused split and carry, separate join
+  EXPECT_EQ(bytes(128, 4096, 4096), 8704u);  // old split and carry: still under the spectra
+  EXPECT_EQ(bytes(0, 32, 56), 6656u);        // one-pass plan: no workspace
+  // The old layout (everything side by side) on the fused path: live, split
+  // temp, spectra and workspace, carry temp, digits.
+  EXPECT_LT(bytes(128, 32, 56), 2560u + 256 + 6144 + 256 + 640);
+  // An old carry temp larger than the spectra sets the region.
+  EXPECT_EQ(bytes(128, 32, 8000), 2560u + 8192 + 640);
+  // The product digits never add bytes while the carry phase fits the spectra.
+  gpu_pass_buffers b = gpu_pass_buffers_of(s, 64, 128, 0, 32, 56);
+  const std::size_t with = gpu_pass_layout_of(b).bytes;
+  b.product_digits = 0;
+  EXPECT_EQ(gpu_pass_layout_of(b).bytes, with);
+  // cuFFT real square (cufft_square): one digits array, one spectrum, one real
+  // array, its work area.
+  const gpu_pass_layout c = gpu_pass_layout_of(gpu_pass_buffers_of(cufft_square(), 64, 999, 1000, 32, 56));
+  EXPECT_EQ(c.size.digits_b, 0u);
+  EXPECT_EQ(c.size.spectrum_b, 0u);
+  EXPECT_EQ(c.size.real_a, 64u * 4);
+  EXPECT_EQ(c.size.real_b, 0u);
+  EXPECT_EQ(c.size.work, 0u);  // the in-house workspace is not cuFFT's
+  EXPECT_EQ(c.size.cufft_work, 1000u);
+  EXPECT_EQ(c.size.product_digits, 80u * 4);
+  expect_sound(c);
+}
+
+// Random shapes and temp sizes: every layout sound, and never more than the
+// buffers side by side.
+TEST(GpuMemoryModel, RandomShapesAreSound) {
+  std::mt19937_64 rng(37);
+  for (int i = 0; i < 2000; ++i) {
+    gpu_pass_shape s;
+    s.G = 1 + rng() % 4;
+    s.ca = 1 + rng() % 5000;
+    s.cb = 1 + rng() % 5000;
+    s.nc = s.ca + s.cb - 1;
+    s.m = s.nc - rng() % 3;
+    s.n = 2 * s.nc;
+    s.real_layout = rng() % 2;
+    s.spectrum = s.real_layout ? s.n / 2 + rng() % 2 : s.n;
+    s.real_bytes = rng() % 2 ? 8 : 4;
+    s.cufft = rng() % 3 == 0;
+    s.square = rng() % 4 == 0;
+    const gpu_pass_buffers b = gpu_pass_buffers_of(s, 64, rng() % 2 ? s.G * s.spectrum : 0, rng() % 50000,
+                                                   rng() % 100000, rng() % 100000);
+    const gpu_pass_layout l = gpu_pass_layout_of(b);
+    expect_sound(l);
+    std::size_t side_by_side = 0;
+    for (const placed& p : buffers_of(l)) side_by_side += (p.bytes + 255) / 256 * 256;
+    EXPECT_LE(l.bytes, side_by_side + 256);
+    if (::testing::Test::HasFailure()) break;
+  }
 }
 
 }  // namespace

@@ -287,4 +287,44 @@ TEST(NttWide, FoldedProductsMatchGmp) {
   }
 }
 
+// The automatic layout at the switch (min(an, bn) = s, where whole limbs
+// need a fourth prime): s - 1 limbs whole on three primes, s and s + 1 wide
+// on four, on the vector engines this processor runs. All-maximum limbs
+// (the largest coefficients against the primes' bound) against the closed
+// form (B^n - 1)^2 = (B^n - 2) B^n + 1, and random operands at s against GMP.
+TEST(NttWide, AutomaticSwitchMatchesGmp) {
+  if (bigmul::test::sanitized) GTEST_SKIP() << "4.2 10^6-limb products; the forced-b tests run the same code";
+  auto g = bigmul::test::rng(3140);
+  const std::size_t s = wide_switch(ntt_engine::avx2);
+  ASSERT_EQ(s, wide_switch(ntt_engine::ifma));
+  const auto run = [&](ntt_engine e, const std::vector<limb_t>& x, const std::vector<limb_t>& y,
+                       const std::vector<limb_t>& want, const char* what) {
+    const std::size_t n = x.size();
+    const auto l = detail::ntt_choose_layout(e, n, n, radix::binary);
+    EXPECT_EQ(l.bits > 64, n >= s) << n;
+    std::vector<limb_t> r(2 * n, 0x5a5a5a5a5a5a5a5aull);
+    mul_options opt;
+    opt.threads = 2;
+    mul_stats st;
+    detail::mul_ntt(r.data(), x.data(), n, y.data(), n, radix::binary, opt, st, e);
+    EXPECT_EQ(st.coefficient_digits, l.bits);
+    ASSERT_TRUE(r == want) << what << ", " << n << " limbs, engine " << detail::ntt_engine_name(e) << ", " << l.bits
+                           << " bits";
+  };
+  for (std::size_t n : {s - 1, s, s + 1}) {
+    const std::vector<limb_t> x(n, ~limb_t{0}), y(n, ~limb_t{0});  // distinct arrays: a product, not a square
+    std::vector<limb_t> want(2 * n, ~limb_t{0});
+    std::fill(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(n), limb_t{0});
+    want[0] = 1;
+    want[n] = ~limb_t{1};
+    for (ntt_engine e : {ntt_engine::avx2, ntt_engine::ifma})
+      if (detail::ntt_engine_available(e)) run(e, x, y, want, "all-maximum");
+  }
+  const auto x = bigmul::test::make_operand(operand_kind::random, s, radix::binary, g);
+  const auto y = bigmul::test::make_operand(operand_kind::random, s, radix::binary, g);
+  const auto want = bigmul::test::gmp_product(x.data(), s, y.data(), s, radix::binary);
+  for (ntt_engine e : {ntt_engine::avx2, ntt_engine::ifma})
+    if (detail::ntt_engine_available(e)) run(e, x, y, want, "random");
+}
+
 }  // namespace

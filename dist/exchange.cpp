@@ -22,15 +22,24 @@ std::size_t displacements(const std::vector<std::size_t>& counts, std::vector<st
 void exchange(const context& ctx, const char* what, const std::uint64_t* send,
               const std::vector<std::size_t>& send_counts, std::uint64_t* recv,
               const std::vector<std::size_t>& recv_counts) {
-  std::vector<std::size_t> sd, rd;
-  const std::size_t sent = displacements(send_counts, sd);
+  std::vector<std::size_t> sd;
+  displacements(send_counts, sd);
+  exchange(ctx, what, send, send_counts, sd, recv, recv_counts);
+}
+
+void exchange(const context& ctx, const char* what, const std::uint64_t* send,
+              const std::vector<std::size_t>& send_counts, const std::vector<std::size_t>& send_displs,
+              std::uint64_t* recv, const std::vector<std::size_t>& recv_counts) {
+  std::vector<std::size_t> rd;
   displacements(recv_counts, rd);
   std::vector<int> sc(send_counts.size()), sdi(sc.size()), rc(sc.size()), rdi(sc.size());
+  std::size_t sent = 0;
   for (std::size_t i = 0; i < sc.size(); ++i) {
     sc[i] = static_cast<int>(send_counts[i]);
-    sdi[i] = static_cast<int>(sd[i]);
+    sdi[i] = static_cast<int>(send_displs[i]);
     rc[i] = static_cast<int>(recv_counts[i]);
     rdi[i] = static_cast<int>(rd[i]);
+    sent += send_counts[i];
   }
   const auto t0 = std::chrono::steady_clock::now();
   check_mpi(MPI_Alltoallv(send, sc.data(), sdi.data(), MPI_UINT64_T, recv, rc.data(), rdi.data(), MPI_UINT64_T,

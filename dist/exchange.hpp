@@ -29,5 +29,11 @@ std::size_t displacements(const std::vector<std::size_t>& counts, std::vector<st
 void exchange(const context& ctx, const char* what, const std::uint64_t* send,
               const std::vector<std::size_t>& send_counts, std::uint64_t* recv,
               const std::vector<std::size_t>& recv_counts);
+// The same with the send side's displacements given (words of one buffer
+// already grouped by destination, in rank order, the rank's own part left
+// in place: its count 0).
+void exchange(const context& ctx, const char* what, const std::uint64_t* send,
+              const std::vector<std::size_t>& send_counts, const std::vector<std::size_t>& send_displs,
+              std::uint64_t* recv, const std::vector<std::size_t>& recv_counts);
 
 }  // namespace bigmul::dist

@@ -16,12 +16,12 @@
 #include "bigmul/error.hpp"
 #include "bigmul/mpi.hpp"
 #include "dist/carry_scan.hpp"
+#include "dist/coefficients.hpp"
 #include "dist/collective.hpp"
 #include "dist/exchange.hpp"
 #include "dist/four_step.hpp"
 #include "dist/transpose.hpp"
 #include "fft/ntt_crt.hpp"
-#include "fft/ntt_decimal_digits.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "mul/limb_ops.hpp"
 #include "mul/modcheck.hpp"
@@ -33,7 +33,6 @@ namespace bigmul::dist {
 
 namespace {
 
-using fft::u128;
 // The working arrays: prim::buffer's (2 MiB aligned, huge pages advised
 // where it advises them): the four-step's strided sides touch a cache line
 // a column, which on 4 KiB pages is a TLB miss each. Past prim::buffer's
@@ -99,7 +98,6 @@ void drop_kept() {
   gone.swap(kept().free);
 }
 
-std::size_t product_digits() { return 3; }  // a coefficient < 2^163 is three base-B digits
 
 plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_local, radix rx) {
   int size = 1;
@@ -220,178 +218,6 @@ void limbs_to_cols(const context& ctx, const plan_layout& L, const limb_t* x, co
   copy_runs_to_cols(runs, col, cols.begin, n2, ctx.threads);  // limbs; four_step::forward reduces them
 }
 
-// A coefficient (< 2^163) from its Garner digits as three 64-bit limbs:
-// x = v0 + p0 (v1 + p1 (v2 + p2 v3)), the inner part below 2^113.
-void horner(const u64* v, const u64* p, unsigned primes, u64& x0, u64& x1, u64& x2) {
-  if (primes == 3) return fft::garner3_horner(v[0], v[1], v[2], p[0], p[1], x0, x1, x2);
-  const u128 y = (static_cast<u128>(v[3]) * p[2] + v[2]) * p[1] + v[1];
-  const u128 lo = static_cast<u128>(static_cast<u64>(y)) * p[0] + v[0];
-  const u128 hi = static_cast<u128>(static_cast<u64>(y >> 64)) * p[0] + static_cast<u64>(lo >> 64);
-  x0 = static_cast<u64>(lo);
-  x1 = static_cast<u64>(hi);
-  x2 = static_cast<u64>(hi >> 64);
-}
-
-// The coefficients' residues (columns layout, one array a prime) -> their
-// three base-B digits, in place in the first three arrays: the engine's
-// Garner digits (8 coefficients a vector on IFMA), a block at a time.
-void garner_digits(const context& ctx, std::size_t words_count, u64* const res[4], unsigned primes, bool ifma,
-                   radix rx) {
-  constexpr std::size_t block = 256;
-  u64 pr[4] = {};
-  for (unsigned k = 0; k < primes; ++k) pr[k] = ifma ? fft::ntt52_primes[k].p : fft::ntt_primes[k].p;
-  prim::parallel_chunks(words_count, std::size_t{1} << 13, ctx.threads, [&](std::size_t b, std::size_t e) {
-    u64 v[4 * block], x[3 * block];
-    for (std::size_t i = b; i < e; i += block) {
-      const std::size_t m = std::min(block, e - i);
-      if (ifma && primes == 3 && rx == radix::decimal) {  // straight to base-10^19 digits, 8 a vector
-        fft::ntt52_decimal_digits(res, i, m, x);
-        for (std::size_t q = 0; q < m; ++q) {
-          res[0][i + q] = x[q];
-          res[1][i + q] = x[m + q];
-          res[2][i + q] = x[2 * m + q];
-        }
-        continue;
-      }
-      if (ifma && primes == 3) {
-        fft::ntt52_crt3_limbs(res, i, m, x);  // x[l m + q]
-      } else {
-        if (ifma)
-          fft::ntt52_mixed_radix_digits(res, i, m, v, primes);
-        else
-          fft::ntt_mixed_radix_digits(res, i, m, v, primes);
-        for (std::size_t q = 0; q < m; ++q) {
-          const u64 d[4] = {v[q], v[m + q], v[2 * m + q], primes == 4 ? v[3 * m + q] : 0};
-          horner(d, pr, primes, x[q], x[m + q], x[2 * m + q]);
-        }
-      }
-      for (std::size_t q = 0; q < m; ++q) {
-        u64 x0 = x[q], x1 = x[m + q], x2 = x[2 * m + q];
-        if (rx == radix::decimal) {  // x < 2^163: three base-10^19 digits
-          const detail::qr64 hi = detail::div_1e19((static_cast<u128>(x2) << 64) | x1);
-          const detail::qr64 lo = detail::div_1e19((static_cast<u128>(hi.r) << 64) | x0);
-          const detail::qr64 top = detail::div_1e19((static_cast<u128>(hi.q) << 64) | lo.q);
-          x0 = lo.r;
-          x1 = top.r;
-          x2 = top.q;
-        }
-        res[0][i + q] = x0;
-        res[1][i + q] = x1;
-        res[2][i + q] = x2;
-      }
-    }
-  });
-}
-
-// Points j of digit l whose position j + l lies in dest: [dest - l) within [0, n).
-range digit_points(range dest, std::size_t l, std::size_t n) {
-  const std::size_t b = dest.begin >= l ? dest.begin - l : 0;
-  const std::size_t e = dest.end >= l ? std::min(n, dest.end - l) : 0;
-  return {b, std::max(b, e)};
-}
-
-// The rank's own points j whose three digits all land on its own positions
-// (j, j + 1, j + 2 in mine) and its columns: the bulk of a rank's digits,
-// added to the sums without an all-to-all.
-range own_core(range mine, std::size_t n) {
-  const std::size_t e = std::min(n, mine.end >= 2 ? mine.end - 2 : 0);
-  return {std::min(mine.begin, e), e};
-}
-
-// The three digits of the core's points added into the sums at once, along
-// their runs (the digit arrays are in position order: run (j1, j2, k) is
-// dig[j2 C + j1 - cols.begin ..], C = the rank's column count, as are the
-// sums). Each task adds only within its runs' positions [j, j + k), so the
-// threads never add to one sum together; the adds past a run's end (digits
-// 1 and 2 of its last points) follow serially.
-void own_digits_to_sums(const context& ctx, const plan_layout& L, u64* const dig[3], const sums_ref& sums,
-                        range mine, range core) {
-  const std::size_t n1 = L.s.n1;
-  const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
-  const std::size_t C = cols.size();
-  std::vector<run_ref> runs;  // words: unused
-  for_each_run(core.begin, core.end, n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
-    runs.push_back({j1, j2, k, nullptr});
-  });
-  auto from = [&](const run_ref& r) { return r.j2 * C + (r.j1 - cols.begin); };  // the run's first digit
-  auto at = [&](const run_ref& r) { return r.j1 + n1 * r.j2 - mine.begin; };    // its first position in sums
-  constexpr std::size_t group = 16;
-  prim::parallel_for((runs.size() + group - 1) / group, ctx.threads, [&](std::size_t g) {
-    for (std::size_t q = g * group; q < std::min(runs.size(), (g + 1) * group); ++q) {
-      const run_ref& r = runs[q];
-      const u64 *d0 = dig[0] + from(r), *d1 = dig[1] + from(r), *d2 = dig[2] + from(r);
-      const std::size_t s = at(r), k = r.k;
-      for (std::size_t i = 0; i < k; ++i) sums.add(s + i, d0[i]);
-      for (std::size_t i = 0; i + 1 < k; ++i) sums.add(s + i + 1, d1[i]);
-      for (std::size_t i = 0; i + 2 < k; ++i) sums.add(s + i + 2, d2[i]);
-    }
-  });
-  for (const run_ref& r : runs)
-    for (std::size_t i = r.k >= 2 ? r.k - 2 : 0; i < r.k; ++i)
-      for (unsigned l = 1; l < 3; ++l)
-        if (i + l >= r.k) sums.add(at(r) + i + l, dig[l][from(r) + i]);
-}
-
-// Digit l of every coefficient to the rank holding its position j + l,
-// added into that rank's sums (one all-to-all a digit: the buffers hold one
-// digit's words, and digit l's array is free once it has gone); the rank's
-// own points in core (own_core) were added by own_digits_to_sums.
-// send: at least the rank's column words; recv: at least mine.size().
-void digit_to_sums(const context& ctx, const plan_layout& L, std::size_t l, const u64* dig, u64* send, u64* recv,
-                   const sums_ref& sums, range mine, range core) {
-  const std::size_t P = static_cast<std::size_t>(ctx.size), n1 = L.s.n1, rn = L.an + L.bn;
-  const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
-  std::vector<std::size_t> sc(P, 0), rc(P, 0);
-  const range here = digit_points(mine, l, L.s.n);
-  std::vector<run_ref> runs;  // words: the run's place in send; null: the rank's own positions
-  std::size_t at = 0;
-  const std::size_t me = static_cast<std::size_t>(ctx.rank);
-  for (std::size_t d = 0; d < P; ++d) {
-    const range pts = digit_points(mpi::product_block(rn, ctx.size, static_cast<int>(d)), l, L.s.n);
-    const std::size_t start = at;
-    auto add_runs = [&](std::size_t b, std::size_t e) {
-      for_each_run(b, e, n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
-        runs.push_back({j1, j2, k, d == me ? nullptr : send + at});
-        if (d != me) at += k;
-      });
-    };
-    if (d == me) {  // the core's own points: own_digits_to_sums
-      add_runs(pts.begin, std::max(pts.begin, std::min(pts.end, core.begin)));
-      add_runs(std::min(pts.end, std::max(pts.begin, core.end)), pts.end);
-    } else {
-      add_runs(pts.begin, pts.end);
-    }
-    sc[d] = at - start;
-    if (d != me)
-      for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(d)),
-                   [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[d] += k; });
-  }
-  // The runs' digits (position order: run (j1, j2, k) at dig[j2 C + j1 -
-  // cols.begin ..]) to send, the rank's own edge points added at once
-  // (distinct positions for one digit: the tasks never add to one sum
-  // together).
-  const std::size_t C = cols.size();
-  constexpr std::size_t group = 64;
-  prim::parallel_for((runs.size() + group - 1) / group, ctx.threads, [&](std::size_t g) {
-    for (std::size_t q = g * group; q < std::min(runs.size(), (g + 1) * group); ++q) {
-      const run_ref& r = runs[q];
-      const u64* d = dig + r.j2 * C + (r.j1 - cols.begin);
-      if (r.words)
-        std::copy(d, d + r.k, r.words);
-      else
-        for (std::size_t i = 0; i < r.k; ++i) sums.add(r.j1 + i + n1 * r.j2 + l - mine.begin, d[i]);
-    }
-  });
-  exchange(ctx, "digits to positions", send, sc, recv, rc);
-  at = 0;
-  for (std::size_t s = 0; s < P; ++s)
-    if (s != me)
-      for_each_run(here.begin, here.end, n1, mpi::block_of(n1, ctx.size, static_cast<int>(s)),
-                   [&](std::size_t j, std::size_t, std::size_t, std::size_t k) {
-                     for (std::size_t i = 0; i < k; ++i) sums.add(j + i + l - mine.begin, recv[at++]);
-                   });
-}
-
 // x[0 .. len) at global limb offset off, modulo 2^61 - 1.
 u64 residue_at(const limb_t* x, std::size_t len, std::size_t off, radix rx, unsigned threads) {
   const u64 r = detail::residue_mod_p(x, len, rx, threads);
@@ -460,43 +286,26 @@ void run_product(const context& ctx, const plan_layout& L, const limb_t* a, cons
   row_b.reset();
   send.reset();
   recv.reset();
-  u64* const dig[4] = {res[0].get(), res[1].get(), res[2].get(), res[3].get()};
-  garner_digits(ctx, w.cols, dig, primes, L.ifma, opt.rx);
-  res[3].reset();
-  clock.lap("garner");
-  words sums_lo, sums_hi;  // the sums: a word and a byte a product limb
   phase(comm, "allocation", [&] {
-    send = make_words(w.cols);
-    recv = make_words(out_block.size());
+    if (!out) {
+      grown->resize(out_block.size());
+      out = grown->data();
+    }
+    if (ctx.size > 1) recv = make_words(out_block.size());
     drop_kept();
-    sums_lo = make_words(out_block.size());
-    sums_hi = make_words((out_block.size() + 7) / 8);
   });
-  const sums_ref sums{sums_lo.get(), reinterpret_cast<std::uint8_t*>(sums_hi.get())};
-  std::fill(sums.lo, sums.lo + out_block.size(), u64{0});
-  std::fill(sums.hi, sums.hi + out_block.size(), std::uint8_t{0});
-  const range core = own_core(out_block, L.s.n);
-  own_digits_to_sums(ctx, L, dig, sums, out_block, core);
-  for (std::size_t l = 0; l < product_digits(); ++l) {
-    digit_to_sums(ctx, L, l, dig[l], send.get(), recv.get(), sums, out_block, core);
-    res[l].reset();
-  }
-  send.reset();
+  u64* const dig[4] = {res[0].get(), res[1].get(), res[2].get(), res[3].get()};
+  const carry_table f = coefficients_to_limbs(ctx, L, primes, dig, recv.get(), out);
+  for (words& r : res) r.reset();
   recv.reset();
-  if (!out) {
-    phase(comm, "allocation", [&] { grown->resize(out_block.size()); });
-    out = grown->data();
-  }
-  const carry_table f = normalize_sums(sums, out_block.size(), out, opt.rx);
-  sums_lo.reset();
-  sums_hi.reset();
+  clock.lap("garner and carry");
   const unsigned c = carry_in(comm, f);
   add_carry(out, out_block.size(), c, opt.rx);  // its carry out, f[c], is the next rank's business
   phase(comm, "carry", [&] {
     if (ctx.rank == ctx.size - 1 && f[c] != 0)
       throw error(error::kind::internal, "distributed product: a carry out of the top limb");
   });
-  clock.lap("carry");
+  clock.lap("carry scan");
   if (opt.modular_check) {
     u64 r[3] = {residue_at(a, L.a_len[me], L.a_off[me], opt.rx, ctx.threads),
                 residue_at(b, L.b_len[me], L.b_off[me], opt.rx, ctx.threads),
@@ -521,9 +330,10 @@ bool use_ifma_engine() {
 
 std::size_t buffer_words::peak_bytes() const {
   const std::size_t transform = primes * arr + 2 * arr + send + recv;
-  // digits, send, recv, sums (a word and a byte a limb; then sums + limbs)
-  const std::size_t digits = 3 * arr + cols + out + out + (out + 7) / 8;
-  return 8 * std::max(transform, digits);
+  // residues, the product's block, the limbs received, the tails sent and
+  // received (dist/coefficients.hpp)
+  const std::size_t garner = primes * arr + out + limbs_in + tails;
+  return 8 * std::max(transform, garner);
 }
 
 buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
@@ -541,6 +351,8 @@ buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   w.recv = std::max(w.cols, w.rows);
   w.arr = std::max(w.cols, w.rows);
   w.out = mpi::product_block(L.an + L.bn, size, rank).size();
+  w.limbs_in = size > 1 ? w.out : 0;
+  w.tails = size > 1 ? 2 * 3 * L.s.n2 : 0;
   return w;
 }
 

@@ -26,6 +26,7 @@ struct plan_layout {
 struct buffer_words {
   unsigned primes = 3;  // the engine's (dist/four_step.hpp)
   std::size_t cols = 0, rows = 0, send = 0, recv = 0, out = 0;
+  std::size_t limbs_in = 0, tails = 0;  // the coefficients' exchanges (dist/coefficients.hpp)
   // The row and residue arrays' words: they trade places (a prime's result
   // goes to a row array in position order, which becomes its residue array).
   std::size_t arr = 0;

@@ -15,6 +15,7 @@
 #include "bigmul/error.hpp"
 #include "bigmul/mpi.hpp"
 #include "dist/carry_scan.hpp"
+#include "dist/coefficients.hpp"
 #include "dist/shape.hpp"
 #include "prim/ops.hpp"
 #include "test_support.hpp"
@@ -297,37 +298,34 @@ TEST(DistCarry, CompositionIsAssociativeNotCommutative) {
   EXPECT_TRUE(differs);
 }
 
-// normalize_sums against one u128 division a limb, on sums at every
-// quotient by B (0, 1, 2: a sum of three digits is below 3B) and their
-// edges, random ones between, in both radices.
-TEST(DistCarry, NormalizeSumsAtEveryQuotient) {
-  using u128 = unsigned __int128;
-  auto g = rng(61);
+// block_table against the block's value: f(c) = over + [limbs + c >= B^len]
+// for every carry c <= 3, on blocks whose upper limbs are all B - 1 (the
+// carry runs through) or not, limb 0 at each edge of B - c, both radices.
+TEST(DistCarry, BlockTableAtEveryCarryIn) {
   for (radix rx : {radix::binary, radix::decimal}) {
-    const u128 B = rx == radix::binary ? u128{1} << 64 : u128{bigmul::decimal_limb_base};
-    const u128 edges[] = {0, 1, B - 3, B - 1, B, B + 1, 2 * B - 1, 2 * B, 2 * B + 1, 3 * B - 3};
-    std::vector<u128> sums;
-    for (u128 a : edges)
-      for (u128 b : edges) {
-        sums.push_back(a);
-        sums.push_back(b);
-      }
-    for (int i = 0; i < 1000; ++i) sums.push_back(((u128{g()} << 64) | g()) % (3 * B - 2));
-    std::vector<std::uint64_t> lo(sums.size());
-    std::vector<std::uint8_t> hi(sums.size());
-    for (std::size_t i = 0; i < sums.size(); ++i) {
-      lo[i] = static_cast<std::uint64_t>(sums[i]);
-      hi[i] = static_cast<std::uint8_t>(sums[i] >> 64);
-    }
-    std::vector<limb_t> out(sums.size());
-    const auto table = bigmul::dist::normalize_sums({lo.data(), hi.data()}, sums.size(), out.data(), rx);
-    u128 carry = 0;
-    for (std::size_t i = 0; i < sums.size(); ++i) {
-      const u128 t = sums[i] + carry;
-      ASSERT_EQ(out[i], static_cast<limb_t>(t % B)) << name(rx) << " limb " << i;
-      carry = t / B;
-    }
-    EXPECT_EQ(table[0], carry) << name(rx);
+    const limb_t top = rx == radix::binary ? ~limb_t{0} : bigmul::decimal_limb_base - 1;
+    for (std::size_t len : {1, 2, 4, 9})
+      for (limb_t low : {limb_t{0}, limb_t{1}, top - 3, top - 2, top - 1, top})
+        for (bool upper_max : {true, false})
+          for (unsigned over : {0u, 1u, 2u}) {
+            std::vector<limb_t> out(len, top);
+            out[0] = low;
+            if (!upper_max && len > 1) out[len - 1] = top - 1;
+            const auto f = bigmul::dist::block_table(out.data(), len, over, rx);
+            for (unsigned c = 0; c < 4; ++c) {
+              auto x = out;  // x + c with carries: the carry out of the top
+              limb_t carry = c;
+              for (std::size_t i = 0; i < len && carry; ++i) {
+                const bool wraps = x[i] > top - carry;
+                x[i] = wraps ? x[i] - (top - carry + 1) : x[i] + carry;
+                carry = wraps ? 1 : 0;
+              }
+              EXPECT_EQ(f[c], over + carry) << name(rx) << " len " << len << " limb 0 " << low << " c " << c;
+            }
+          }
+    const limb_t one = 5;
+    EXPECT_THROW(bigmul::dist::block_table(&one, 1, 3, rx), bigmul::error);
+    EXPECT_EQ(bigmul::dist::block_table(nullptr, 0, 0, rx), (bigmul::dist::carry_table{0, 1, 2, 3}));
   }
 }
 

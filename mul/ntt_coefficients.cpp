@@ -122,15 +122,99 @@ BIGMUL_AVX2 void wide_residues_avx2(std::uint64_t* dst, const limb_t* src, std::
 }
 #endif
 
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+// The same 8 a vector with AVX-512 (processors with IFMA), the cut in
+// vector too: coefficient j + l (j a multiple of 8) reads limbs i_l .. i_l +
+// 2 from i_0 = (j bits) / 64, within i_0 + 16 for bits <= 118, which two
+// loads of 8 and three lane permutes bring together; which lane reads which
+// limb, and its shift, repeat every 8 steps (extract_patterns). Reads
+// src[i_0 .. i_0 + 16): the caller keeps (j_end - 8) bits / 64 + 16 <= len.
+BIGMUL_IFMA inline __m512d exact_double8(__m512i x) {  // x < 2^52
+  return _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(x, _mm512_set1_epi64(0x4330000000000000ll))),
+                       _mm512_set1_pd(4503599627370496.0));
+}
+// round(y) for |y| < 2^51 (the magic constant 1.5 2^52).
+BIGMUL_IFMA inline __m512d round8(__m512d y) {
+  const __m512d magic = _mm512_set1_pd(6755399441055744.0);
+  return _mm512_sub_pd(_mm512_add_pd(y, magic), magic);
+}
+// x w mod p within p/2 + 1 for |x| < 2^52, |w| <= (p - 1)/2, w_p = w / p
+// (fft::avx2::mulmod_shoup, 8 lanes).
+BIGMUL_IFMA inline __m512d mulmod_shoup8(__m512d x, __m512d w, __m512d w_p, __m512d p) {
+  const __m512d h = _mm512_mul_pd(x, w);
+  const __m512d q = round8(_mm512_mul_pd(x, w_p));
+  const __m512d l = _mm512_fmsub_pd(x, w, h);
+  return _mm512_add_pd(_mm512_fnmadd_pd(q, p, h), l);
+}
+BIGMUL_IFMA void wide_residues_ifma(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t j_begin,
+                                    std::size_t j_end, unsigned bits, std::uint64_t p) {
+  thread_local unsigned cached_bits = 0;
+  thread_local extract_pattern P;
+  if (cached_bits != bits) {
+    P = extract_patterns(bits);
+    cached_bits = bits;
+  }
+  const std::uint64_t r1 = static_cast<std::uint64_t>((fft::u128{1} << 43) % p),
+                      r2 = static_cast<std::uint64_t>(static_cast<fft::u128>(r1) * r1 % p);
+  const double pd = static_cast<double>(p), w1 = fft::avx2::signed_rep(r1, p), w2 = fft::avx2::signed_rep(r2, p);
+  const __m512d W1 = _mm512_set1_pd(w1), W1p = _mm512_set1_pd(w1 / pd), W2 = _mm512_set1_pd(w2),
+                W2p = _mm512_set1_pd(w2 / pd), Pv = _mm512_set1_pd(pd), Pinv = _mm512_set1_pd(1.0 / pd),
+                two52v = _mm512_set1_pd(4503599627370496.0);
+  const __m512i one = _mm512_set1_epi64(1), s64 = _mm512_set1_epi64(64), m43 = _mm512_set1_epi64((1ll << 43) - 1),
+                hmask = _mm512_set1_epi64(static_cast<long long>((std::uint64_t{1} << (bits - 64)) - 1)),
+                exp52 = _mm512_set1_epi64(0x4330000000000000ll);
+  for (std::size_t j = j_begin; j < j_end; j += 8) {
+    const unsigned v = static_cast<unsigned>((j >> 3) & 7);
+    const limb_t* at = src + ((j * bits) >> 6);
+    const __m512i x0 = _mm512_loadu_si512(at), x1 = _mm512_loadu_si512(at + 8);
+    const __m512i i0 = _mm512_load_si512(P.lo[v]), s = _mm512_load_si512(P.shift[v]), rs = _mm512_sub_epi64(s64, s);
+    const __m512i i1 = _mm512_add_epi64(i0, one), i2 = _mm512_add_epi64(i1, one);
+    const __m512i w0 = _mm512_permutex2var_epi64(x0, i0, x1), wv1 = _mm512_permutex2var_epi64(x0, i1, x1),
+                  wv2 = _mm512_permutex2var_epi64(x0, i2, x1);
+    // vpsllvq by 64 gives 0: s = 0 needs no case.
+    const __m512i lo = _mm512_or_si512(_mm512_srlv_epi64(w0, s), _mm512_sllv_epi64(wv1, rs));
+    const __m512i hi = _mm512_and_si512(_mm512_or_si512(_mm512_srlv_epi64(wv1, s), _mm512_sllv_epi64(wv2, rs)), hmask);
+    const __m512i c0 = _mm512_and_si512(lo, m43);
+    const __m512i c1 = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(lo, 43), _mm512_slli_epi64(hi, 21)), m43);
+    const __m512i c2 = _mm512_srli_epi64(hi, 22);
+    const __m512d t = _mm512_add_pd(_mm512_add_pd(exact_double8(c0), mulmod_shoup8(exact_double8(c1), W1, W1p, Pv)),
+                                    mulmod_shoup8(exact_double8(c2), W2, W2p, Pv));
+    __m512d r = _mm512_fnmadd_pd(round8(_mm512_mul_pd(t, Pinv)), Pv, t);
+    r = _mm512_mask_add_pd(r, _mm512_cmp_pd_mask(r, _mm512_setzero_pd(), _CMP_LT_OQ), r, Pv);  // [0, p)
+    _mm512_storeu_si512(dst + (j - b), _mm512_xor_si512(_mm512_castpd_si512(_mm512_add_pd(r, two52v)), exp52));
+  }
+}
+#endif
+
 }  // namespace
 
-void ntt_wide_residues(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
-                       unsigned bits, std::uint64_t p) {
+void ntt_wide_residues_lanes(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
+                             unsigned bits, std::uint64_t p, unsigned lanes) {
   const ntt_wide_modulus m(p);
   std::size_t j = b;
+  const auto scalar_to = [&](std::size_t end) {
+    for (; j < end; ++j) {
+      std::uint64_t lo, hi;
+      ntt_wide_coefficient_at(src, len, j, bits, lo, hi);
+      dst[j - b] = m.reduce(lo, hi);
+    }
+  };
+  const bool vector_prime = p < (std::uint64_t{1} << 50);
+#if defined(BIGMUL_HAVE_IFMA_CODE)
+  // Whole vectors of 8 from the first multiple of 8, each reading at most 16
+  // limbs from its first coefficient's: coefficients below (len - 16) 64 / bits.
+  if ((lanes == 0 || lanes == 8) && vector_prime && bits <= 118 && len > 16 && prim::cpu_has_avx512_ifma()) {
+    const std::size_t vec_begin = (b + 7) / 8 * 8, vec_end = std::min(e, (len - 16) * 64 / bits) / 8 * 8;
+    if (vec_end > vec_begin) {
+      scalar_to(vec_begin);
+      wide_residues_ifma(dst, src, b, vec_begin, vec_end, bits, p);
+      j = vec_end;
+    }
+  }
+#endif
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   // Whole vectors while every lane's three limbs lie inside src: j bits < 64 (len - 2).
-  if (p < (std::uint64_t{1} << 50) && len > 2 && prim::cpu_has_avx2_fma()) {
+  if ((lanes == 0 || lanes == 4) && j == b && vector_prime && len > 2 && prim::cpu_has_avx2_fma()) {
     const std::size_t safe = std::min(e, (len - 2) * 64 / bits);
     if (safe > b + 4) {
       const std::size_t end = b + (safe - b) / 4 * 4;
@@ -139,11 +223,12 @@ void ntt_wide_residues(std::uint64_t* dst, const limb_t* src, std::size_t len, s
     }
   }
 #endif
-  for (; j < e; ++j) {
-    std::uint64_t lo, hi;
-    ntt_wide_coefficient_at(src, len, j, bits, lo, hi);
-    dst[j - b] = m.reduce(lo, hi);
-  }
+  scalar_to(e);
+}
+
+void ntt_wide_residues(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
+                       unsigned bits, std::uint64_t p) {
+  ntt_wide_residues_lanes(dst, src, len, b, e, bits, p, 0);
 }
 
 void ntt_load_coefficients(std::uint64_t* dst, std::size_t n, const limb_t* src, std::size_t len, std::size_t count,

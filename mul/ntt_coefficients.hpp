@@ -71,9 +71,14 @@ struct ntt_wide_modulus {
 };
 
 // dst[j - b] = coefficient j (64 < bits <= 127) of src[0 .. len) mod p, in
-// [0, p), for j in [b, e).
+// [0, p), for j in [b, e): 8 lanes (AVX-512, processors with IFMA; b <= 118)
+// or 4 (AVX2) for the vector engines' primes (p < 2^50), else scalar.
 void ntt_wide_residues(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
                        unsigned bits, std::uint64_t p);
+// The same on the lanes asked for (tests): 1 scalar, 4 AVX2, 8 AVX-512
+// (each where the processor has it, scalar past what it covers), 0 the best.
+void ntt_wide_residues_lanes(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
+                             unsigned bits, std::uint64_t p, unsigned lanes);
 
 // dst[0 .. n) = coefficients 0 .. count of src[0 .. len) as residues mod p in
 // [0, 2p) (what every NTT engine's forward transform takes), zero-padded.

@@ -136,31 +136,33 @@ TEST(NttWide, AutomaticLayout) {
 
 // ntt_wide_residues against GMP's remainders: every b 65 .. 127, coefficients
 // inside, at the end of and past the limbs, ranges from 0 and from 3 (the
-// vector steps of 4 and the scalar rest), the vector engines' primes (AVX2
-// lanes where the processor has them) and a portable one (scalar),
-// all-ones, alternating and random limbs.
+// vector steps and the scalar rest), each kind of lanes (scalar, AVX2,
+// AVX-512 where the processor has them, and the default), the vector
+// engines' primes and a portable one (scalar), all-ones, alternating and
+// random limbs.
 TEST(NttWide, ResiduesMatchGmp) {
   std::mt19937_64 g(0x3136);
   mpz_t x, c, m;
   mpz_inits(x, c, m, nullptr);
   for (const int fill : {0, 1, 2})
-    for (const std::size_t len : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{37}}) {
+    for (const std::size_t len : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{37}, std::size_t{90}}) {
       std::vector<limb_t> src(len);
       for (auto& v : src) v = fill == 0 ? g() : fill == 1 ? ~limb_t{0} : 0xaaaaaaaaaaaaaaaaull;
       to_mpz(x, src);
       for (unsigned bits = 65; bits <= 127; ++bits) {
         const std::size_t count = detail::ntt_coefficient_count(len, bits) + 2;
         for (const fft::u64 p : {fft::ntt52_primes[0].p, fft::ntt52_primes[3].p, fft::ntt_primes[0].p})
-          for (const std::size_t from : {std::size_t{0}, std::size_t{3}}) {
+          for (const std::size_t from : {std::size_t{0}, std::size_t{3}})
+          for (const unsigned lanes : {0u, 1u, 4u, 8u}) {
           std::vector<fft::u64> got(count, 0), zero(from, 0);
-          detail::ntt_wide_residues(got.data() + from, src.data(), len, from, count, bits, p);
+          detail::ntt_wide_residues_lanes(got.data() + from, src.data(), len, from, count, bits, p, lanes);
           ASSERT_TRUE(std::equal(zero.begin(), zero.end(), got.begin())) << "written before the range";
           for (std::size_t j = from; j < count; ++j) {
             mpz_tdiv_q_2exp(c, x, j * bits);
             mpz_fdiv_r_2exp(c, c, bits);
             const fft::u64 want = mpz_fdiv_ui(c, p);
             ASSERT_EQ(got[j], want) << "coefficient " << j << " of " << bits << " bits, " << len << " limbs, p " << p
-                                    << ", from " << from;
+                                    << ", from " << from << ", lanes " << lanes;
           }
           }
       }

@@ -98,7 +98,7 @@ inline gpu_pass_layout gpu_pass_layout_of(const gpu_pass_buffers& b) {
   at.report = take(end, b.report);
   at.ok = take(end, b.ok);
   l.live = gpu_memory::aligned(end);
-  std::size_t split = l.live, transform = l.live, carry = 0;
+  std::size_t split = l.live, transform = l.live, carry = l.live;
   at.split_temp = take(split, b.split_temp);
   at.spectrum_a = take(transform, b.spectrum_a);
   at.spectrum_b = take(transform, b.spectrum_b);

@@ -15,6 +15,7 @@
 #include "fft/ntt_ifma.hpp"
 #include "mul/limb_ops.hpp"
 #include "mul/limb_vec.hpp"
+#include "mul/ntt_avx2_kernels.hpp"
 #include "mul/ntt_crt_carry.hpp"
 #include "prim/parallel.hpp"
 
@@ -25,9 +26,11 @@ namespace {
 constexpr std::size_t tail = 3;  // limbs a segment carries past its end (a coefficient < B^3)
 
 // The engine's Garner and carry kernels, as its single-process adapter
-// names them (mul/ntt_engine_ifma.cpp, mul/ntt_engine_portable.cpp).
-detail::ntt_crt_kernels kernels_of(bool ifma) {
-  if (ifma) return {fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt52_mixed_radix_digits, fft::ntt52_crt3_limbs,
+// names them (mul/ntt_engine_ifma.cpp, mul/ntt_avx2_kernels.hpp,
+// mul/ntt_engine_portable.cpp).
+detail::ntt_crt_kernels kernels_of(engine e) {
+  if (e == engine::avx2) return detail::ntt_avx2_crt_kernels;
+  if (e == engine::ifma) return {fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt52_mixed_radix_digits, fft::ntt52_crt3_limbs,
                     /*decimal3=*/true};
   return {fft::ntt_primes, fft::ntt_prime_count, fft::ntt_mixed_radix_digits, /*crt3_limbs=*/nullptr,
           /*decimal3=*/false};
@@ -198,7 +201,7 @@ carry_table coefficients_to_limbs(const context& ctx, const plan_layout& L, unsi
   const std::size_t rn = L.an + L.bn, cn = rn - 1;
   const mpi::range block = mpi::product_block(rn, ctx.size, ctx.rank);
   const range cols = mpi::block_of(L.s.n1, ctx.size, ctx.rank);
-  const detail::ntt_crt_kernels k = kernels_of(L.ifma);
+  const detail::ntt_crt_kernels k = kernels_of(L.eng);
   carry_table f{};
   if (ctx.size == 1) {  // every column and every position: one segment, in place
     phase(ctx.comm, "garner", [&] {

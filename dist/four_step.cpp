@@ -49,12 +49,12 @@ std::vector<std::uint32_t> engine_positions(Forward&& forward, std::size_t m, u6
 }
 }  // namespace
 
-four_step::four_step(const context& ctx, shape s, unsigned prime, bool ifma)
+four_step::four_step(const context& ctx, shape s, unsigned prime, engine e)
     : ctx_(ctx),
       s_(s),
       cols_(mpi::block_of(s.n1, ctx.size, ctx.rank)),
       rows_(mpi::block_of(s.n2, ctx.size, ctx.rank)) {
-  const fft::ntt_prime pr = ifma ? fft::ntt52_primes[prime] : fft::ntt_primes[prime];
+  const fft::ntt_prime pr = on_ntt52(e) ? fft::ntt52_primes[prime] : fft::ntt_primes[prime];
   p_ = pr.p;
   p_neg_inv_ = fft::neg_inverse_mod_2_64(p_);
   root_ = fft::pow_mod(pr.generator, (p_ - 1) / s.n, p_);
@@ -63,7 +63,12 @@ four_step::four_step(const context& ctx, shape s, unsigned prime, bool ifma)
   group_ = std::clamp<std::size_t>((std::size_t{1} << 15) / s.n1, 8, 32);
   const u64 w1 = fft::pow_mod(root_, s.n2, p_), w2 = fft::pow_mod(root_, s.n1, p_);  // orders n1, n2
   std::vector<std::uint32_t> pos2;  // frequency -> position of the column transforms' output
-  if (ifma) {
+  if (e == engine::avx2) {
+    plan1a_ = fft::ntt_avx2_plan::get(prime, s.n1);
+    plan2a_ = fft::ntt_avx2_plan::get(prime, s.n2);
+    engine_positions([&](u64* x) { plan1a_->forward(x, 1); }, s.n1, p_, w1);
+    pos2 = engine_positions([&](u64* x) { plan2a_->forward(x, 1); }, s.n2, p_, w2);
+  } else if (e == engine::ifma) {
     plan1v_ = fft::ntt52_plan::get(prime, s.n1);
     plan2v_ = fft::ntt52_plan::get(prime, s.n2);
     engine_positions([&](u64* x) { plan1v_->forward(x, 1); }, s.n1, p_, w1);
@@ -92,6 +97,7 @@ four_step::four_step(const context& ctx, shape s, unsigned prime, bool ifma)
 // x[0 .. len) (any 64-bit limbs) to residues in [0, 2p), in place.
 void four_step::reduce(u64* x, std::size_t len) const {
   if (plan2v_) return plan2v_->reduce(x, len);
+  if (plan2a_) return plan2a_->reduce(x, len);
   const u64 one_shoup = fft::shoup_companion(1, p_);
   for (std::size_t i = 0; i < len; ++i) x[i] = fft::mul_shoup_lazy(x[i], 1, one_shoup, p_);
 }
@@ -100,6 +106,9 @@ void four_step::reduce(u64* x, std::size_t len) const {
 void four_step::transform(u64* x, bool along_columns, bool inverse, unsigned threads) const {
   if (plan1v_) {
     const fft::ntt52_plan& plan = along_columns ? *plan2v_ : *plan1v_;
+    inverse ? plan.inverse(x, threads) : plan.forward(x, threads);
+  } else if (plan1a_) {
+    const fft::ntt_avx2_plan& plan = along_columns ? *plan2a_ : *plan1a_;
     inverse ? plan.inverse(x, threads) : plan.forward(x, threads);
   } else {
     const fft::ntt_plan& plan = along_columns ? *plan2_ : *plan1_;
@@ -198,6 +207,9 @@ void four_step::column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, 
   if (plan2v_) {
     std::fill(x + nonzero, x + std::max(nonzero, plan2v_->forward_extent(nonzero, threads)), u64{0});
     plan2v_->forward(x, threads, nonzero);
+  } else if (plan2a_) {
+    std::fill(x + nonzero, x + n2, u64{0});
+    plan2a_->forward(x, threads, nonzero);
   } else {
     std::fill(x + nonzero, x + n2, u64{0});
     plan2_->forward(x, threads);
@@ -289,6 +301,10 @@ void four_step::rows_to_columns(u64* row, const u64* y, u64* col, u64* send) con
 // where it has one (IFMA), else its pointwise product and inverse.
 void four_step::row_product(u64* x, const u64* y, unsigned threads) const {
   if (plan1v_) return plan1v_->pointwise_inverse(x, y, threads);
+  if (plan1a_) {
+    plan1a_->pointwise(x, y, threads);
+    return plan1a_->inverse(x, threads);
+  }
   plan1_->pointwise(x, y, threads);
   plan1_->inverse(x, threads);
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-3.0-or-later
 // The distributed three-prime NTT of one prime: the four-step transform
 // [BAILEY90] over the layouts of dist/shape.hpp. Forward: the length-n2
-// transforms of the rank's columns (an engine's plan: the AVX-512 IFMA
-// engine's four primes below 2^50 where the processor has it, else the
+// transforms of the rank's columns (an engine's plan: the AVX-512 IFMA or
+// AVX2 engine's four primes below 2^50 where every rank has one, else the
 // portable engine's three 62-bit primes), one all-to-all to rows, the
 // twiddles w^(j1 k2), the length-n1 transforms. The
 // output stays in the rows layout, each transform's digit-reversed order
@@ -17,8 +17,10 @@
 #include <vector>
 
 #include "dist/exchange.hpp"
+#include "dist/product.hpp"
 #include "dist/shape.hpp"
 #include "fft/ntt.hpp"
+#include "fft/ntt_avx2.hpp"
 #include "fft/ntt_ifma.hpp"
 
 namespace bigmul::dist {
@@ -28,7 +30,7 @@ using u64 = std::uint64_t;
 class four_step {
  public:
   // prime: an index into the engine's primes (fft/ntt_arith.hpp).
-  four_step(const context& ctx, shape s, unsigned prime, bool ifma);
+  four_step(const context& ctx, shape s, unsigned prime, engine e);
 
   range cols() const { return cols_; }
   range rows() const { return rows_; }
@@ -74,6 +76,7 @@ class four_step {
   u64 p_, p_neg_inv_, root_, root_inv_, n2_inv_;
   std::shared_ptr<const fft::ntt_plan> plan1_, plan2_;      // lengths n1, n2 (portable)
   std::shared_ptr<const fft::ntt52_plan> plan1v_, plan2v_;  // the same (IFMA)
+  std::shared_ptr<const fft::ntt_avx2_plan> plan1a_, plan2a_;  // the same (AVX2)
   std::vector<u64> row_base_;  // w^k2, w^-k2 of the rank's row u at [2 u], [2 u + 1]
 };
 

@@ -25,6 +25,7 @@
 #include "fft/ntt_ifma.hpp"
 #include "mul/limb_ops.hpp"
 #include "mul/modcheck.hpp"
+#include "mul/ntt_mul.hpp"
 #include "mul/ntt_prime_bound.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
@@ -102,18 +103,18 @@ void drop_kept() {
 plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_local, radix rx) {
   int size = 1;
   MPI_Comm_size(comm, &size);
-  // Sizes, and whether the rank can run the IFMA engine: all ranks must
-  // use one engine (its primes), so IFMA only where every rank has it.
-  // BIGMUL_DIST_PRIMES=4 (tests) on any rank: four IFMA primes at any size.
+  // Sizes, and the engine the rank runs best: all ranks must use one
+  // engine (its primes), the least capable.
+  // BIGMUL_DIST_PRIMES=4 (tests) on any rank: four primes at any size.
   const char* force = std::getenv("BIGMUL_DIST_PRIMES");
-  const unsigned long long mine[4] = {a_local, b_local, use_ifma_engine() ? 1ull : 0ull,
+  const unsigned long long mine[4] = {a_local, b_local, static_cast<unsigned long long>(local_engine()),
                                       force && std::string(force) == "4" ? 1ull : 0ull};
   std::vector<unsigned long long> all(4 * static_cast<std::size_t>(size));
   check_mpi(MPI_Allgather(mine, 4, MPI_UNSIGNED_LONG_LONG, all.data(), 4, MPI_UNSIGNED_LONG_LONG, comm),
             "operand sizes");
   plan_layout L;
   L.rx = rx;
-  L.ifma = true;
+  L.eng = engine::ifma;
   for (int r = 0; r < size; ++r) {
     L.a_off.push_back(L.an);
     L.b_off.push_back(L.bn);
@@ -121,7 +122,7 @@ plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_loca
     L.b_len.push_back(all[4 * r + 1]);
     L.an += all[4 * r];
     L.bn += all[4 * r + 1];
-    L.ifma = L.ifma && all[4 * r + 2];
+    L.eng = std::min(L.eng, static_cast<engine>(all[4 * r + 2]));
     L.four_primes = L.four_primes || all[4 * r + 3];
   }
   if (L.an && L.bn) {
@@ -259,7 +260,7 @@ void run_product(const context& ctx, const plan_layout& L, const limb_t* a, cons
     recv = make_words(w.recv);
     for (unsigned k = 0; k < primes; ++k) {
       res[k] = make_words(w.arr);
-      fs[k] = std::make_unique<four_step>(ctx, L.s, k, L.ifma);
+      fs[k] = std::make_unique<four_step>(ctx, L.s, k, L.eng);
     }
     drop_kept();
   });
@@ -323,9 +324,18 @@ void run_product(const context& ctx, const plan_layout& L, const limb_t* a, cons
 
 }  // namespace
 
-bool use_ifma_engine() {
+const char* engine_name(engine e) {
+  return e == engine::ifma ? "ifma" : e == engine::avx2 ? "avx2" : "portable";
+}
+
+engine local_engine() {
   const char* e = std::getenv("BIGMUL_DIST_ENGINE");
-  return fft::ntt52_supported() && !(e && std::string(e) == "portable");
+  if (e && std::string(e) == "portable") return engine::portable;
+  switch (detail::ntt_resolve_engine(detail::ntt_engine::best)) {
+    case detail::ntt_engine::ifma: return engine::ifma;
+    case detail::ntt_engine::avx2: return engine::avx2;
+    default: return engine::portable;
+  }
 }
 
 std::size_t buffer_words::peak_bytes() const {
@@ -338,11 +348,12 @@ std::size_t buffer_words::peak_bytes() const {
 
 buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   buffer_words w;
-  // The IFMA engine's primes (below 2^50) as the single-process product
+  // The primes below 2^50 (IFMA, AVX2) as the single-process product
   // counts them: three while they cover min(an, bn) B^2 for the limbs'
   // base B, else four.
-  w.primes = L.ifma && L.an && L.bn ? detail::primes_needed(fft::ntt52_primes, 4, L.an, L.bn, L.rx) : 3;
-  if (L.ifma && L.four_primes) w.primes = 4;
+  const bool p52 = on_ntt52(L.eng);
+  w.primes = p52 && L.an && L.bn ? detail::primes_needed(fft::ntt52_primes, 4, L.an, L.bn, L.rx) : 3;
+  if (p52 && L.four_primes) w.primes = 4;
   if (!L.an || !L.bn) return w;
   const std::size_t me = static_cast<std::size_t>(rank);
   w.cols = mpi::block_of(L.s.n1, size, rank).size() * L.s.n2;
@@ -408,7 +419,8 @@ dist::plan_layout checked_layout(const dist::context& ctx, const limb_t* a, std:
     if (st) {
       st->planned_bytes = need;
       st->primes = w.primes;
-      st->ifma = L.ifma;
+      st->ifma = L.eng == dist::engine::ifma;
+      st->engine = dist::engine_name(L.eng);
     }
     if (opt.memory_cap && need > opt.memory_cap)
       throw error(error::kind::resource, "the product needs " + std::to_string(need) +

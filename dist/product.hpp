@@ -10,13 +10,20 @@
 
 namespace bigmul::dist {
 
+// The local engines a product can run, least capable first: the portable
+// one (three 62-bit primes), AVX2 + FMA and AVX-512 IFMA (both on the same
+// four primes below 2^50, fft::ntt52_primes, so they share Garner's kernels).
+enum class engine : unsigned { portable = 0, avx2 = 1, ifma = 2 };
+inline bool on_ntt52(engine e) { return e != engine::portable; }
+const char* engine_name(engine e);
+
 // The global layout of a product: the operands' blocks and the transform.
 struct plan_layout {
   std::vector<std::size_t> a_off, a_len, b_off, b_len;  // per rank
   std::size_t an = 0, bn = 0;
   shape s;
-  bool ifma = false;  // every rank runs the IFMA engine
-  bool four_primes = false;  // BIGMUL_DIST_PRIMES=4 on some rank (tests): IFMA's four at any size
+  engine eng = engine::portable;  // the least capable rank's (local_engine)
+  bool four_primes = false;  // BIGMUL_DIST_PRIMES=4 on some rank (tests): four primes below 2^50 at any size
   // The limbs' radix: decimal limbs (< 10^19) keep three IFMA primes to
   // ~2^23.8 limbs where binary's take four past ~2^22 (mul/ntt_layout.cpp).
   radix rx = radix::binary;
@@ -34,10 +41,12 @@ struct buffer_words {
 };
 buffer_words plan_buffers(const plan_layout& L, int size, int rank);
 
-// Whether this rank can run the IFMA engine (four primes below 2^50) rather
-// than the portable one (three 62-bit primes): where the processor has it,
-// unless BIGMUL_DIST_ENGINE=portable (the tests take both). The product
-// takes IFMA only when every rank can (plan_layout::ifma).
-bool use_ifma_engine();
+// The engine this rank runs best: BIGMUL_NTT_ENGINE where it is set (ifma,
+// avx2 or portable, as the single-process product honours it; an unknown
+// name or one this processor cannot run is a bigmul::error), else the
+// fastest the processor has; BIGMUL_DIST_ENGINE=portable (tests) forces the
+// portable one. The product runs the least capable rank's engine
+// (plan_layout::eng).
+engine local_engine();
 
 }  // namespace bigmul::dist

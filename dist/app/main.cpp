@@ -118,7 +118,7 @@ void print_timing(MPI_Comm comm, const std::vector<std::pair<std::string, double
   int size = 1;
   MPI_Comm_size(comm, &size);
   std::fprintf(stderr, "bigmul: %d ranks, %s engine (%u primes); seconds are the slowest rank's\n", size,
-               st.ifma ? "AVX-512 IFMA" : "portable", st.primes);
+               st.engine == "ifma" ? "AVX-512 IFMA" : st.engine == "avx2" ? "AVX2" : "portable", st.primes);
   for (std::size_t i = 0; i < phases.size(); ++i)
     std::fprintf(stderr, "bigmul: %-22s %10.6f s\n", phases[i].first.c_str(), maxed[i]);
   for (std::size_t i = 0; i < st.exchanges.size(); ++i)

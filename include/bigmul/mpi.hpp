@@ -75,7 +75,8 @@ struct stats {
   std::vector<exchange_record> exchanges;              ///< every all-to-all
   std::size_t planned_bytes = 0;  ///< preflight_bytes for this rank
   unsigned primes = 0;            ///< how many of the engine's primes (3 or 4)
-  bool ifma = false;              ///< the AVX-512 IFMA engine (primes below 2^50), else the portable one
+  bool ifma = false;              ///< the AVX-512 IFMA engine (primes below 2^50)
+  std::string engine = "portable";  ///< the engine every rank ran: "ifma", "avx2" or "portable"
 };
 
 /// Frees the working arrays mul() keeps between products on this process

@@ -16,6 +16,7 @@
 #include "bigmul/mpi.hpp"
 #include "dist/carry_scan.hpp"
 #include "dist/coefficients.hpp"
+#include "dist/product.hpp"
 #include "dist/shape.hpp"
 #include "prim/ops.hpp"
 #include "test_support.hpp"
@@ -202,6 +203,27 @@ TEST(DistMul, IntoCallerMemoryEqualsTheReturnedBlock) {
     EXPECT_NE(msg.find("rank 0"), std::string::npos) << msg;
     EXPECT_NE(msg.find("limbs, not"), std::string::npos) << msg;
   }
+}
+
+// Every rank runs one engine, the least capable rank's (portable < avx2 <
+// ifma); BIGMUL_TEST_DIST_ENGINE names the one the ctest case forces
+// (BIGMUL_NTT_ENGINE on some ranks, BIGMUL_DIST_ENGINE=portable).
+TEST(DistMul, EveryRankRunsTheLeastCapableEngine) {
+  unsigned mine = static_cast<unsigned>(bigmul::dist::local_engine()), least = 0;
+  MPI_Allreduce(&mine, &least, 1, MPI_UNSIGNED, MPI_MIN, MPI_COMM_WORLD);
+  const char* forced = std::getenv("BIGMUL_TEST_DIST_ENGINE");
+  const std::string want = forced ? forced : bigmul::dist::engine_name(static_cast<bigmul::dist::engine>(least));
+  EXPECT_EQ(bigmul::dist::engine_name(static_cast<bigmul::dist::engine>(least)), want);
+  const auto a = operand(operand_kind::all_max, 3000, radix::binary, 51);
+  const auto ca = cuts(a.size(), spread::even);
+  const std::size_t r = static_cast<std::size_t>(rank());
+  mpi::stats st;
+  mpi::options opt;
+  opt.threads = 1;
+  mpi::mul(MPI_COMM_WORLD, a.data() + ca[r], ca[r + 1] - ca[r], a.data() + ca[r], ca[r + 1] - ca[r], opt, &st);
+  EXPECT_EQ(st.engine, want);
+  EXPECT_EQ(st.ifma, want == "ifma");
+  check_product(a, a, radix::binary, spread::even, spread::cubic, "engine " + want);
 }
 
 TEST(DistMul, MemoryCapOnOneRankIsRefusedOnEveryRank) {

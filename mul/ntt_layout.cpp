@@ -3,6 +3,7 @@
 // ntt_choose_layout (mul/ntt_mul.hpp).
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "bigmul/error.hpp"
@@ -91,6 +92,16 @@ ntt_layout choose_layout(const fft::ntt_prime* primes, unsigned K, ntt_engine e,
   return best;
 }
 
+// BIGMUL_NTT_WIDE=0 turns wide coefficients off (the layout as before them,
+// for A/B runs in one binary); unset, empty or 1: on. Read every call (a
+// product's few layout calls), so tests can set it.
+unsigned max_bits_from_environment() {
+  const char* v = std::getenv("BIGMUL_NTT_WIDE");
+  if (!v || !*v || std::string(v) == "1") return ntt_max_coefficient_bits;
+  if (std::string(v) == "0") return 63;
+  throw error(error::kind::invalid_argument, "BIGMUL_NTT_WIDE=" + std::string(v) + " is not 0 or 1");
+}
+
 }  // namespace
 
 std::size_t ntt_transform_length(std::size_t an, std::size_t bn) {
@@ -100,6 +111,7 @@ std::size_t ntt_transform_length(std::size_t an, std::size_t bn) {
 ntt_layout ntt_choose_layout(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned force_primes,
                              unsigned force_bits, ntt_fold fold, unsigned max_bits) {
   const ntt_engine_iface& E = ntt_engine_of(e);
+  max_bits = std::min(max_bits, max_bits_from_environment());
   return choose_layout(E.primes, E.prime_count, E.id, an, bn, rx, force_primes, force_bits, fold, max_bits);
 }
 

@@ -95,7 +95,9 @@ struct ntt_layout {
   ntt_shape shape;
 };
 // max_bits caps the automatic choice of b (63: never wide coefficients, for
-// a caller whose coefficients are at most 64 bits: src/arith/ntt_reuse.cpp).
+// a caller whose coefficients are at most 64 bits: src/arith/ntt_reuse.cpp);
+// BIGMUL_NTT_WIDE=0 caps it at 63 for every product (A/B runs), and a value
+// other than 0, 1 or empty throws bigmul::error (invalid_argument).
 ntt_layout ntt_choose_layout(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigned force_primes = 0,
                              unsigned force_bits = 0, ntt_fold fold = ntt_fold::automatic,
                              unsigned max_bits = 127);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "bigmul/error.hpp"
 #include "mul/ntt_engine_iface.hpp"
 #include "prim/parallel.hpp"
 
@@ -25,7 +26,12 @@ void ntt_prepare(ntt_engine e, std::size_t an, std::size_t bn, radix rx, unsigne
   // The engine mul_ntt will run; an unusable request is the product's to report.
   const ntt_engine_iface& E = ntt_engine_of(e);
   if (!E.available()) return;
-  const ntt_layout l = ntt_choose_layout(E.id, an, bn, rx);
+  ntt_layout l;
+  try {
+    l = ntt_choose_layout(E.id, an, bn, rx);
+  } catch (const error&) {
+    return;  // a bad BIGMUL_NTT_WIDE: the product itself reports it
+  }
   if (l.shape.n == 0 || l.primes > E.prime_count) return;  // the product itself reports what is wrong
   E.build_plans(l);
   const std::size_t bytes = ntt_heap_bytes(E.id, an, bn, rx, threads);

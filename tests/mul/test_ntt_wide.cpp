@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <utility>
@@ -132,6 +133,46 @@ TEST(NttWide, AutomaticLayout) {
   }
   for (std::size_t n : {std::size_t{1000}, std::size_t{5190296}})
     EXPECT_LE(detail::ntt_choose_layout(ntt_engine::portable, n, n, radix::binary).bits, 64u);
+}
+
+// BIGMUL_NTT_WIDE: 0 gives the layout without wide coefficients (b = 63 on
+// three primes at 10^8 digits), 1 and empty the wide one, anything else
+// throws naming the variable (the product too, the memory estimate too);
+// forced b is not capped.
+TEST(NttWide, EnvironmentSwitch) {
+  const char* was = std::getenv("BIGMUL_NTT_WIDE");
+  const std::string saved = was ? was : "";
+  const std::size_t n = 5190296;
+  for (ntt_engine e : {ntt_engine::avx2, ntt_engine::ifma}) {
+    ASSERT_EQ(setenv("BIGMUL_NTT_WIDE", "0", 1), 0);
+    EXPECT_EQ(detail::ntt_choose_layout(e, n, n, radix::binary).bits, 63u);
+    EXPECT_EQ(detail::ntt_choose_layout(e, n, n, radix::binary).primes, 3u);
+    EXPECT_EQ(detail::ntt_choose_layout(e, n, n, radix::binary, 0, 89).bits, 89u);
+    for (const char* on : {"1", ""}) {
+      ASSERT_EQ(setenv("BIGMUL_NTT_WIDE", on, 1), 0);
+      EXPECT_EQ(detail::ntt_choose_layout(e, n, n, radix::binary).bits, 89u) << on;
+    }
+    ASSERT_EQ(setenv("BIGMUL_NTT_WIDE", "yes", 1), 0);
+    try {
+      detail::ntt_choose_layout(e, n, n, radix::binary);
+      ADD_FAILURE() << "BIGMUL_NTT_WIDE=yes accepted";
+    } catch (const error& x) {
+      EXPECT_EQ(x.code(), error::kind::invalid_argument);
+      EXPECT_NE(std::string(x.what()).find("BIGMUL_NTT_WIDE=yes"), std::string::npos) << x.what();
+    }
+    EXPECT_THROW(detail::ntt_heap_bytes(e, n, n, radix::binary, 1), error);
+    if (detail::ntt_engine_available(e)) {
+      const std::vector<limb_t> a(3000, 7), b(3000, 9);
+      std::vector<limb_t> r(6000);
+      mul_options opt;
+      mul_stats st;
+      EXPECT_THROW(detail::mul_ntt(r.data(), a.data(), 3000, b.data(), 3000, radix::binary, opt, st, e), error);
+    }
+  }
+  if (was)
+    setenv("BIGMUL_NTT_WIDE", saved.c_str(), 1);
+  else
+    unsetenv("BIGMUL_NTT_WIDE");
 }
 
 // ntt_wide_residues against GMP's remainders: every b 65 .. 127, coefficients

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: LGPL-3.0-or-later
 #include "mul/gpu_plan_rule.hpp"
 
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
 #include "fft/cuda/device_fft_plan.hpp"
 #include "mul/algorithm_table.hpp"
 #include "mul/cuda/params_gpu.hpp"
@@ -23,6 +27,30 @@ bool in_house_fft_plannable(algorithm algo, std::size_t n) {
   const plan::limits lim =
       is_single_precision(algo) ? plan::default_limits<float>() : plan::default_limits<double>();
   return plan::make_plan(points, 1, lim).valid;
+}
+
+namespace {
+std::atomic<int> two_pass_override{-1};
+}
+
+bool gpu_fft_two_pass() {
+  static const bool env = [] {
+    const char* v = std::getenv("BIGMUL_GPU_FFT_TWO_PASS");
+    return v && std::strcmp(v, "1") == 0;
+  }();
+  const int o = two_pass_override.load(std::memory_order_relaxed);
+  return o < 0 ? env : o != 0;
+}
+
+void set_gpu_fft_two_pass(int on) { two_pass_override.store(on < 0 ? -1 : on != 0, std::memory_order_relaxed); }
+
+bigmul::fft::cuda::plan::limits gpu_fft_limits(bool single, std::size_t points, std::size_t G, bool two_pass) {
+  namespace plan = bigmul::fft::cuda::plan;
+  const plan::limits def = single ? plan::default_limits<float>() : plan::default_limits<double>();
+  if (!two_pass) return def;
+  const plan::limits two = single ? plan::two_pass_limits<float>() : plan::two_pass_limits<double>();
+  const plan::fft_plan a = plan::make_plan(points, G, def), b = plan::make_plan(points, G, two);
+  return a.valid && b.valid && b.npasses < a.npasses ? two : def;
 }
 
 bool gpu_plannable(algorithm requested, fft_engine engine, unsigned forced_digits, std::size_t an, std::size_t bn,

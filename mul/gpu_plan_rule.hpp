@@ -12,6 +12,7 @@
 
 #include "bigmul/config.hpp"
 #include "bigmul/mul.hpp"
+#include "fft/cuda/device_fft_plan.hpp"
 
 namespace bigmul::detail {
 
@@ -25,6 +26,21 @@ algorithm gpu_algorithm_for(algorithm requested, std::size_t an, std::size_t bn,
 // a half-length complex plan of n/2 points; asks the planner itself,
 // fft/cuda/device_fft_plan.hpp).
 bool in_house_fft_plannable(algorithm algo, std::size_t n);
+
+// Whether the product's in-house FFT plans with fft::cuda::plan::two_pass_limits
+// where they save a pass: BIGMUL_GPU_FFT_TWO_PASS=1 (off by default until a GPU
+// run has measured it, docs/gpu-phases.md), or set_gpu_fft_two_pass.
+bool gpu_fft_two_pass();
+// 1 on, 0 off, -1 back to the environment's choice: bench_mul_gpu's rows that
+// compare the two in one process (not for concurrent products).
+void set_gpu_fft_two_pass(int on);
+
+// The in-house FFT's tile limits for a batch of G transforms of `points`
+// complex points (single: FP32): with two_pass, the two-pass limits where they
+// plan fewer passes than the default ones (2^22 and 2^23 points FP64, 2^23
+// FP32), else the default ones. The pass sizes the product's memory, plans and
+// byte model by these (mul/cuda/fft_mul_device.cu).
+bigmul::fft::cuda::plan::limits gpu_fft_limits(bool single, std::size_t points, std::size_t G, bool two_pass);
 
 // Whether the GPU can run this product (G products of an x bn limbs; G = 1
 // and batched = false for one product) with every pass the exactness retry

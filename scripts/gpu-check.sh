@@ -88,7 +88,7 @@ declare -A fast_keep=(
   [test_mul_gpu]='GpuTest.WrappedPassesMatchGmp Gpu/GpuAlgorithmTest.LargeProducts/fft_real_inhouse_decimal GpuTest.TimedPassLeavesPhasesAndShape'
   [test_prim_gpu]='PrimGpu.PackedLookbackScan PrimGpu.RadixSortMatchesStdSort PrimGpu.SortsMatchCpuMergeSort'
   [test_fft_gpu]='FftGpu.PipelinedPassesMatchPlainBitForBit FftGpu.TwoPassLimits'
-  [test_mul_kernels_gpu]='MulKernelsGpu.SplitBalancedFusedMatchesCpu MulKernelsGpu.FusedCarryMatchesMultiPass MulKernelsGpu.FusedPassesMatchGmp MulKernelsGpu.GraphPassesMatchGmp MulKernelsGpu.CarryJoinMatchesCpu MulKernelsGpu.CarryJoinPassGuardAndOverlap MulKernelsGpu.FusedTailMatchesGmp MulKernelsGpu.FusedTailSmallMatchesGmp'
+  [test_mul_kernels_gpu]='MulKernelsGpu.SplitBalancedFusedMatchesCpu MulKernelsGpu.FusedCarryMatchesMultiPass MulKernelsGpu.FusedPassesMatchGmp MulKernelsGpu.GraphPassesMatchGmp MulKernelsGpu.CarryJoinMatchesCpu MulKernelsGpu.CarryJoinPassGuardAndOverlap MulKernelsGpu.FusedTailMatchesGmp MulKernelsGpu.FusedTailSmallMatchesGmp MulKernelsGpu.TwoPassLimitsMatchGmp'
 )
 # memcheck filters: small sizes only (the full programs run under "tests").
 # The full tier runs racecheck over these too.
@@ -125,7 +125,7 @@ declare -A cap=(
   [preflight/nvidia-smi]=30 [preflight/unpack]=60 [preflight/gpu_preflight]=60
   [tests/test_prim_gpu]=45 [tests/test_carry_gpu]=30 [tests/test_fft_gpu]=120
   [tests/test_mul_kernels_gpu]=110 [tests/test_montgomery_gpu]=30 [tests/test_mul_gpu]=90
-  [cli/fft]=60 [cli/fused]=60 [cli/tail]=60 [cli/cufft]=60 [cli/tiled]=60 [cli/auto]=90
+  [cli/fft]=60 [cli/fused]=60 [cli/tail]=60 [cli/two_pass]=60 [cli/cufft]=60 [cli/tiled]=60 [cli/auto]=90
   [bench/bench_mul_gpu]=120 [bench/bench_fft_gpu]=90 [bench/bench_prim_gpu]=90
   [tune/tune_gpu]=60
   [memcheck/test_prim_gpu]=30 [memcheck/test_carry_gpu]=30 [memcheck/test_fft_gpu]=45
@@ -492,6 +492,10 @@ run_cli() {
   plain_step cli bigmul "bigmul --backend cuda fft tail 10^6 digits" "$logs/cli-tail.log" cli/tail \
     bash -c 'BIGMUL_GPU_FUSED=1 BIGMUL_GPU_FUSED_TAIL=1 BIGMUL_GPU_FFT_PIPELINE=1 "$0" "$@" >/dev/null' "$cli" \
     --backend cuda -v -t --verify --random 1000000
+  # The plan rule's two-pass limits (docs/gpu-phases.md; off by default, unmeasured): 10^7 digits is a
+  # real FP64 transform of 2^22 complex points, three passes by default, two with the switch.
+  plain_step cli bigmul "bigmul --backend cuda two-pass limits 10^7 digits" "$logs/cli-two-pass.log" cli/two_pass \
+    bash -c 'BIGMUL_GPU_FFT_TWO_PASS=1 "$0" "$@" >/dev/null' "$cli" --backend cuda -v -t --verify --random 10000000
   plain_step cli bigmul "bigmul --backend cuda cufft 10^6 digits" "$logs/cli-cufft.log" cli/cufft \
     bash -c '"$0" "$@" >/dev/null' "$cli" --backend cuda --fft-engine cufft -v -t --verify --random 1000000
   plain_step cli bigmul "bigmul --backend cuda tiled 2*10^4 digits" "$logs/cli-tiled.log" cli/tiled \

@@ -34,7 +34,11 @@
 //       the G products on one core) and, in-house FFT rows, ratio_vs_cufft (its
 //       cuFFT twin, same run); FFT rows also, for P in split forward pointwise
 //       inverse carry join: t_P_s, bytes_P, floor_bytes_P, gbs_P,
-//       floor_fraction_P; and t_fixed_s, bytes_model_total, floor_bytes_total
+//       floor_fraction_P; and t_fixed_s, bytes_model_total, floor_bytes_total,
+//       passes (the in-house FFT's passes per transform)
+//   mul/<variant>/digits=N/G=G/two_pass       in-house FFT rows again with the plan
+//       rule's two-pass limits (mul/gpu_plan_rule.hpp), only where they drop a
+//       pass; the same counters and ratio_vs_default_limits (the row above)
 //   mul/<variant>/digits=N/G=1/with_transfers the host API, both copies; ratio_vs_gmp
 //   batched_<bits>/gmp_all_cores, batched_<bits>/<variant>, batched_<bits>/auto_with_transfers:
 //       G products of <bits>-bit operands (1024 ... 8192; G * limbs = 2^21, /8 under
@@ -62,6 +66,7 @@
 #include "mul/cuda/fft_mul_device.cuh"
 #include "mul/fft_mul.hpp"
 #include "mul/gpu_byte_model.hpp"
+#include "mul/gpu_plan_rule.hpp"
 
 using namespace bigmul;
 
@@ -97,6 +102,7 @@ struct phase_table {
   bool valid = false;
   std::vector<phase_row> rows;  // split .. join
   double fixed = 0;             // host wall time of the call less the phases
+  unsigned passes = 0;          // in-house FFT: passes per transform (cuFFT: 1)
 };
 
 // From the stats run's last timed pass (FFT rows only; tiled has none).
@@ -111,6 +117,7 @@ phase_table phases_of(const mul_stats& st) {
             {"carry", o.t_carry, b.carry, f.carry},         {"join", o.t_join, b.join, f.join}};
   // The stats sum the phases over retries; fixed is what the call spent besides them.
   p.fixed = st.t_total - (st.t_split + st.t_forward + st.t_pointwise + st.t_inverse + st.t_carry);
+  p.passes = tp.shape.passes;
   p.valid = true;
   return p;
 }
@@ -208,6 +215,17 @@ void add_phase_counters(bench::row& r, const phase_table& p, double peak_gbs) {
     floor += q.floor;
   }
   r.counter("t_fixed_s", p.fixed).counter("bytes_model_total", bytes).counter("floor_bytes_total", floor);
+  r.counter("passes", double(p.passes));
+}
+
+// Whether the plan rule's two-pass limits plan fewer passes for this row's
+// transform (in-house FFT only): its /two_pass twin is worth timing.
+bool two_pass_differs(const variant& v, const mul_stats& st, std::size_t G) {
+  if (v.engine != fft_engine::in_house || v.algo == algorithm::tiled || !st.transform_length) return false;
+  const bool real = v.algo == algorithm::fft_real || v.algo == algorithm::fft_real_f32;
+  const bool f32 = v.algo == algorithm::fft_real_f32 || v.algo == algorithm::fft_complex_f32;
+  const std::size_t points = real ? st.transform_length / 2 : st.transform_length;
+  return detail::gpu_fft_limits(f32, points, G, true).log_two_pass_cols != 0;
 }
 
 }  // namespace
@@ -236,6 +254,8 @@ int main(int argc, char** argv) {
   const double peak_gbs = bench::gpu_peak_gbyte_s(0);
   h.context("floor_model", "limb bytes in+out + 6 spectra at peak DRAM bandwidth");
   h.context("max_log2", static_cast<double>(max_log2));
+  // The limits the plain rows ran with (BIGMUL_GPU_FFT_TWO_PASS=1: the two-pass ones there too).
+  h.context("gpu_fft_two_pass", detail::gpu_fft_two_pass() ? "on" : "off");
   const unsigned host_threads = std::max(1u, std::thread::hardware_concurrency());
   std::printf("# bench_mul_gpu  device %s (peak %.0f GB/s)  host %s  commit %s  %s\n", prop.name, peak_gbs,
               bench::machine_description().c_str(), bench::git_commit().c_str(), bench::today().c_str());
@@ -370,6 +390,30 @@ int main(int argc, char** argv) {
           header = true;
         }
         print_phases(d.v->name, N, G, d.ph, peak_gbs);
+      }
+      // The two-pass limits where they drop a pass, against the default limits' row.
+      for (const timed& d : done) {
+        const variant& v = *d.v;
+        const std::string name = mul_name(v, N, G) + "/two_pass";
+        if (!two_pass_differs(v, d.st, G) || !h.selected(name)) continue;
+        timed t{&v, {}, {}, {}, {}};
+        detail::set_gpu_fft_two_pass(1);
+        const bool ok = time_device(v, d_r, d_a, d_b, n, G, rx, temp, temp_cap, &t.st, timing, &t.m, &t.ph);
+        detail::set_gpu_fft_two_pass(-1);
+        if (!ok) {
+          ++failures;
+          continue;
+        }
+        std::printf("%-22s %9zu %6zu %11.4f  two-pass limits: %u passes (default %u), time / default %.3f\n", v.name,
+                    N, G, t.m.real_s * 1e3, t.ph.passes, d.ph.passes, t.m.real_s / d.m.real_s);
+        bench::row& r = h.add(name, t.m);
+        r.label("variant", v.name).label("algorithm", algorithm_name(v.algo)).label("limits", "two_pass");
+        r.counter("digits", double(N)).counter("G", double(G));
+        r.counter("transform_length", double(t.st.transform_length));
+        r.counter("coefficient_digits", double(t.st.coefficient_digits));
+        r.counter("max_roundoff", t.st.max_roundoff).counter("l2_roundoff", t.st.l2_roundoff);
+        if (t.ph.valid) add_phase_counters(r, t.ph, peak_gbs);
+        r.baseline("default_limits", d.m.real_s);
       }
       cudaFree(d_a);
       cudaFree(d_b);

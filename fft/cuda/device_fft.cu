@@ -144,7 +144,11 @@ device_complex_fft<Real>::device_complex_fft(std::size_t n, std::size_t batch, c
 
 template <class Real>
 device_real_fft<Real>::device_real_fft(std::size_t n, std::size_t batch)
-    : n_(n), half_((n >= 4 && (n & (n - 1)) == 0) ? n / 2 : 0, batch) {
+    : device_real_fft(n, batch, plan::default_limits<Real>()) {}
+
+template <class Real>
+device_real_fft<Real>::device_real_fft(std::size_t n, std::size_t batch, const plan::limits& lim)
+    : n_(n), half_((n >= 4 && (n & (n - 1)) == 0) ? n / 2 : 0, batch, lim) {
   roots_ = detail::upload_split_roots<Real>(plan::ilog2(n));
 }
 

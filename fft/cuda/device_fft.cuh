@@ -368,6 +368,9 @@ class device_real_fft {
  public:
   using C = cplx<Real>;
   device_real_fft(std::size_t n, std::size_t batch);
+  // Same with other tile limits for the half-length plan (the product's plan rule,
+  // mul/gpu_plan_rule.hpp; tuning and tests).
+  device_real_fft(std::size_t n, std::size_t batch, const plan::limits& lim);
   ~device_real_fft() { detail::free_tables(roots_.d); }
   device_real_fft(device_real_fft&& o) noexcept : n_(o.n_), half_(std::move(o.half_)), roots_(o.roots_) {
     o.roots_ = {};

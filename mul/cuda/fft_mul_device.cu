@@ -87,9 +87,10 @@ struct spectrum_store {
 
 // --- plan cache for the in-house engine ---------------------------------------
 // Bounded (each plan holds twiddle tables in device memory): the few most
-// recently used (device, n, G) per plan type; release_device_plans() empties it.
+// recently used (device, n, G, two-pass limits) per plan type; release_device_plans()
+// empties it.
 constexpr std::size_t plan_cache_entries = 4;
-using plan_key = std::tuple<int, std::size_t, std::size_t>;  // device, n, G
+using plan_key = std::tuple<int, std::size_t, std::size_t, bool>;  // device, n, G, two_pass
 
 template <class Plan>
 dfft::lru_cache<plan_key, Plan>& plan_cache() {
@@ -97,12 +98,19 @@ dfft::lru_cache<plan_key, Plan>& plan_cache() {
   return *c;                                                               // device memory, not at exit
 }
 
+// The in-house plan's limits for job j's transform of n points (the plan rule's).
+template <class Real>
+dfft::plan::limits limits_of(const fft_job& j, std::size_t n) {
+  const std::size_t points = is_real_layout(j.algo) ? n / 2 : n;
+  return gpu_fft_limits(sizeof(Real) == 4, points, j.G, j.two_pass);
+}
+
 template <class Plan>
-std::shared_ptr<const Plan> cached_plan(std::size_t n, std::size_t G) {
+std::shared_ptr<const Plan> cached_plan(std::size_t n, std::size_t G, const dfft::plan::limits& lim, bool two_pass) {
   int dev = 0;
   cudaGetDevice(&dev);
-  return plan_cache<Plan>().get(plan_key{dev, n, G},
-                                [&] { return std::make_shared<const Plan>(n, G); });  // throws bigmul::error
+  return plan_cache<Plan>().get(plan_key{dev, n, G, two_pass},
+                                [&] { return std::make_shared<const Plan>(n, G, lim); });  // throws bigmul::error
 }
 
 template <class Real, bool Real_layout>
@@ -167,7 +175,7 @@ bool workspace_of(const fft_job& j, const job_sizes& s, std::size_t& elements) {
   if (j.engine != fft_engine::in_house) return true;
   if (!in_house_fft_plannable(j.algo, s.n)) return false;
   const std::size_t points = is_real_layout(j.algo) ? s.n / 2 : s.n;
-  const dfft::plan::fft_plan p = dfft::plan::make_plan(points, j.G, dfft::plan::default_limits<Real>());
+  const dfft::plan::fft_plan p = dfft::plan::make_plan(points, j.G, limits_of<Real>(j, s.n));
   elements = p.npasses > 1 ? points * j.G : 0;  // device_complex_fft::workspace_elements()
   return true;
 }
@@ -336,7 +344,7 @@ cudaError_t enqueue_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb
   const round_store<Real, Packed> rounder{m.c, s.nc, Real(1), m.sink};
 
   if (j.engine == fft_engine::in_house) {
-    const auto plan = cached_plan<plan_type<Real, Packed>>(s.n, G);
+    const auto plan = cached_plan<plan_type<Real, Packed>>(s.n, G, limits_of<Real>(j, s.n), j.two_pass);
     if (hold_plan) *hold_plan = plan;  // a captured graph uses the plan's tables after the cache drops it
     C* work = static_cast<C*>(m.work);
     if (j.fused_tail && tail_fits<Real, Packed>(*plan)) {
@@ -456,6 +464,7 @@ pass_graph_key graph_key_of(const fft_job& j, int dev, cudaStream_t st, const vo
   k.fused_carry = j.fused_carry;
   k.fused_join = j.fused_join;
   k.fused_tail = j.fused_tail;
+  k.two_pass = j.two_pass;
   return k;
 }
 
@@ -611,8 +620,7 @@ gpu_pass_shape pass_shape_of(const fft_job& j) {
   p.passes = 1;
   if (!p.cufft) {
     const dfft::plan::fft_plan plan =
-        p.real_bytes == 4 ? dfft::plan::make_plan(p.points, j.G, dfft::plan::default_limits<float>())
-                          : dfft::plan::make_plan(p.points, j.G, dfft::plan::default_limits<double>());
+        dfft::plan::make_plan(p.points, j.G, gpu_fft_limits(p.real_bytes == 4, p.points, j.G, j.two_pass));
     p.passes = plan.npasses;
     p.fused_tail = j.fused_tail && dfft::plan::tail_supported(plan, p.real_layout);  // as tail_fits
   }

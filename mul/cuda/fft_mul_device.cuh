@@ -40,6 +40,7 @@ struct fft_job {
   bool fused_join = false;     // with fused_carry: carry and join in one pass (mul/cuda/carry_join_fused.cuh)
   bool graph = false;          // untimed passes of a repeated shape replay a captured CUDA graph
   bool fused_tail = false;     // in-house FFT: last forward pass, product, first inverse pass in one kernel
+  bool two_pass = false;       // in-house FFT: two-pass tile limits where they save a pass (gpu_fft_limits)
 };
 
 // What a pass saw. The product is in d_r only when accepted.

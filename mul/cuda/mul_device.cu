@@ -149,6 +149,7 @@ dc::fft_job make_job(algorithm algo, const device_options& o, radix rx, unsigned
   j.fused_join = fused_join();
   j.graph = graph_passes();
   j.fused_tail = fused_tail();
+  j.two_pass = detail::gpu_fft_two_pass();
   return j;
 }
 

@@ -414,6 +414,28 @@ TEST(FftGpuModel, ColumnSegmentsOf256BytesWhereThePassCountAllows) {
   }
 }
 
+// Why 2^21 FP64 and 2^22 FP32 points keep 128-byte column runs: a column pass of
+// 256-byte runs (C_min raised to C_pref) holds log_tile - log_pref_cols bits and
+// the last pass a whole tile, (12 - 4) + 12 = 20 bits FP64 and (13 - 5) + 13 = 21
+// FP32, so these sizes would take a third pass over the whole array; with the
+// default limits they take two. No tile limit the kernel can run changes that
+// (a larger tile needs more registers than an SM has).
+TEST(FftGpuModel, RunsOf256BytesWouldCostAThirdPassAt2To21And2To22) {
+  for (const bool f64 : {true, false}) {
+    const plan::limits lim = f64 ? plan::default_limits<double>() : plan::default_limits<float>();
+    plan::limits runs256 = lim;
+    runs256.log_min_cols = lim.log_pref_cols;
+    const unsigned k = f64 ? 21 : 22;
+    EXPECT_EQ(plan::make_plan(std::size_t{1} << k, 1, lim).npasses, 2u) << k;
+    EXPECT_EQ(plan::make_plan(std::size_t{1} << k, 1, runs256).npasses, 3u) << k;
+    EXPECT_EQ((lim.log_tile - lim.log_pref_cols) + lim.log_tile, k - 1);
+    // One size below, the 256-byte runs keep two passes (the default already takes them).
+    const plan::fft_plan below = plan::make_plan(std::size_t{1} << (k - 1), 1, lim);
+    EXPECT_EQ(below.npasses, 2u);
+    EXPECT_EQ(below.pass[0].log_cols, lim.log_pref_cols) << k - 1;
+  }
+}
+
 // The split with a column preference (tiles of 64, 4 columns at least, 8
 // preferred): every size and pass count against the reference transform.
 TEST(FftGpuModel, AllSizesPreferredColumns) {

@@ -122,6 +122,7 @@ expected=()
 for t in $tests; do expected+=("test $t"); done
 expected+=("bigmul --backend cuda fft_real 10^6 digits" "bigmul --backend cuda fused kernels 10^6 digits"
            "bigmul --backend cuda fft tail 10^6 digits"
+           "bigmul --backend cuda two-pass limits 10^7 digits"
            "bigmul --backend cuda cufft 10^6 digits"
            "bigmul --backend cuda tiled 2*10^4 digits" "bigmul --backend auto 10^7 digits"
            "benchmark bench_mul_gpu" "benchmark bench_fft_gpu" "benchmark bench_prim_gpu"
@@ -142,6 +143,7 @@ cap_of_step() {
     *"fft_real 10^6"*) echo "${cap[cli/fft]}" ;;
     *"fused kernels 10^6"*) echo "${cap[cli/fused]}" ;;
     *"fft tail 10^6"*) echo "${cap[cli/tail]}" ;;
+    *"two-pass limits 10^7"*) echo "${cap[cli/two_pass]}" ;;
     *"cufft 10^6"*) echo "${cap[cli/cufft]}" ;;
     *tiled*) echo "${cap[cli/tiled]}" ;;
     *"auto 10^7"*) echo "${cap[cli/auto]}" ;;

@@ -167,4 +167,45 @@ TEST(ParamsGpu, ActiveTableFollowsTheDevice) {
   EXPECT_EQ(pg::active_device(), device);
 }
 
+
+// The product's two-pass rule (mul/gpu_plan_rule.hpp): off, the default limits
+// at every size; on, the two-pass limits exactly where they plan fewer passes,
+// and the pass count per size is 1 up to one tile, 2 up to 2^23 points, 3 beyond.
+TEST(GpuPlanRule, TwoPassLimitsExactlyWhereAPassDrops) {
+  namespace plan = bigmul::fft::cuda::plan;
+  using bigmul::detail::gpu_fft_limits;
+  for (const bool single : {false, true}) {
+    const plan::limits def = single ? plan::default_limits<float>() : plan::default_limits<double>();
+    const unsigned one_tile = single ? 13 : 12;
+    for (const std::size_t G : {std::size_t{1}, std::size_t{3}}) {
+      for (unsigned k = 1; k <= plan::max_log_n; ++k) {
+        const std::size_t points = std::size_t{1} << k;
+        const plan::limits off = gpu_fft_limits(single, points, G, false), on = gpu_fft_limits(single, points, G, true);
+        EXPECT_EQ(off.log_two_pass_cols, 0u) << k;
+        EXPECT_EQ(off.log_tile, def.log_tile);
+        EXPECT_EQ(off.log_pref_cols, def.log_pref_cols);
+        const unsigned before = plan::make_plan(points, G, off).npasses, after = plan::make_plan(points, G, on).npasses;
+        const unsigned expect = k <= one_tile ? 1 : k <= 23 ? 2 : 3;
+        EXPECT_EQ(after, expect) << "2^" << k << (single ? " FP32" : " FP64") << " G " << G;
+        const bool drops = single ? k == 23 : (k == 22 || k == 23);
+        EXPECT_EQ(before, drops ? 3u : expect) << "2^" << k;
+        EXPECT_EQ(on.log_two_pass_cols != 0, drops) << "2^" << k << (single ? " FP32" : " FP64");
+        EXPECT_EQ(on.log_tile, def.log_tile);
+      }
+    }
+  }
+}
+
+TEST(GpuPlanRule, TwoPassSwitch) {
+  using bigmul::detail::gpu_fft_two_pass;
+  using bigmul::detail::set_gpu_fft_two_pass;
+  const bool env = gpu_fft_two_pass();
+  set_gpu_fft_two_pass(1);
+  EXPECT_TRUE(gpu_fft_two_pass());
+  set_gpu_fft_two_pass(0);
+  EXPECT_FALSE(gpu_fft_two_pass());
+  set_gpu_fft_two_pass(-1);
+  EXPECT_EQ(gpu_fft_two_pass(), env);
+}
+
 }  // namespace

@@ -832,6 +832,46 @@ TEST_F(MulKernelsGpu, FusedTailMatchesGmp) {
   EXPECT_GT(gpu::pass_tail_enqueued() - before, 20u);
 }
 
+// The plan rule's two-pass limits (fft_job::two_pass) in whole passes = GMP, at
+// the sizes where they drop a pass (2^22 and 2^23 complex points FP64; FP32 is not
+// exact that long): the shape has two passes where the default limits plan three;
+// real and complex, a square, the fused kernels on and off.
+TEST_F(MulKernelsGpu, TwoPassLimitsMatchGmp) {
+  auto g = bigmul::test::rng(0x6e40);
+  std::size_t ran = 0;
+  for (algorithm algo : {algorithm::fft_real, algorithm::fft_complex}) {
+    std::size_t found = 0;
+    for (std::size_t n = std::size_t{1} << 16; n <= (std::size_t{1} << 20) && found < 2; n += n / 2) {
+      gpu::fft_job j;
+      j.algo = algo;
+      j.an = j.bn = n;
+      j.square = found == 1;
+      j.fused_split = j.fused_carry = j.fused_join = found == 0;
+      j.f = coeff_format{radix::binary, detail::fft_pick_digits(algo, radix::binary, j.an, j.bn)};
+      if (!j.f.digits) continue;
+      const unsigned plain = gpu::pass_shape_of(j).passes;
+      j.two_pass = true;
+      const unsigned two = gpu::pass_shape_of(j).passes;
+      if (plain == two) continue;
+      ++found;
+      EXPECT_EQ(plain, 3u) << n;
+      EXPECT_EQ(two, 2u) << n;
+      const auto a = operand(operand_kind::random, j.an, radix::binary, g, false);
+      const auto b = j.square ? a : operand(operand_kind::all_max, j.bn, radix::binary, g, false);
+      dev_buf<limb_t> d_a(a), d_b(b), d_r(j.an + j.bn);
+      dev_buf<char> d_t(gpu::fft_pass_bytes(j));
+      d_r.poison(j.an + j.bn);
+      gpu::fft_outcome out;
+      ASSERT_EQ(gpu::fft_pass_device(d_t.p, j, d_r.p, d_a.p, j.square ? d_a.p : d_b.p, 0, false, out), cudaSuccess);
+      ASSERT_TRUE(out.accepted) << n;
+      ASSERT_EQ(d_r.get(j.an + j.bn), bigmul::test::gmp_product(a.data(), j.an, b.data(), j.bn, radix::binary))
+          << int(algo) << " n " << n << " square " << j.square;
+      ++ran;
+    }
+  }
+  EXPECT_EQ(ran, 4u);
+}
+
 // Carry and join in one kernel (fft_job::fused_join) in whole passes: a
 // pass past the guard (coefficients far too large for the transform) leaves
 // d_r untouched; a product into a buffer overlapping an operand (the

@@ -48,7 +48,8 @@ TEST(PassGraphKey, EveryFieldTellsKeysApart) {
       [](pass_graph_key& k) { k.an = 1001; },         [](pass_graph_key& k) { k.bn = 899; },
       [](pass_graph_key& k) { k.G = 4; },             [](pass_graph_key& k) { k.square = true; },
       [](pass_graph_key& k) { k.fused_split = true; }, [](pass_graph_key& k) { k.fused_carry = true; },
-      [](pass_graph_key& k) { k.fused_join = true; }, [](pass_graph_key& k) { k.fused_tail = true; }};
+      [](pass_graph_key& k) { k.fused_join = true; }, [](pass_graph_key& k) { k.fused_tail = true; },
+      [](pass_graph_key& k) { k.two_pass = true; }};
   EXPECT_TRUE(base_key() == base_key());
   for (std::size_t i = 0; i < changes.size(); ++i) {
     pass_graph_key k = base_key();

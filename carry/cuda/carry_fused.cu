@@ -8,6 +8,7 @@
 
 #include "carry/cuda/carry_device.cuh"
 #include "carry/cuda/carry_fused_hd.hpp"
+#include "carry/cuda/carry_fused_tile.cuh"
 #include "prim/cuda/carry_code_hd.hpp"
 #include "prim/cuda/common.cuh"
 #include "prim/cuda/grid.cuh"
@@ -44,7 +45,6 @@ __global__ void __launch_bounds__(carry_threads)
   const fused_hd::tiling tl{M, P};
   const std::size_t tiles = tl.tiles();
   const auto B = static_cast<std::int64_t>(base.base());
-  const std::uint32_t identity = code::identity;
   // A 32-bit product counter: a 64-bit one kept across the loop costs an 8-byte spill (ptxas sm_90).
   for (unsigned gy = blockIdx.y; gy < G; gy += gridDim.y) {
     const std::size_t g = gy;
@@ -60,27 +60,9 @@ __global__ void __launch_bounds__(carry_threads)
     __syncthreads();
     std::int64_t t[carry_items];
     std::uint32_t gm[carry_items], pm[carry_items];
-    std::uint32_t wcode = identity;
-#pragma unroll
-    for (unsigned r = 0; r < carry_items; ++r) {
-      const std::size_t local = std::size_t{warp} * 32 * carry_items + r * 32 + lane, p = first + local;
-      const bool in = p < M;
-      t[r] = in ? fused_hd::position_t(base, s_sh[local + 1], s_sh[local], p) : 0;
-      gm[r] = __ballot_sync(prim::cuda::full_warp, in && t[r] >= B);
-      pm[r] = __ballot_sync(prim::cuda::full_warp, !in || t[r] == B - 1);
-      wcode = code::op{}(wcode, fused_hd::warp_code(gm[r], pm[r]));
-    }
-    if (lane == 0) codes[warp] = wcode;
-    __syncthreads();
-    if (warp == 0) {
-      std::uint32_t aggregate = identity;
-      for (unsigned w = 0; w < warps; ++w) aggregate = code::op{}(aggregate, codes[w]);
-      const std::uint32_t prefix =
-          prim::cuda::lookback_tile_prefix(desc + g * tiles, tile, aggregate, code::op{}, identity);
-      if (lane == 0) s_prefix = prefix;
-    }
-    __syncthreads();
-    std::uint32_t cin = fused_hd::warp_carry_in(s_prefix & 1u, codes, warp);
+    const std::uint32_t tile_carry = fused_tile::tile_carry_in<carry_items, warps>(
+        base, s_sh, first, M, B, t, gm, pm, codes, &s_prefix, desc, g, tiles, tile);
+    std::uint32_t cin = fused_hd::warp_carry_in(tile_carry, codes, warp);
     const bool bad = hd::emit_positions(t, gm, pm, cin, first + std::size_t{warp} * 32 * carry_items, lane, M, m, B,
                                         out + g * m);
     if (__syncthreads_or(bad) && threadIdx.x == 0) atomicOr(&state[g].bad, 1u);

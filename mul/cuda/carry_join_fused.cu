@@ -9,6 +9,7 @@
 
 #include "carry/cuda/carry_device.cuh"
 #include "carry/cuda/carry_fused_hd.hpp"
+#include "carry/cuda/carry_fused_tile.cuh"
 #include "carry/digit_base.hpp"
 #include "mul/cuda/carry_join_hd.hpp"
 #include "prim/cuda/carry_code_hd.hpp"
@@ -78,7 +79,6 @@ __global__ void __launch_bounds__(threads)
   const fhd::tiling tl{M, P};
   const std::size_t tiles = tl.tiles();
   const auto B = static_cast<std::int64_t>(base.base());
-  const std::uint32_t identity = code::identity;
   for (unsigned gy = blockIdx.y; gy < G; gy += gridDim.y) {
     const std::size_t g = gy;
     if (threadIdx.x == 0) s_tile = atomicAdd(&state[g].ticket, 1u);
@@ -90,40 +90,16 @@ __global__ void __launch_bounds__(threads)
     __syncthreads();
     std::int64_t t[items];
     std::uint32_t gm[items], pm[items];
-    std::uint32_t wcode = identity;
-#pragma unroll
-    for (unsigned r = 0; r < items; ++r) {
-      const std::size_t local = std::size_t{warp} * 32 * items + r * 32 + lane, p = first + local;
-      const bool in = p < M;
-      t[r] = in ? fhd::position_t(base, s_sh[local + 1], s_sh[local], p) : 0;
-      gm[r] = __ballot_sync(prim::cuda::full_warp, in && t[r] >= B);
-      pm[r] = __ballot_sync(prim::cuda::full_warp, !in || t[r] == B - 1);
-      wcode = code::op{}(wcode, fhd::warp_code(gm[r], pm[r]));
-    }
-    if (lane == 0) codes[warp] = wcode;
-    __syncthreads();
-    if (warp == 0) {
-      std::uint32_t aggregate = identity;
-      for (unsigned w = 0; w < warps; ++w) aggregate = code::op{}(aggregate, codes[w]);
-      const std::uint32_t prefix =
-          prim::cuda::lookback_tile_prefix(desc + g * tiles, tile, aggregate, code::op{}, identity);
-      if (lane == 0) s_prefix = prefix;
-    }
-    __syncthreads();
-    const std::uint32_t tile_carry = s_prefix & 1u;
+    const std::uint32_t tile_carry = ccu::fused_tile::tile_carry_in<items, warps>(
+        base, s_sh, first, M, B, t, gm, pm, codes, &s_prefix, desc, g, tiles, tile);
     bool bad = jhd::resolve_runs<items>(t, gm, pm, fhd::warp_carry_in(tile_carry, codes, warp),
                                         std::size_t{warp} * 32 * items, first, lane, M, m, B, true, dig);
     if (warp == warps - 1) {  // the halo: the next tile's first H positions
       std::int64_t th[jhd::halo_runs];
       std::uint32_t gh[jhd::halo_runs], ph[jhd::halo_runs];
 #pragma unroll
-      for (unsigned r = 0; r < jhd::halo_runs; ++r) {
-        const std::size_t local = P + r * 32 + lane, p = first + local;
-        const bool in = p < M;
-        th[r] = in ? fhd::position_t(base, s_sh[local + 1], s_sh[local], p) : 0;
-        gh[r] = __ballot_sync(prim::cuda::full_warp, in && th[r] >= B);
-        ph[r] = __ballot_sync(prim::cuda::full_warp, !in || th[r] == B - 1);
-      }
+      for (unsigned r = 0; r < jhd::halo_runs; ++r)
+        ccu::fused_tile::run_masks(base, s_sh, P + r * 32 + lane, first, M, B, th[r], gh[r], ph[r]);
       jhd::resolve_runs<jhd::halo_runs>(th, gh, ph, jhd::halo_carry_in(tile_carry, codes, warps), P, first, lane, M,
                                         m, B, false, dig);
     }

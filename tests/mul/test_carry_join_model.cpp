@@ -28,7 +28,7 @@
 #include "mul/coefficients_impl.hpp"
 #include "mul/cuda/carry_join_hd.hpp"
 #include "prim/cuda/carry_code_hd.hpp"
-#include "prim/cuda/lookback_packed.hpp"
+#include "lookback_emulator.hpp"
 #include "test_support.hpp"
 
 using bigmul::limb_t;
@@ -39,7 +39,7 @@ using bigmul::detail::coeff_format;
 namespace fhd = bigmul::carry::cuda::fused_hd;
 namespace jhd = bigmul::detail::cuda::carry_join_hd;
 namespace code = bigmul::prim::carry_code;
-namespace lb = bigmul::prim::lookback;
+namespace emu = bigmul::test::emu;
 
 namespace {
 
@@ -53,15 +53,11 @@ struct config {
   mutant mu;
 };
 
-struct block {
+struct block : emu::lookback {
   std::size_t g = 0, tile = 0;
-  int phase = 0;  // 0 start, 1 look-back, 2 emit and join, 3 done
+  int phase = emu::not_started;  // then look-back, emit and join, done
   std::vector<std::int64_t> t;  // tile positions, then the halo's
   std::vector<std::uint32_t> gm, pm, codes;
-  std::uint32_t aggregate = 0, running = 0;
-  long long window = 0;
-  unsigned lane = 0;
-  std::vector<std::uint32_t> st, v;
 };
 
 // One run of 32 positions through the kernel's resolve_runs<R>, lane by lane.
@@ -103,20 +99,11 @@ class emulator {
   void run(std::vector<limb_t>& out, std::vector<int>& writes, std::vector<int>& ok, int& accept) {
     std::vector<block> grid(G_ * tl_.tiles());
     for (std::size_t i = 0; i < grid.size(); ++i) grid[i].g = i / tl_.tiles();
-    std::size_t launched = 0, finished = 0;
-    std::vector<std::size_t> active;
-    while (finished < grid.size()) {
-      while (launched < grid.size() && active.size() < k_.resident) active.push_back(launched++);
-      const std::size_t i = pick(active, grid);
-      block& b = grid[active[i]];
-      if (b.phase == 0) start(b);
-      else if (b.phase == 1) look(b);
+    emu::run_grid(grid, k_.resident, k_.latest_first, rng_, [&](block& b) {
+      if (b.phase == emu::not_started) start(b);
+      else if (b.phase == emu::looking_back) look(b);
       else emit(b);
-      if (b.phase == 3) {
-        active.erase(active.begin() + static_cast<long>(i));
-        ++finished;
-      }
-    }
+    });
     out = out_;
     writes = writes_;
     ok = ok_;
@@ -126,27 +113,10 @@ class emulator {
  private:
   std::size_t P() const { return tl_.P; }
 
-  std::size_t pick(const std::vector<std::size_t>& active, const std::vector<block>& grid) {
-    std::uniform_int_distribution<std::size_t> any(0, active.size() - 1);
-    if (!k_.latest_first || rng_() % 4 == 0) return any(rng_);
-    std::size_t best = 0;
-    for (std::size_t i = 0; i < active.size(); ++i) {
-      if (grid[active[i]].phase == 0) return i;
-      if (grid[active[i]].tile >= grid[active[best]].tile) best = i;
-    }
-    return best;
-  }
-
-  void publish(const block& b, std::uint32_t status, std::uint32_t value) {
-    std::uint64_t w[1];
-    lb::encode(status, value, w);
-    desc_[b.g * tl_.tiles() + b.tile] = w[0];
-  }
-
   // The guard; ticket; s of the tile and both halos; t, ballots, warp codes (the tile's runs, then the halo's).
   void start(block& b) {
     if (!guard_ok_ && k_.mu != mutant::ignore_guard) {
-      b.phase = 3;
+      b.phase = emu::done;
       return;
     }
     b.tile = ticket_[b.g]++;
@@ -175,46 +145,13 @@ class emulator {
         b.codes[w] = code::op{}(b.codes[w], fhd::warp_code(b.gm[run], b.pm[run]));
       }
     }
-    b.aggregate = code::identity;
-    for (std::uint32_t x : b.codes) b.aggregate = code::op{}(b.aggregate, x);
-    b.running = code::identity;
-    if (b.tile == 0) {
-      publish(b, lb::status_prefix, b.aggregate);
-      b.phase = 2;
-      return;
-    }
-    publish(b, lb::status_aggregate, b.aggregate);
-    b.window = static_cast<long long>(b.tile) - 1;
-    b.lane = 0;
-    b.st.assign(k_.lanes, 0);
-    b.v.assign(k_.lanes, 0);
-    b.phase = 1;
+    std::uint32_t aggregate = code::identity;
+    for (std::uint32_t x : b.codes) aggregate = code::op{}(aggregate, x);
+    b.phase = emu::start_lookback(desc_, b.g * tl_.tiles(), b.tile, aggregate, code::identity, k_.lanes, b);
   }
 
   void look(block& b) {
-    const long long idx = b.window - static_cast<long long>(b.lane);
-    std::uint32_t st = lb::status_prefix, v = code::identity;
-    if (idx >= 0) {
-      const std::uint64_t w[1] = {desc_[b.g * tl_.tiles() + static_cast<std::size_t>(idx)]};
-      st = lb::decode(w, v);
-    }
-    if (st == lb::status_invalid) {
-      b.lane = 0;
-      return;
-    }
-    b.st[b.lane] = st;
-    b.v[b.lane] = v;
-    if (++b.lane < k_.lanes) return;
-    std::uint32_t fold = code::identity;
-    const bool stop = lb::fold_window(b.st.data(), b.v.data(), k_.lanes, code::op{}, code::identity, fold);
-    b.running = code::op{}(fold, b.running);
-    if (stop) {
-      publish(b, lb::status_prefix, code::op{}(b.running, b.aggregate));
-      b.phase = 2;
-    } else {
-      b.window -= k_.lanes;
-      b.lane = 0;
-    }
+    b.phase = emu::lookback_step(desc_, b.g * tl_.tiles(), b.tile, k_.lanes, code::op{}, code::identity, b);
   }
 
   template <unsigned R>
@@ -263,7 +200,7 @@ class emulator {
       if (!ok_[b.g]) pass_bad_ = 1;
       if (++pass_done_ == G_) accept_ = k_.mu == mutant::verdict_own_product ? ok_[b.g] : pass_bad_ ? 0 : 1;
     }
-    b.phase = 3;
+    b.phase = emu::done;
   }
 
   Base base_;

@@ -21,13 +21,13 @@
 #include "mul/coefficients.hpp"
 #include "mul/coefficients_impl.hpp"
 #include "mul/cuda/split_fused_hd.hpp"
-#include "prim/cuda/lookback_packed.hpp"
+#include "lookback_emulator.hpp"
 #include "test_support.hpp"
 
 using namespace bigmul;
 using namespace bigmul::detail;
 namespace shd = bigmul::detail::cuda::split_hd;
-namespace lb = bigmul::prim::lookback;
+namespace emu = bigmul::test::emu;
 using bigmul::test::operand_kind;
 
 namespace {
@@ -46,14 +46,10 @@ struct config {
 };
 
 // One block of the emulated grid.
-struct block {
+struct block : emu::lookback {
   std::size_t g = 0, tile = 0;
-  int phase = 0;  // 0 ticket + scan + publish, 1 look-back, 2 emit, 3 done
+  int phase = emu::not_started;  // ticket + scan + publish, then look-back, emit, done
   std::vector<std::uint32_t> excl;
-  std::uint32_t aggregate = 0, running = 0;
-  long long window = 0;
-  unsigned lane = 0;
-  std::vector<std::uint32_t> st, v;
 };
 
 template <class Src>
@@ -73,45 +69,14 @@ class emulator {
     if (t_.periods == 0) return std::vector<std::int32_t>(G_, 0);
     std::vector<block> grid(G_ * t_.tiles());
     for (std::size_t i = 0; i < grid.size(); ++i) grid[i].g = i / t_.tiles();  // blockIdx.y, then x
-    std::size_t launched = 0, done = 0;
-    std::vector<std::size_t> active;
-    while (done < grid.size()) {
-      while (launched < grid.size() && active.size() < c_.resident) active.push_back(launched++);
-      std::size_t k = pick(active, grid);
-      block& b = grid[active[k]];
-      step(b);
-      if (b.phase == 3) {
-        active.erase(active.begin() + static_cast<long>(k));
-        ++done;
-      }
-    }
+    emu::run_grid(grid, c_.resident, c_.sched == schedule::latest_first, rng_, [&](block& b) { step(b); });
     return out_;
   }
 
  private:
-  std::size_t pick(const std::vector<std::size_t>& active, const std::vector<block>& grid) {
-    std::uniform_int_distribution<std::size_t> any(0, active.size() - 1);
-    if (c_.sched == schedule::random || rng_() % 4 == 0) return any(rng_);
-    // latest first (3 steps in 4, so that the spinning latest lets the others on):
-    // the block with the highest ticket, a new block before it takes one
-    std::size_t best = 0;
-    for (std::size_t i = 0; i < active.size(); ++i) {
-      const block& x = grid[active[i]];
-      if (x.phase == 0) return i;
-      if (x.tile >= grid[active[best]].tile) best = i;
-    }
-    return best;
-  }
-
-  void publish(const block& b, std::uint32_t status, std::uint32_t value) {
-    std::uint64_t w[1];
-    lb::encode(status, value, w);
-    desc_[b.g * t_.tiles() + b.tile] = w[0];
-  }
-
   void step(block& b) {
-    if (b.phase == 0) start(b);
-    else if (b.phase == 1) look(b);
+    if (b.phase == emu::not_started) start(b);
+    else if (b.phase == emu::looking_back) look(b);
     else emit(b);
   }
 
@@ -127,46 +92,13 @@ class emulator {
       b.excl[i] = c_.mu == mutant::inclusive_thread ? incl : acc;
       acc = incl;
     }
-    b.aggregate = acc;
-    b.running = shd::code_identity;
-    if (b.tile == 0) {
-      publish(b, lb::status_prefix, b.aggregate);
-      b.phase = 2;
-      return;
-    }
-    publish(b, lb::status_aggregate, b.aggregate);
-    b.window = static_cast<long long>(b.tile) - 1;
-    b.lane = 0;
-    b.st.assign(c_.lanes, 0);
-    b.v.assign(c_.lanes, 0);
-    b.phase = 1;
+    b.phase = emu::start_lookback(desc_, b.g * t_.tiles(), b.tile, acc, shd::code_identity, c_.lanes, b);
   }
 
   // One lane's one-word read; a full window folds (packed_look_back's steps).
   void look(block& b) {
-    const long long idx = b.window - static_cast<long long>(b.lane);
-    std::uint32_t st = lb::status_prefix, v = shd::code_identity;
-    if (idx >= 0) {
-      const std::uint64_t w[1] = {desc_[b.g * t_.tiles() + static_cast<std::size_t>(idx)]};
-      st = lb::decode(w, v);
-    }
-    if (st == lb::status_invalid) {  // back off, read the window again
-      b.lane = 0;
-      return;
-    }
-    b.st[b.lane] = st;
-    b.v[b.lane] = v;
-    if (++b.lane < c_.lanes) return;
-    std::uint32_t fold = shd::code_identity;
-    const bool stop = lb::fold_window(b.st.data(), b.v.data(), c_.lanes, shd::code_op{}, shd::code_identity, fold);
-    b.running = c_.mu == mutant::fold_reversed ? shd::code_op{}(b.running, fold) : shd::code_op{}(fold, b.running);
-    if (stop) {
-      publish(b, lb::status_prefix, shd::code_op{}(b.running, b.aggregate));
-      b.phase = 2;
-    } else {
-      b.window -= c_.lanes + (c_.mu == mutant::skip_tile ? 1 : 0);
-      b.lane = 0;
-    }
+    const emu::lookback_faults f{c_.mu == mutant::fold_reversed, c_.mu == mutant::skip_tile};
+    b.phase = emu::lookback_step(desc_, b.g * t_.tiles(), b.tile, c_.lanes, shd::code_op{}, shd::code_identity, b, f);
   }
 
   // Every thread's period into the stage (or straight out), then the sweep.
@@ -186,7 +118,7 @@ class emulator {
       const std::size_t first = t_.first_digit(b.tile), count = t_.digits(b.tile);
       for (std::size_t i = 0; i < count; ++i) og[first + i] = stage[i];
     }
-    b.phase = 3;
+    b.phase = emu::done;
   }
 
   Src src_;

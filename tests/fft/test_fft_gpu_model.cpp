@@ -23,6 +23,7 @@
 #include "fft/cuda/device_stockham.hpp"
 #include "fft/cuda/device_twiddle_tables.hpp"
 #include "fft/fft_complex.hpp"
+#include "fft_tile_emulator.hpp"
 #include "reference_dft.hpp"
 #include "test_support.hpp"
 
@@ -32,149 +33,7 @@ using bigmul::fft::test::reference_fft;
 
 namespace {
 
-struct cd {
-  double x, y;
-};
-struct cf {
-  float x, y;
-};
-
-template <class C>
-using real_of = decltype(C{}.x);
-
-// Runs pass `pi` of plan p over the whole batch the way fft_pass_kernel does. load(flat)
-// and store(flat, v) address the batch (flat = b*n + index). Checks that every valid
-// element is read and written exactly once and that shared-memory slots are used
-// consistently.
-template <class C, bool Inv, class Load, class Store>
-void emulate_pass(const plan::fft_plan& p, unsigned pi, bool twiddle, const std::vector<C>& tables, Load&& load,
-                  Store&& store) {
-  const plan::table_layout l = plan::layout_of(p);
-  const C* block_tw = tables.data() + l.block;
-  const C* lo = tables.data() + l.lo;
-  const C* hi = tables.data() + l.hi;
-  const plan::pass_desc& d = p.pass[pi];
-  const std::size_t total = p.batch << p.log_n;
-  std::vector<int> reads(total, 0), writes(total, 0);
-  const std::size_t E = std::size_t{1} << d.log_tile();
-  ASSERT_EQ(std::size_t(d.threads) * plan::elems_per_thread, E);
-  ASSERT_LE(d.threads, 512u);
-  std::vector<C> sh(plan::smem_elements(d.log_tile()));
-  std::vector<int> stamp(sh.size());
-  std::vector<C> regs(std::size_t(d.threads) * plan::elems_per_thread);
-  int stage_id = 0;
-
-  for (std::size_t blk = 0; blk < d.blocks(); ++blk) {
-    const plan::tile t = plan::tile_of_block(d, blk);
-    auto get_global = [&](unsigned lane, unsigned idx) -> C {
-      EXPECT_LT(lane, 1u << d.log_lanes());
-      EXPECT_LT(idx, 1u << d.log_m);
-      const plan::element e = plan::element_at(d, t, lane, idx);
-      if (!e.valid) return plan::make_c<C>(0, 0);
-      EXPECT_LT(e.flat, total);
-      ++reads[e.flat];
-      C v = load(e.flat);
-      if (Inv && twiddle) {
-        const std::size_t ex = plan::pass_twiddle_exponent(p.log_n, d, e.inner, idx);
-        EXPECT_LT(ex, std::size_t{1} << p.log_n);
-        v = plan::c_mul_conj(v, plan::split_root(lo, hi, p.log_split, ex));
-      }
-      return v;
-    };
-    auto put_global = [&](unsigned lane, unsigned idx, C v) {
-      const plan::element e = plan::element_at(d, t, lane, idx);
-      if (!e.valid) return;
-      EXPECT_LT(e.flat, total);
-      ++writes[e.flat];
-      if (!Inv && twiddle) {
-        const std::size_t ex = plan::pass_twiddle_exponent(p.log_n, d, e.inner, idx);
-        EXPECT_LT(ex, std::size_t{1} << p.log_n);
-        v = plan::c_mul(v, plan::split_root(lo, hi, p.log_split, ex));
-      }
-      store(e.flat, v);
-    };
-    auto get_shared = [&](unsigned lane, unsigned idx) -> C {
-      const unsigned s = plan::smem_index(d, lane, idx);
-      EXPECT_LT(s, sh.size());
-      EXPECT_EQ(stamp[s], stage_id - 1) << "slot not written by the previous stage";
-      return sh[s];
-    };
-    auto put_shared = [&](unsigned lane, unsigned idx, const C& v) {
-      EXPECT_LT(lane, 1u << d.log_lanes());
-      EXPECT_LT(idx, 1u << d.log_m);
-      const unsigned s = plan::smem_index(d, lane, idx);
-      EXPECT_LT(s, sh.size());
-      EXPECT_LT(stamp[s], stage_id) << "slot written twice in one stage";
-      stamp[s] = stage_id;
-      sh[s] = v;
-    };
-    auto tw = [&](unsigned e) -> C {
-      EXPECT_LT(e, 1u << p.log_block_table);
-      return block_tw[e];
-    };
-    // Load phase: thread tid copies elements q = tid + i*threads into shared memory.
-    ++stage_id;
-    for (unsigned tid = 0; tid < d.threads; ++tid)
-      for (unsigned i = 0; i < plan::elems_per_thread; ++i) {
-        const unsigned q = tid + i * d.threads;
-        unsigned lane, idx;
-        plan::tile_coords(d, q, lane, idx);
-        ASSERT_EQ(plan::smem_index(d, lane, idx), plan::smem_pad(q));
-        regs[std::size_t(tid) * plan::elems_per_thread + i] = get_global(lane, idx);
-      }
-    for (unsigned tid = 0; tid < d.threads; ++tid)
-      for (unsigned i = 0; i < plan::elems_per_thread; ++i) {
-        const unsigned q = tid + i * d.threads;
-        unsigned lane, idx;
-        plan::tile_coords(d, q, lane, idx);
-        put_shared(lane, idx, regs[std::size_t(tid) * plan::elems_per_thread + i]);
-      }
-    // __syncthreads()
-    unsigned log_ns = 0;
-    for (unsigned s = 0; s < d.nstages; ++s) {
-      ++stage_id;
-      plan::with_radix(d.stage_log[s], [&](auto rc) {
-        constexpr int R = decltype(rc)::value;
-        for (unsigned tid = 0; tid < d.threads; ++tid)  // read phase
-          plan::stage_read<R>(d, tid, regs.data() + std::size_t(tid) * plan::elems_per_thread, get_shared);
-        // __syncthreads()
-        for (unsigned tid = 0; tid < d.threads; ++tid)  // compute and write phase
-          plan::stage_write<R, Inv>(d, tid, log_ns, p.log_block_table,
-                                    regs.data() + std::size_t(tid) * plan::elems_per_thread, tw, put_shared);
-        // __syncthreads()
-      });
-      log_ns += d.stage_log[s];
-    }
-    // Store phase.
-    ++stage_id;
-    for (unsigned tid = 0; tid < d.threads; ++tid)
-      for (unsigned i = 0; i < plan::elems_per_thread; ++i) {
-        const unsigned q = tid + i * d.threads;
-        unsigned lane, idx;
-        plan::tile_coords(d, q, lane, idx);
-        put_global(lane, idx, get_shared(lane, idx));
-      }
-    ASSERT_FALSE(::testing::Test::HasFailure()) << "pass " << pi << " block " << blk;
-  }
-  for (std::size_t i = 0; i < total; ++i) {
-    ASSERT_EQ(reads[i], 1) << "pass " << pi << " flat " << i;
-    ASSERT_EQ(writes[i], 1) << "pass " << pi << " flat " << i;
-  }
-}
-
-// The multi-pass driver of device_complex_fft::run, on host arrays (all passes in
-// place in `data`, which is what the array API with d_work == nullptr does).
-template <class C, bool Inv>
-void emulate_fft(const plan::fft_plan& p, const std::vector<C>& tables, std::vector<C>& data) {
-  auto load = [&](std::size_t f) { return data[f]; };
-  auto store = [&](std::size_t f, const C& v) { data[f] = v; };
-  const unsigned np = p.npasses;
-  if (!Inv) {
-    for (unsigned i = 0; i < np; ++i) emulate_pass<C, false>(p, i, i + 1 < np, tables, load, store);
-  } else {
-    for (unsigned i = np; i-- > 0;) emulate_pass<C, true>(p, i, i + 1 < np, tables, load, store);
-  }
-}
+using namespace bigmul::test::fft_emu;
 
 template <class C>
 std::vector<C> random_vec(std::size_t n, std::mt19937_64& g) {

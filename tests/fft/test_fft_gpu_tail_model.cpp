@@ -19,76 +19,30 @@
 #include "fft/cuda/device_tail_plan.hpp"
 #include "fft/cuda/device_twiddle_tables.hpp"
 #include "fft/twiddle.hpp"
+#include "fft_tile_emulator.hpp"
 #include "test_support.hpp"
 
 namespace plan = bigmul::fft::cuda::plan;
 
 namespace {
 
-struct cd {
-  double x, y;
-};
-struct cf {
-  float x, y;
-};
-template <class C>
-using real_of = decltype(C{}.x);
+using namespace bigmul::test::fft_emu;
 
-// The in-tile stages over one tile held in sh (smem_index layout), every thread's
-// read phase before any write phase (the barriers).
+// The in-tile stages over one tile held in sh (smem_index layout).
 template <class C, bool Inv>
 void stages(const plan::fft_plan& p, const plan::pass_desc& d, const C* block_tw, std::vector<C>& sh) {
   std::vector<C> regs(std::size_t(d.threads) * plan::elems_per_thread);
   auto get = [&](unsigned lane, unsigned idx) { return sh[plan::smem_index(d, lane, idx)]; };
   auto put = [&](unsigned lane, unsigned idx, const C& v) { sh[plan::smem_index(d, lane, idx)] = v; };
   auto tw = [&](unsigned e) { return block_tw[e]; };
-  unsigned log_ns = 0;
-  for (unsigned s = 0; s < d.nstages; ++s) {
-    plan::with_radix(d.stage_log[s], [&](auto rc) {
-      constexpr int R = decltype(rc)::value;
-      for (unsigned tid = 0; tid < d.threads; ++tid)
-        plan::stage_read<R>(d, tid, regs.data() + std::size_t(tid) * plan::elems_per_thread, get);
-      for (unsigned tid = 0; tid < d.threads; ++tid)
-        plan::stage_write<R, Inv>(d, tid, log_ns, p.log_block_table,
-                                  regs.data() + std::size_t(tid) * plan::elems_per_thread, tw, put);
-    });
-    log_ns += d.stage_log[s];
-  }
+  tile_stages<C, Inv>(p, d, regs, get, put, tw, [] {});
 }
 
 // Pass pi of fft_pass_kernel over the whole batch, in place in data.
 template <class C, bool Inv>
 void pass(const plan::fft_plan& p, unsigned pi, bool twiddle, const std::vector<C>& tables, std::vector<C>& data) {
-  const plan::table_layout l = plan::layout_of(p);
-  const plan::pass_desc& d = p.pass[pi];
-  const std::size_t nmask = (std::size_t{1} << p.log_n) - 1;
-  std::vector<C> sh(plan::smem_elements(d.log_tile()));
-  for (std::size_t blk = 0; blk < d.blocks(); ++blk) {
-    const plan::tile t = plan::tile_of_block(d, blk);
-    for (unsigned q = 0; q < d.threads * plan::elems_per_thread; ++q) {
-      unsigned lane, idx;
-      plan::tile_coords(d, q, lane, idx);
-      const plan::element e = plan::element_at(d, t, lane, idx);
-      C v = e.valid ? data[e.flat] : plan::make_c<C>(0, 0);
-      if (e.valid && Inv && twiddle)
-        v = plan::c_mul_conj(v, plan::split_root(tables.data() + l.lo, tables.data() + l.hi, p.log_split,
-                                                 plan::pass_twiddle_exponent(p.log_n, d, e.inner, idx)));
-      sh[plan::smem_pad(q)] = v;
-    }
-    stages<C, Inv>(p, d, tables.data() + l.block, sh);
-    for (unsigned q = 0; q < d.threads * plan::elems_per_thread; ++q) {
-      unsigned lane, idx;
-      plan::tile_coords(d, q, lane, idx);
-      const plan::element e = plan::element_at(d, t, lane, idx);
-      if (!e.valid) continue;
-      C v = sh[plan::smem_pad(q)];
-      if (!Inv && twiddle)
-        v = plan::c_mul(v, plan::split_root(tables.data() + l.lo, tables.data() + l.hi, p.log_split,
-                                            plan::pass_twiddle_exponent(p.log_n, d, e.inner, idx)));
-      data[e.flat] = v;
-    }
-    (void)nmask;
-  }
+  emulate_pass<C, Inv>(p, pi, twiddle, tables, [&](std::size_t f) { return data[f]; },
+                       [&](std::size_t f, const C& v) { data[f] = v; });
 }
 
 // fft_tail_kernel over every tile: x <- tail(x, y). Counts reads, writes and pair slots.

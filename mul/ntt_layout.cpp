@@ -10,8 +10,10 @@
 #include "fft/ntt.hpp"
 #include "mul/ntt_coefficients.hpp"
 #include "mul/ntt_engine_iface.hpp"
+#include "mul/ntt_memory.hpp"
 #include "mul/ntt_mul.hpp"
 #include "mul/ntt_prime_bound.hpp"
+#include "mul/ntt_scratch.hpp"
 
 namespace bigmul::detail {
 namespace {
@@ -79,12 +81,18 @@ ntt_layout choose_layout(const fft::ntt_prime* primes, unsigned K, ntt_engine e,
     // Wide: for each prime count P >= 4, the largest b that P primes cover
     // (2 b + log2(min(ca, cb)) < log2(p0 .. p(P-1)) ~ 200 for four). Only
     // where whole limbs fit the longest transform: the reach stays an + bn - 1
-    // <= ntt_max_length coefficients (mul/ntt_memory.cpp's estimates).
+    // <= ntt_max_length coefficients (mul/ntt_memory.cpp's estimates); and
+    // only where its residue arrays take no more heap than the layout it
+    // replaces (a fourth prime's array can outweigh the shorter length).
+    const auto heap_words = [&](const ntt_layout& l) {
+      const ntt_arrays A = ntt_plan_arrays(l, primes[0].p, an, bn, 1, false);
+      return A.arrays * ntt_scratch_stride(A.points);
+    };
     for (unsigned P = 4; P <= K && whole_fits; ++P)
       for (unsigned bits = std::min(max_bits, ntt_max_coefficient_bits); bits > 64; --bits) {
         const ntt_layout l = split(bits);
         if (l.primes > P) continue;
-        if (cheaper(l, best)) best = l;
+        if (cheaper(l, best) && heap_words(l) <= heap_words(best)) best = l;
         break;
       }
   }

@@ -175,6 +175,35 @@ TEST(NttWide, EnvironmentSwitch) {
     unsetenv("BIGMUL_NTT_WIDE");
 }
 
+// Peak heap does not grow: from the switch to 1.3 10^9 digits, balanced
+// and 2:1 and 5:1 products, the residue arrays with wide coefficients
+// allowed never pass those of the layout without them (BIGMUL_NTT_WIDE=0),
+// and most of those sizes still take them.
+TEST(NttWide, HeapNeverGrows) {
+  const char* was = std::getenv("BIGMUL_NTT_WIDE");
+  const std::string saved = was ? was : "";
+  std::size_t total = 0, wide = 0;
+  for (double d = 8.0e7; d <= 1.3e9; d *= 1.01) {
+    const std::size_t n = static_cast<std::size_t>(d / 19.265919722494797) + 1;  // limbs of d digits
+    for (std::size_t bn : {n, n / 2 + 7, n / 5}) {
+      for (ntt_engine e : {ntt_engine::avx2, ntt_engine::ifma}) {
+        ASSERT_EQ(setenv("BIGMUL_NTT_WIDE", "0", 1), 0);
+        const std::size_t narrow = detail::ntt_heap_bytes(e, n, bn, radix::binary, 1);
+        ASSERT_EQ(setenv("BIGMUL_NTT_WIDE", "1", 1), 0);
+        EXPECT_LE(detail::ntt_heap_bytes(e, n, bn, radix::binary, 1), narrow) << n << " x " << bn;
+        EXPECT_LE(detail::ntt_heap_bytes(e, n, bn, radix::binary, 2), narrow) << n << " x " << bn << ", 2 threads";
+        wide += detail::ntt_choose_layout(e, n, bn, radix::binary).bits > 64;
+        ++total;
+      }
+    }
+  }
+  EXPECT_GT(2 * wide, total);
+  if (was)
+    setenv("BIGMUL_NTT_WIDE", saved.c_str(), 1);
+  else
+    unsetenv("BIGMUL_NTT_WIDE");
+}
+
 // ntt_wide_residues against GMP's remainders: every b 65 .. 127, coefficients
 // inside, at the end of and past the limbs, ranges from 0 and from 3 (the
 // vector steps and the scalar rest), each kind of lanes (scalar, AVX2,

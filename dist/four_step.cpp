@@ -61,6 +61,7 @@ four_step::four_step(const context& ctx, shape s, unsigned prime, engine e)
   root_inv_ = fft::inv_mod(root_, p_);
   n2_inv_ = fft::inv_mod(s.n2 % p_, p_);
   group_ = std::clamp<std::size_t>((std::size_t{1} << 15) / s.n1, 8, 32);
+  stream_ = streams(std::max(col_words(), row_words()));
   const u64 w1 = fft::pow_mod(root_, s.n2, p_), w2 = fft::pow_mod(root_, s.n1, p_);  // orders n1, n2
   std::vector<std::uint32_t> pos2;  // frequency -> position of the column transforms' output
   if (e == engine::avx2) {
@@ -198,11 +199,26 @@ void four_step::twiddle_row(u64* x, std::size_t u, bool inverse) const {
 // only the limbs): on the IFMA
 // engine only as far as its zero-padded forward reads (forward_extent),
 // whose first step skips the zeros as the single-process product's does.
-void four_step::column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, unsigned threads) const {
+void four_step::column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, unsigned threads,
+                       const u64* own) const {
   const std::size_t n1 = s_.n1, n2 = s_.n2;
   if (inverse) return transform(x, true, true, threads);
   const std::size_t nonzero = j1 < limbs ? std::min(n2, (limbs - j1 + n1 - 1) / n1) : 0;
   if (nonzero == 0) return std::fill(x, x + n2, u64{0});  // its transform: zeros
+  if (own) {  // the column's limbs read by the transform's first step
+    struct column_source {
+      const u64* x;
+      std::size_t nonzero;
+    } src{own, nonzero};
+    // Asked for whole blocks: zeros from nonzero on.
+    const fft::ntt_fill fill = [](void* c, u64* dst, std::size_t b, std::size_t e) {
+      const auto* s = static_cast<const column_source*>(c);
+      const std::size_t mid = std::clamp(s->nonzero, b, e);
+      std::copy(s->x + b, s->x + mid, dst);
+      std::fill(dst + (mid - b), dst + (e - b), u64{0});
+    };
+    return plan2v_->forward_filled(x, threads, nonzero, fill, &src);
+  }
   reduce(x, nonzero);
   if (plan2v_) {
     std::fill(x + nonzero, x + std::max(nonzero, plan2v_->forward_extent(nonzero, threads)), u64{0});
@@ -216,6 +232,23 @@ void four_step::column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, 
   }
 }
 
+// Columns j0 .. j0 + m of the operand x (`limbs` limbs) gathered into a
+// per-thread buffer, column t at [t n2 ..): whole 8 x 8 tiles of the rows
+// they share (a cache line of x a row, not a line and a page a limb), the
+// shorter columns' last limbs one by one. The buffer (8 n2 words) stays in
+// the core's cache for the columns' transforms, which read it.
+const u64* four_step::gather_columns(const u64* x, std::size_t j0, std::size_t m, std::size_t limbs) const {
+  const std::size_t n1 = s_.n1, n2 = s_.n2;
+  thread_local std::vector<u64> buf;
+  if (buf.size() < 8 * n2) buf.resize(8 * n2);
+  auto nonzero = [&](std::size_t j) { return j < limbs ? std::min(n2, (limbs - j + n1 - 1) / n1) : 0; };
+  const std::size_t full = nonzero(j0 + m - 1);  // rows every column of the batch has
+  transpose(x + j0, n1, buf.data(), n2, full, m);
+  for (std::size_t t = 0; t < m; ++t)
+    for (std::size_t i = full; i < nonzero(j0 + t); ++i) buf[t * n2 + i] = x[j0 + t + n1 * i];
+  return buf.data();
+}
+
 // Eight columns a task. Inverse: their results go to row in position
 // order (row[j2 C + t], C = cols().size()) while in cache, written around
 // the cache. Forward, while they are in cache, their positions
@@ -223,7 +256,7 @@ void four_step::column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, 
 // tiles written around the cache (the rank's own block of the all-to-all
 // is this local transpose, its strided side written, not read), and those
 // in rank d's rows to send (rank order, each rank's part t-major).
-void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, u64* send) const {
+void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, u64* send, const u64* whole) const {
   constexpr std::size_t batch = 8;
   const std::size_t n1 = s_.n1, n2 = s_.n2, C = cols_.size(), R = rows_.size();
   const std::size_t P = static_cast<std::size_t>(ctx_.size), me = static_cast<std::size_t>(ctx_.rank);
@@ -234,9 +267,11 @@ void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row,
   }
   each((C + batch - 1) / batch, [&](std::size_t g, unsigned threads) {
     const std::size_t t0 = g * batch, m = std::min(batch, C - t0);
-    for (std::size_t t = t0; t < t0 + m; ++t) column(col + t * n2, cols_.begin + t, inverse, limbs, threads);
-    if (inverse) return transpose(col + t0 * n2, n2, row + t0, C, m, n2, true);  // row: the positions
-    transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, true);
+    const u64* own = whole ? gather_columns(whole, cols_.begin + t0, m, limbs) : nullptr;
+    for (std::size_t t = t0; t < t0 + m; ++t)
+      column(col + t * n2, cols_.begin + t, inverse, limbs, threads, own ? own + (t - t0) * n2 : nullptr);
+    if (inverse) return transpose(col + t0 * n2, n2, row + t0, C, m, n2, stream_);  // row: the positions
+    transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, stream_);
     for (std::size_t d = 0; d < P; ++d) {
       if (d == me) continue;
       const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(d));
@@ -290,9 +325,9 @@ void four_step::rows_to_columns(u64* row, const u64* y, u64* col, u64* send) con
     for (std::size_t d = 0; d < to.size(); ++d) {
       const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(d));
       if (d == me)  // the columns are read again by the next pass only: around the cache
-        transpose(row + u0 * n1 + c.begin, n1, col + rows_.begin + u0, n2, m, c.size(), true);
+        transpose(row + u0 * n1 + c.begin, n1, col + rows_.begin + u0, n2, m, c.size(), stream_);
       else
-        transpose(row + u0 * n1 + c.begin, n1, send + to[d] + u0, R, m, c.size(), true);
+        transpose(row + u0 * n1 + c.begin, n1, send + to[d] + u0, R, m, c.size(), stream_);
     }
   });
 }
@@ -328,6 +363,16 @@ void four_step::forward(u64* col, std::size_t limbs, u64* row, u64* send, u64* r
   counts(sc, rc);
   exchange(ctx_, "columns to rows", send, sc, recv, rc);
   rows_from_columns(recv, row);
+}
+
+bool four_step::fills_from_limbs() const {
+  return ctx_.size == 1 && plan2v_ && plan2v_->forward_fill_applies();
+}
+
+void four_step::forward_from_limbs(const u64* x, std::size_t limbs, u64* col, u64* row) const {
+  if (!fills_from_limbs()) throw error(error::kind::internal, "four_step: no filled forward here");
+  column_pass(col, false, limbs, row, nullptr, x);
+  rows_from_columns(nullptr, row);
 }
 
 void four_step::product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv, u64* pos) const {

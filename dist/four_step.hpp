@@ -27,6 +27,12 @@ namespace bigmul::dist {
 
 using u64 = std::uint64_t;
 
+// Whether a whole-array transpose of `words` words writes around the cache
+// (dist/transpose.hpp): only where the arrays are past the caches anyway;
+// below, the next pass would read back from memory what it could have found
+// in cache.
+inline bool streams(std::size_t words) { return words * sizeof(u64) >= (std::size_t{4} << 20); }
+
 class four_step {
  public:
   // prime: an index into the engine's primes (fft/ntt_arith.hpp).
@@ -43,6 +49,15 @@ class four_step {
   // forward transform; col is overwritten. send and recv: scratch of
   // max(col_words, row_words) words each.
   void forward(u64* col, std::size_t limbs, u64* row, u64* send, u64* recv) const;
+  // Whether a rank that holds every column and the operand's every limb
+  // (one rank) transforms its columns straight from the limbs
+  // (forward_from_limbs): the IFMA engine's filled forward, where it applies
+  // to the columns' length. One pass over the array fewer than loading col.
+  bool fills_from_limbs() const;
+  // forward(col, limbs, ..) with col's values read from x[j1 + n1 j2] (the
+  // operand's limbs, any 64-bit values) by the column transforms; col is
+  // only written. Needs fills_from_limbs().
+  void forward_from_limbs(const u64* x, std::size_t limbs, u64* col, u64* row) const;
   // row (rows layout, the forward transform of one operand) times y (the
   // other's) over n, then back to pos (natural order, [0, 2p)): the
   // product's inverse transform. The row transforms' pointwise
@@ -58,13 +73,17 @@ class four_step {
   // whole cache line of each column, two at n1 = 2048: fewer TLB misses
   // where the arrays are not on huge pages).
   std::size_t group_ = 8;
+  bool stream_ = true;  // the transposes' whole-array writes around the cache (streams())
   void transform(u64* x, bool along_columns, bool inverse, unsigned threads) const;
   void reduce(u64* x, std::size_t len) const;
   template <class Fn>
   void each(std::size_t count, Fn&& fn) const;
   void twiddle_row(u64* x, std::size_t u, bool inverse) const;
-  void column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, unsigned threads) const;
-  void column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, u64* send) const;
+  // own: column j1's limbs, contiguous (gather_columns), for the filled forward; or null.
+  void column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, unsigned threads,
+              const u64* own = nullptr) const;
+  const u64* gather_columns(const u64* x, std::size_t j0, std::size_t m, std::size_t limbs) const;
+  void column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, u64* send, const u64* whole = nullptr) const;
   void rows_from_columns(const u64* recv, u64* row) const;
   void rows_to_columns(u64* row, const u64* y, u64* col, u64* send) const;
   void row_product(u64* x, const u64* y, unsigned threads) const;

@@ -148,7 +148,7 @@ struct run_ref {
 // have consecutive j2 and words evenly spaced (a source's runs, the rank's
 // own limbs) move as whole 8 x 8 tiles (dist/transpose.hpp).
 void copy_runs_to_cols(const std::vector<run_ref>& runs, u64* col, std::size_t first_col, std::size_t n2,
-                       unsigned threads) {
+                       unsigned threads, bool stream) {
   constexpr std::size_t tile = 8;
   auto even = [&](std::size_t g0) {
     const run_ref& a = runs[g0];
@@ -178,7 +178,8 @@ void copy_runs_to_cols(const std::vector<run_ref>& runs, u64* col, std::size_t f
                                 reinterpret_cast<std::uintptr_t>(a.words)) / sizeof(u64);
     const std::size_t whole = a.k / tile * tile;
     u64* c = col + (a.j1 - first_col) * n2 + a.j2;
-    transpose(a.words, stride, c, n2, tile, whole, true);  // read back by the forward pass only: around the cache
+    // Read back by the forward pass only: around the cache, for large arrays.
+    transpose(a.words, stride, c, n2, tile, whole, stream);
     for (std::size_t q = 0; q < tile; ++q)
       for (std::size_t i = whole; i < a.k; ++i) c[i * n2 + q] = a.words[q * stride + i];
   });
@@ -216,7 +217,7 @@ void limbs_to_cols(const context& ctx, const plan_layout& L, const limb_t* x, co
       runs.push_back({j1, j2, k, words});
       if (s != me) at += k;
     });
-  copy_runs_to_cols(runs, col, cols.begin, n2, ctx.threads);  // limbs; four_step::forward reduces them
+  copy_runs_to_cols(runs, col, cols.begin, n2, ctx.threads, streams(cols.size() * n2));  // limbs; four_step::forward reduces them
 }
 
 // x[0 .. len) at global limb offset off, modulo 2^61 - 1.
@@ -272,6 +273,7 @@ void run_product(const context& ctx, const plan_layout& L, const limb_t* a, cons
     u64* x = res[k].get();
     auto operand = [&](const limb_t* limbs, const std::vector<std::size_t>& off, const std::vector<std::size_t>& len,
                        u64* row) {
+      if (f.fills_from_limbs()) return f.forward_from_limbs(limbs, off.back() + len.back(), x, row);
       limbs_to_cols(ctx, L, limbs, off, len, x, send.get(), recv.get());
       f.forward(x, off.back() + len.back(), row, send.get(), recv.get());
     };

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: LGPL-3.0-or-later
 // bench_mpi: the distributed product's time, its phases, every all-to-all's
 // bytes and seconds, and memory per rank, for one rank count (the launcher's)
-// and a list of sizes; with --baseline, rank 0 also times the single-process
-// product (bigmul::mul, same threads) of the same operands. Rows go to stdout
+// and a list of sizes; with --single (one rank), the single-process product
+// (bigmul::mul, same threads) of the same operands instead, in its own
+// process so that its peak memory is its own. Rows go to stdout
 // as one JSON object per size (run_mpi_bench.sh gathers them). Run under
 // mpiexec; more ranks than cores only shows the method's overheads.
-//   mpiexec -n P bench_mpi --digits 10000000,100000000 [--threads T] [--reps R] [--baseline]
+//   mpiexec -n P bench_mpi --digits 10000000,100000000 [--threads T] [--reps R] [--single]
 #include <mpi.h>
 #include <sys/resource.h>
 
@@ -52,16 +53,6 @@ std::vector<limb_t> block(std::size_t digits, std::uint64_t salt, std::size_t& g
   return x;
 }
 
-std::vector<limb_t> gather(const std::vector<limb_t>& x, std::size_t global) {
-  std::vector<int> counts(static_cast<std::size_t>(size_of())), displs(counts.size());
-  const int mine = static_cast<int>(x.size());
-  MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<limb_t> all(rank_of() == 0 ? global : 0);
-  MPI_Gatherv(x.data(), mine, MPI_UINT64_T, all.data(), counts.data(), displs.data(), MPI_UINT64_T, 0, MPI_COMM_WORLD);
-  return all;
-}
-
 double max_over_ranks(double x) {
   double m = 0;
   MPI_Allreduce(&x, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -83,7 +74,29 @@ unsigned long long peak_rss_bytes() {
   return static_cast<unsigned long long>(u.ru_maxrss) * 1024;
 }
 
-void run_size(std::size_t digits, unsigned threads, int reps, bool baseline) {
+// The single-process product (bigmul::mul, the same operands and threads)
+// alone in this process (one rank): its median seconds and its peak
+// resident memory, operands and product included as the ranks' are.
+void run_single(std::size_t digits, unsigned threads, int reps) {
+  std::size_t an = 0, bn = 0;
+  const auto a = block(digits, 1, an), b = block(digits, 2, bn);
+  std::vector<limb_t> r(an + bn);
+  bigmul::mul_options mo;
+  mo.threads = threads;
+  std::vector<double> st;
+  for (int k = 0; k <= reps; ++k) {  // k = 0: the cold run, not counted
+    const auto t0 = clock_type::now();
+    bigmul::mul(r.data(), a.data(), an, b.data(), bn, bigmul::radix::decimal, mo);
+    if (k) st.push_back(std::chrono::duration<double>(clock_type::now() - t0).count());
+  }
+  std::sort(st.begin(), st.end());
+  std::printf("{\"digits\": %zu, \"single\": true, \"threads\": %u, \"reps\": %d, \"single_process_seconds\": %.6f, "
+              "\"single_peak_rss\": %llu}\n",
+              digits, threads, reps, st[st.size() / 2], peak_rss_bytes());
+  std::fflush(stdout);
+}
+
+void run_size(std::size_t digits, unsigned threads, int reps) {
   std::size_t an = 0, bn = 0;
   const auto a = block(digits, 1, an), b = block(digits, 2, bn);
   bigmul::mpi::options opt;
@@ -91,7 +104,7 @@ void run_size(std::size_t digits, unsigned threads, int reps, bool baseline) {
   opt.threads = threads;
   std::vector<double> times;
   bigmul::mpi::stats best;
-  // The product's block in memory kept between products, as the baseline's r.
+  // The product's block in memory kept between products, as run_single's r.
   std::vector<limb_t> p(bigmul::mpi::product_block(an + bn, size_of(), rank_of()).size());
   for (int k = 0; k <= reps; ++k) {  // k = 0: the cold run (plans, first touch), not counted
     bigmul::mpi::stats st;
@@ -105,23 +118,7 @@ void run_size(std::size_t digits, unsigned threads, int reps, bool baseline) {
   }
   std::sort(times.begin(), times.end());
   const double median = times[times.size() / 2];
-  double single = 0;
-  if (baseline) {
-    const auto ga = gather(a, an), gb = gather(b, bn);
-    if (rank_of() == 0) {
-      std::vector<limb_t> r(an + bn);
-      bigmul::mul_options mo;
-      mo.threads = threads;
-      std::vector<double> st;
-      for (int k = 0; k <= reps; ++k) {
-        const auto t0 = clock_type::now();
-        bigmul::mul(r.data(), ga.data(), an, gb.data(), bn, bigmul::radix::decimal, mo);
-        if (k) st.push_back(std::chrono::duration<double>(clock_type::now() - t0).count());
-      }
-      std::sort(st.begin(), st.end());
-      single = st[st.size() / 2];
-    }
-  }
+  const unsigned long long rss = max_over_ranks(peak_rss_bytes());
   // Phases and exchanges of the fastest run: the slowest rank's seconds, all ranks' bytes.
   std::string phases, exchanges;
   for (const auto& p : best.phases)
@@ -133,12 +130,11 @@ void run_size(std::size_t digits, unsigned threads, int reps, bool baseline) {
                  "\", \"bytes\": " + std::to_string(bytes) + ", \"seconds\": " + std::to_string(s) + "}";
   }
   const unsigned long long planned = max_over_ranks(static_cast<unsigned long long>(best.planned_bytes));
-  const unsigned long long rss = max_over_ranks(peak_rss_bytes());
   if (rank_of() != 0) return;
   std::printf("{\"digits\": %zu, \"ranks\": %d, \"threads\": %u, \"primes\": %u, \"reps\": %d, \"seconds_median\": %.6f, "
-              "\"seconds_min\": %.6f, \"single_process_seconds\": %.6f, \"planned_bytes_max_rank\": %llu, "
+              "\"seconds_min\": %.6f, \"planned_bytes_max_rank\": %llu, "
               "\"peak_rss_max_rank\": %llu, \"phases\": {%s}, \"exchanges\": [%s]}\n",
-              digits, size_of(), threads, best.primes, reps, median, times.front(), single, planned, rss, phases.c_str(),
+              digits, size_of(), threads, best.primes, reps, median, times.front(), planned, rss, phases.c_str(),
               exchanges.c_str());
   std::fflush(stdout);
 }
@@ -150,7 +146,7 @@ int main(int argc, char** argv) {
   std::vector<std::size_t> sizes;
   unsigned threads = 1;
   int reps = 3;
-  bool baseline = false;
+  bool single = false;
   for (int k = 1; k < argc; ++k) {
     const std::string arg = argv[k];
     if (arg == "--digits" && k + 1 < argc) {
@@ -162,8 +158,8 @@ int main(int argc, char** argv) {
       threads = static_cast<unsigned>(std::atoi(argv[++k]));
     } else if (arg == "--reps" && k + 1 < argc) {
       reps = std::max(1, std::atoi(argv[++k]));
-    } else if (arg == "--baseline") {
-      baseline = true;
+    } else if (arg == "--single") {
+      single = true;
     } else {
       if (rank_of() == 0) std::fprintf(stderr, "bench_mpi: unknown argument '%s'\n", arg.c_str());
       MPI_Finalize();
@@ -171,7 +167,12 @@ int main(int argc, char** argv) {
     }
   }
   if (sizes.empty()) sizes = {10000000, 30000000, 100000000};
-  for (std::size_t d : sizes) run_size(d, threads, reps, baseline);
+  if (single && size_of() != 1) {
+    if (rank_of() == 0) std::fprintf(stderr, "bench_mpi: --single runs on one rank\n");
+    MPI_Finalize();
+    return 2;
+  }
+  for (std::size_t d : sizes) single ? run_single(d, threads, reps) : run_size(d, threads, reps);
   MPI_Finalize();
   return 0;
 }

@@ -67,6 +67,29 @@ BIGMUL_IFMA void extract_run_ifma(std::uint64_t* dst, const limb_t* src, std::si
 
 namespace {
 
+// A prime's constants for the wide cut, kept per thread for the prime last
+// used (the fills come 512 coefficients at a time, prime by prime): the
+// scalar reduction's, and 2^43 and 2^86 mod p as signed doubles with their
+// quotients by p for the vector lanes' Shoup products.
+struct wide_constants {
+  ntt_wide_modulus m{0};
+  double w1 = 0, w1_p = 0, w2 = 0, w2_p = 0;
+};
+const wide_constants& wide_constants_for(std::uint64_t p) {
+  thread_local wide_constants c;
+  if (c.m.p != p) {
+    c.m = ntt_wide_modulus(p);
+    const std::uint64_t r1 = static_cast<std::uint64_t>((fft::u128{1} << 43) % p),
+                        r2 = static_cast<std::uint64_t>(static_cast<fft::u128>(r1) * r1 % p);
+    const double pd = static_cast<double>(p);
+    c.w1 = fft::avx2::signed_rep(r1, p);
+    c.w2 = fft::avx2::signed_rep(r2, p);
+    c.w1_p = c.w1 / pd;
+    c.w2_p = c.w2 / pd;
+  }
+  return c;
+}
+
 #if defined(BIGMUL_HAVE_AVX2_CODE)
 // Wide coefficients j .. j + 4 mod p (p < 2^50) in doubles, 4 a vector
 // [FFTSMALL]: each coefficient's 128-bit window cut into 43-bit
@@ -81,14 +104,11 @@ BIGMUL_AVX2 inline __m256d exact_double(__m256i x, const fft::avx2::vconst& c) {
   return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, c.exp52)), _mm256_set1_pd(fft::avx2::two52));
 }
 BIGMUL_AVX2 void wide_residues_avx2(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t j_begin,
-                                    std::size_t j_end, unsigned bits, std::uint64_t p) {
+                                    std::size_t j_end, unsigned bits, const wide_constants& k) {
   using namespace fft::avx2;
-  const vconst c = make_vconst(p);
-  const std::uint64_t r1 = static_cast<std::uint64_t>((fft::u128{1} << 43) % p),
-                      r2 = static_cast<std::uint64_t>(static_cast<fft::u128>(r1) * r1 % p);
-  const double w1 = signed_rep(r1, p), w2 = signed_rep(r2, p);
-  const __m256d W1 = _mm256_set1_pd(w1), W1p = _mm256_set1_pd(w1 / static_cast<double>(p)),
-                W2 = _mm256_set1_pd(w2), W2p = _mm256_set1_pd(w2 / static_cast<double>(p)),
+  const vconst c = make_vconst(k.m.p);
+  const __m256d W1 = _mm256_set1_pd(k.w1), W1p = _mm256_set1_pd(k.w1_p), W2 = _mm256_set1_pd(k.w2),
+                W2p = _mm256_set1_pd(k.w2_p),
                 two52v = _mm256_set1_pd(two52), zero = _mm256_setzero_pd();
   const __m256i m43 = _mm256_set1_epi64x((1ll << 43) - 1);
   const std::uint64_t hmask = (std::uint64_t{1} << (bits - 64)) - 1;
@@ -147,18 +167,16 @@ BIGMUL_IFMA inline __m512d mulmod_shoup8(__m512d x, __m512d w, __m512d w_p, __m5
   return _mm512_add_pd(_mm512_fnmadd_pd(q, p, h), l);
 }
 BIGMUL_IFMA void wide_residues_ifma(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t j_begin,
-                                    std::size_t j_end, unsigned bits, std::uint64_t p) {
+                                    std::size_t j_end, unsigned bits, const wide_constants& k) {
   thread_local unsigned cached_bits = 0;
   thread_local extract_pattern P;
   if (cached_bits != bits) {
     P = extract_patterns(bits);
     cached_bits = bits;
   }
-  const std::uint64_t r1 = static_cast<std::uint64_t>((fft::u128{1} << 43) % p),
-                      r2 = static_cast<std::uint64_t>(static_cast<fft::u128>(r1) * r1 % p);
-  const double pd = static_cast<double>(p), w1 = fft::avx2::signed_rep(r1, p), w2 = fft::avx2::signed_rep(r2, p);
-  const __m512d W1 = _mm512_set1_pd(w1), W1p = _mm512_set1_pd(w1 / pd), W2 = _mm512_set1_pd(w2),
-                W2p = _mm512_set1_pd(w2 / pd), Pv = _mm512_set1_pd(pd), Pinv = _mm512_set1_pd(1.0 / pd),
+  const double pd = static_cast<double>(k.m.p);
+  const __m512d W1 = _mm512_set1_pd(k.w1), W1p = _mm512_set1_pd(k.w1_p), W2 = _mm512_set1_pd(k.w2),
+                W2p = _mm512_set1_pd(k.w2_p), Pv = _mm512_set1_pd(pd), Pinv = _mm512_set1_pd(1.0 / pd),
                 two52v = _mm512_set1_pd(4503599627370496.0);
   const __m512i one = _mm512_set1_epi64(1), s64 = _mm512_set1_epi64(64), m43 = _mm512_set1_epi64((1ll << 43) - 1),
                 hmask = _mm512_set1_epi64(static_cast<long long>((std::uint64_t{1} << (bits - 64)) - 1)),
@@ -190,7 +208,8 @@ BIGMUL_IFMA void wide_residues_ifma(std::uint64_t* dst, const limb_t* src, std::
 
 void ntt_wide_residues_lanes(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
                              unsigned bits, std::uint64_t p, unsigned lanes) {
-  const ntt_wide_modulus m(p);
+  const wide_constants& k = wide_constants_for(p);
+  const ntt_wide_modulus& m = k.m;
   std::size_t j = b;
   const auto scalar_to = [&](std::size_t end) {
     for (; j < end; ++j) {
@@ -207,7 +226,7 @@ void ntt_wide_residues_lanes(std::uint64_t* dst, const limb_t* src, std::size_t 
     const std::size_t vec_begin = (b + 7) / 8 * 8, vec_end = std::min(e, (len - 16) * 64 / bits) / 8 * 8;
     if (vec_end > vec_begin) {
       scalar_to(vec_begin);
-      wide_residues_ifma(dst, src, b, vec_begin, vec_end, bits, p);
+      wide_residues_ifma(dst, src, b, vec_begin, vec_end, bits, k);
       j = vec_end;
     }
   }
@@ -218,7 +237,7 @@ void ntt_wide_residues_lanes(std::uint64_t* dst, const limb_t* src, std::size_t 
     const std::size_t safe = std::min(e, (len - 2) * 64 / bits);
     if (safe > b + 4) {
       const std::size_t end = b + (safe - b) / 4 * 4;
-      wide_residues_avx2(dst, src, b, b, end, bits, p);
+      wide_residues_avx2(dst, src, b, b, end, bits, k);
       j = end;
     }
   }

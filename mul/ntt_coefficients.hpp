@@ -59,10 +59,12 @@ inline void ntt_wide_coefficient_at(const limb_t* src, std::size_t len, std::siz
 // hi 2^64 each by a Shoup product into [0, 2p), their sum into [0, p).
 struct ntt_wide_modulus {
   std::uint64_t p = 0, one_shoup = 0, r64 = 0, r64_shoup = 0;  // r64 = 2^64 mod p
-  explicit ntt_wide_modulus(std::uint64_t modulus)
-      : p(modulus), one_shoup(fft::shoup_companion(1, modulus)),
-        r64(static_cast<std::uint64_t>((static_cast<fft::u128>(1) << 64) % modulus)),
-        r64_shoup(fft::shoup_companion(r64, modulus)) {}
+  explicit ntt_wide_modulus(std::uint64_t modulus) : p(modulus) {
+    if (modulus == 0) return;  // empty (a cache not yet filled)
+    one_shoup = fft::shoup_companion(1, modulus);
+    r64 = static_cast<std::uint64_t>((static_cast<fft::u128>(1) << 64) % modulus);
+    r64_shoup = fft::shoup_companion(r64, modulus);
+  }
   std::uint64_t reduce(std::uint64_t lo, std::uint64_t hi) const {
     std::uint64_t v = fft::mul_shoup_lazy(lo, 1, one_shoup, p) + fft::mul_shoup_lazy(hi, r64, r64_shoup, p);
     v = v >= 2 * p ? v - 2 * p : v;  // < 4p < 2^64

@@ -44,7 +44,8 @@ namespace {
 // the single-process product keeps its scratch: a product's fresh pages'
 // faults are a sizeable part of its time. Within a product every
 // allocation phase takes what fits from the kept arrays and then frees the
-// rest (drop_kept), so its peak stays the planned one.
+// rest (drop_kept) beyond what the planned peak leaves room for, so its peak
+// stays the planned one.
 struct kept_arrays {
   std::mutex m;
   std::vector<prim::buffer<u64>> free;
@@ -92,11 +93,20 @@ words make_words(std::size_t n) {
   }
   return words(prim::buffer<u64>(n));
 }
-// Frees the kept arrays an allocation phase did not take.
-void drop_kept() {
+// Frees the kept arrays an allocation phase did not take, the largest
+// first, until at most `keep` words of them stay.
+void drop_kept(std::size_t keep = 0) {
   std::vector<prim::buffer<u64>> gone;
   const std::lock_guard<std::mutex> lock(kept().m);
-  gone.swap(kept().free);
+  auto& f = kept().free;
+  std::sort(f.begin(), f.end(), [](const auto& x, const auto& y) { return x.size() < y.size(); });
+  std::size_t total = 0;
+  for (const auto& x : f) total += x.size();
+  while (!f.empty() && total > keep) {
+    total -= f.back().size();
+    gone.push_back(std::move(f.back()));
+    f.pop_back();
+  }
 }
 
 
@@ -245,7 +255,7 @@ struct phase_clock {
 // The product after the preflight: every step between two collectives is a
 // phase, so a failure anywhere reaches every rank.
 // out: the caller's product block, or null: then `grown` takes it, allocated
-// once the transforms' arrays are gone (the planned peak).
+// in the Garner phase, within the planned peak.
 void run_product(const context& ctx, const plan_layout& L, const limb_t* a, const limb_t* b, const mpi::options& opt,
                  mpi::range out_block, limb_t* out, std::vector<limb_t>* grown, phase_clock& clock) {
   const MPI_Comm comm = ctx.comm;
@@ -289,13 +299,18 @@ void run_product(const context& ctx, const plan_layout& L, const limb_t* a, cons
   row_b.reset();
   send.reset();
   recv.reset();
+  // The transforms' arrays stay kept for the next product as far as the
+  // planned peak allows beside what this phase holds.
   phase(comm, "allocation", [&] {
+    if (ctx.size > 1) recv = make_words(out_block.size());
+    std::size_t held = recv.b.size() + (out ? 0 : out_block.size());
+    for (const words& r : res) held += r.b.size();
+    const std::size_t planned = w.peak_bytes() / sizeof(u64);
+    drop_kept(planned > held ? planned - held : 0);
     if (!out) {
       grown->resize(out_block.size());
       out = grown->data();
     }
-    if (ctx.size > 1) recv = make_words(out_block.size());
-    drop_kept();
   });
   u64* const dig[4] = {res[0].get(), res[1].get(), res[2].get(), res[3].get()};
   const carry_table f = coefficients_to_limbs(ctx, L, primes, dig, recv.get(), out);
@@ -360,8 +375,9 @@ buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   const std::size_t me = static_cast<std::size_t>(rank);
   w.cols = mpi::block_of(L.s.n1, size, rank).size() * L.s.n2;
   w.rows = mpi::block_of(L.s.n2, size, rank).size() * L.s.n1;
-  w.send = std::max({w.cols, w.rows, L.a_len[me], L.b_len[me]});
-  w.recv = std::max(w.cols, w.rows);
+  // One rank sends and receives nothing (its all-to-alls are its local transposes).
+  w.send = size > 1 ? std::max({w.cols, w.rows, L.a_len[me], L.b_len[me]}) : 0;
+  w.recv = size > 1 ? std::max(w.cols, w.rows) : 0;
   w.arr = std::max(w.cols, w.rows);
   w.out = mpi::product_block(L.an + L.bn, size, rank).size();
   w.limbs_in = size > 1 ? w.out : 0;

@@ -57,7 +57,8 @@ __device__ void finish_tile(bool bad, product_state& ps, pass_state* pass, std::
 // tile, its one-position halo before and H positions after go to shared
 // memory; each warp resolves items runs of 32 positions into shared digits,
 // the last warp also the H positions after the tile from the tile's
-// carry-out; the block joins the limbs it owns from them; the last tile of a
+// carry-out; the block joins the limbs it owns from them (decimal: through a
+// limb stage in s's shared array, so the stores are consecutive); the last tile of a
 // product to finish writes its ok flag, and the last product to finish the
 // pass's verdict (*accept = 1 when every product fits; past the guard no
 // block runs and *accept keeps the caller's 0).
@@ -107,7 +108,16 @@ __global__ void __launch_bounds__(threads)
     const jhd::owned own = join.owned_by(first, P, out_n);
     const jhd::tile_digits td{dig, first, m};
     limb_t* og = out + g * out_n;
-    for (std::size_t i = own.lo + threadIdx.x; i < own.hi; i += threads) join.put(td, i, og, out_n);
+    if constexpr (Join::staged) {  // decimal: periods into a limb stage, then consecutive stores
+      static_assert(jhd::stage_limbs(P) <= P + 1 + H, "the limb stage reuses s_sh");
+      limb_t* st = reinterpret_cast<limb_t*>(s_sh);  // s is dead once every run is resolved
+      for (std::size_t p = own.lo + threadIdx.x; p < own.hi; p += threads) join.stage(td, p, own.lo, st);
+      __syncthreads();
+      const jhd::owned l = join.limbs_of(own, out_n);
+      for (std::size_t i = l.lo + threadIdx.x; i < l.hi; i += threads) og[i] = st[i - l.lo];
+    } else {
+      for (std::size_t i = own.lo + threadIdx.x; i < own.hi; i += threads) join.put(td, i, og, out_n);
+    }
     if (threadIdx.x == 0) finish_tile(bad, state[g], pass, tiles, G, d_ok + g, accept);
     __syncthreads();  // s_sh, dig, codes, s_tile and s_prefix serve the next product
   }

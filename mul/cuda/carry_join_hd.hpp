@@ -55,7 +55,9 @@ struct owned {
 };
 
 // Binary, B = 2^k: limb j is owned by the tile holding digit floor(64 j / k).
+// One limb a thread: a warp's stores are already consecutive.
 struct binary_join {
+  static constexpr bool staged = false;
   unsigned k;
   BIGMUL_HD owned owned_by(std::size_t first, std::size_t P, std::size_t out_n) const {
     const std::size_t lo = (first * k + 63) / 64, hi = ((first + P) * k + 63) / 64;
@@ -78,19 +80,32 @@ struct binary_join {
   }
 };
 
+// Limbs of the decimal join's stage for a tile of P positions: at most
+// ceil(P / 19) + 1 owned periods of at most 9 limbs.
+BIGMUL_HD constexpr std::size_t stage_limbs(std::size_t P) { return 9 * ((P + 18) / 19 + 1); }
+
 // Decimal, B = 10^K: period p (limbs K p .. K p + K - 1, digits 19 p .. 19 p + 18)
-// is owned by the tile holding digit 19 p.
+// is owned by the tile holding digit 19 p. A thread joins a period, K limbs:
+// written straight out, a warp's stores would be K limbs apart, so the tile's
+// limbs go through a shared stage (stage) and out in one consecutive sweep
+// (limbs_of: stage[i] is limb limbs_of(own).lo + i).
 template <unsigned K>
 struct decimal_join {
+  static constexpr bool staged = true;
   BIGMUL_HD owned owned_by(std::size_t first, std::size_t P, std::size_t out_n) const {
     const std::size_t periods = (out_n + K - 1) / K, lo = (first + 18) / 19, hi = (first + P + 18) / 19;
     return owned{lo < periods ? lo : periods, hi < periods ? hi : periods};
   }
-  BIGMUL_HD void put(const tile_digits& d, std::size_t p, limb_t* out, std::size_t out_n) const {
+  // The limbs of the owned periods below out_n.
+  BIGMUL_HD owned limbs_of(const owned& own, std::size_t out_n) const {
+    const std::size_t lo = own.lo * K, hi = own.hi * K;
+    return owned{lo, hi < out_n ? hi : out_n};
+  }
+  // Period p's K limbs into the stage (own_lo: the tile's first owned period).
+  BIGMUL_HD void stage(const tile_digits& d, std::size_t p, std::size_t own_lo, limb_t* st) const {
     limb_t L[K];
     decimal_period_join<K>(period_digits{d, p * 19}, L);
-    for (unsigned j = 0; j < K; ++j)
-      if (p * K + j < out_n) out[p * K + j] = L[j];
+    for (unsigned j = 0; j < K; ++j) st[(p - own_lo) * K + j] = L[j];
   }
 };
 

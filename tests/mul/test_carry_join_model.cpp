@@ -5,13 +5,14 @@
 // the halo after it, fold the warps' ballots, publish one-word descriptors and
 // look back one 64-bit access a step (random or latest-first interleaving),
 // resolve the tile's digits and the halo's from the tile's carry-out into
-// their shared array, join the limbs or decimal periods they own, and fold
+// their shared array, join the limbs or decimal periods they own (periods
+// through the limb stage and out in one sweep), and fold
 // the fit flag, with the kernel's own functions (mul/cuda/carry_join_hd.hpp,
 // carry/cuda/carry_fused_hd.hpp). Every limb must be written exactly once and
 // equal GMP's product (coefficients from the FFT's balanced split,
 // convolved exactly) or the CPU carry and join (adversarial coefficients);
 // a pass past the guard writes nothing. Mutants of the halo, its carry-in,
-// the ownership rule and the guard must fail.
+// the ownership rule, the guard and the stage's sweep must fail.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -43,7 +44,7 @@ namespace emu = bigmul::test::emu;
 
 namespace {
 
-enum class mutant { none, no_halo, halo_carry_zero, owner_short, ignore_guard, verdict_own_product };
+enum class mutant { none, no_halo, halo_carry_zero, owner_short, ignore_guard, verdict_own_product, stage_short };
 
 struct config {
   unsigned warps, items;  // tile: warps x items runs of 32 positions (the kernel: 8 x 4)
@@ -79,6 +80,29 @@ bool resolve(const std::vector<std::int64_t>& tv, const std::vector<std::uint32_
   return bad;
 }
 
+// The tile's join into out as the kernel does it: binary limbs straight out;
+// decimal periods into a limb stage of stage_limbs(P) (poison where nothing
+// was staged), then the stage's consecutive limbs out. False when a staged
+// limb lands outside the stage.
+template <class Join>
+bool join_tile(const Join& join, const jhd::tile_digits& td, jhd::owned own, std::size_t P, std::size_t out_n,
+               limb_t* out, limb_t poison, mutant mu) {
+  if constexpr (Join::staged) {
+    const std::size_t cap = jhd::stage_limbs(P);
+    std::vector<limb_t> st(cap + 64, poison);  // 64 guard limbs past the stage
+    for (std::size_t p = own.lo; p < own.hi; ++p) join.stage(td, p, own.lo, st.data());
+    const jhd::owned l = join.limbs_of(own, out_n);
+    const std::size_t hi = mu == mutant::stage_short && l.hi > l.lo ? l.hi - 1 : l.hi;
+    for (std::size_t i = l.lo; i < hi; ++i) out[i] = st[i - l.lo];
+    for (std::size_t i = cap; i < st.size(); ++i)
+      if (st[i] != poison) return false;
+    return l.hi <= l.lo || l.hi - l.lo <= cap;
+  } else {
+    for (std::size_t i = own.lo; i < own.hi; ++i) join.put(td, i, out, out_n);
+    return true;
+  }
+}
+
 template <class Base, class Join>
 class emulator {
  public:
@@ -95,8 +119,9 @@ class emulator {
     done_.assign(G, 0);
   }
 
-  // Limbs, how often each was written, ok flags, the pass's verdict (-1: never written).
-  void run(std::vector<limb_t>& out, std::vector<int>& writes, std::vector<int>& ok, int& accept) {
+  // Limbs, how often each was written, ok flags, the pass's verdict (-1: never written);
+  // false when a decimal tile's limb stage overflowed.
+  bool run(std::vector<limb_t>& out, std::vector<int>& writes, std::vector<int>& ok, int& accept) {
     std::vector<block> grid(G_ * tl_.tiles());
     for (std::size_t i = 0; i < grid.size(); ++i) grid[i].g = i / tl_.tiles();
     emu::run_grid(grid, k_.resident, k_.latest_first, rng_, [&](block& b) {
@@ -108,6 +133,7 @@ class emulator {
     writes = writes_;
     ok = ok_;
     accept = accept_;
+    return staged_ok_;
   }
 
  private:
@@ -183,12 +209,10 @@ class emulator {
     jhd::owned own = join_.owned_by(first, P(), out_n_);
     if (k_.mu == mutant::owner_short && own.hi > own.lo) --own.hi;  // the tile's last limb left to no one
     const jhd::tile_digits td{sh.data(), first, m_};
-    // Twice over different fill: a limb both runs agree on was written.
+    // Twice over different fill (and stage poison): a limb both runs agree on was written.
     std::vector<limb_t> mine(out_n_, 0), again(out_n_, ~limb_t{0});
-    for (std::size_t i = own.lo; i < own.hi; ++i) {
-      join_.put(td, i, mine.data(), out_n_);
-      join_.put(td, i, again.data(), out_n_);
-    }
+    staged_ok_ &= join_tile(join_, td, own, P(), out_n_, mine.data(), 0x1111111111111111ull, k_.mu);
+    staged_ok_ &= join_tile(join_, td, own, P(), out_n_, again.data(), 0x2222222222222222ull, k_.mu);
     for (std::size_t j = 0; j < out_n_; ++j)
       if (mine[j] == again[j]) {
         out_[b.g * out_n_ + j] = mine[j];
@@ -219,6 +243,7 @@ class emulator {
   std::vector<std::size_t> ticket_, bad_, done_;
   std::size_t pass_bad_ = 0, pass_done_ = 0;
   int accept_ = -1;
+  bool staged_ok_ = true;
 };
 
 // A problem: G products' coefficients and the limbs they must give.
@@ -376,10 +401,19 @@ int failures(config k, bool guard_ok, bool stop_at_first) {
     std::vector<limb_t> got;
     std::vector<int> writes, ok;
     int accept = -1;
+    bool staged = true;
     with_join(pr.f, [&](auto base, auto join) {
-      emulator<decltype(base), decltype(join)>(base, join, pr.c, pr.nc, pr.G, plan, pr.m, pr.out_n, k, guard_ok, g())
-          .run(got, writes, ok, accept);
+      staged = emulator<decltype(base), decltype(join)>(base, join, pr.c, pr.nc, pr.G, plan, pr.m, pr.out_n, k,
+                                                        guard_ok, g())
+                   .run(got, writes, ok, accept);
     });
+    if (!staged) {
+      ++bad;
+      if (stop_at_first) {
+        ADD_FAILURE() << pr.what << ": a staged limb outside the stage";
+        return bad;
+      }
+    }
     const int all_fit = std::all_of(pr.fits.begin(), pr.fits.end(), [](int f) { return f != 0; }) ? 1 : 0;
     if (accept != (guard_ok ? all_fit : -1)) {
       ++bad;
@@ -444,7 +478,8 @@ TEST(CarryJoinModel, PastTheGuardWritesNothing) {
 }
 
 TEST(CarryJoinModel, MutantsFail) {
-  for (mutant mu : {mutant::no_halo, mutant::halo_carry_zero, mutant::owner_short, mutant::verdict_own_product})
+  for (mutant mu : {mutant::no_halo, mutant::halo_carry_zero, mutant::owner_short, mutant::verdict_own_product,
+                    mutant::stage_short})
     EXPECT_GT(failures(config{1, 1, 4, 6, false, mu}, true, false), 0) << "mutant " << static_cast<int>(mu);
   EXPECT_GT(failures(config{2, 1, 4, 6, false, mutant::ignore_guard}, false, false), 0);
 }

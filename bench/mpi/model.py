@@ -55,8 +55,10 @@ def alltoall_bytes(an, bn, P, primes=4):
     away = lambda total_words: 8 * total_words * (P - 1) / P  # an even block stays home
     limbs = primes * (away(an) + away(bn))  # each prime takes the limbs afresh
     transforms = primes * 3 * away(n)  # a prime: two forward, one inverse
-    digits = away(3 * (an + bn - 1))  # three digits a coefficient, to their positions
-    return limbs + transforms + digits
+    # A limb a coefficient to its position's rank, and three tail limbs a
+    # segment (n2 segments a rank, dist/coefficients.hpp); one rank sends none.
+    coefficients = away(an + bn - 1) + (away(3 * n2 * P) if P > 1 else 0)
+    return limbs + transforms + coefficients
 
 
 def planned_bytes(an, bn, P, r=0, primes=4):
@@ -65,14 +67,16 @@ def planned_bytes(an, bn, P, r=0, primes=4):
     a = block(an, P, r); b = block(bn, P, r)
     cols = (block(n1, P, r)[1] - block(n1, P, r)[0]) * n2
     rows = (block(n2, P, r)[1] - block(n2, P, r)[0]) * n1
-    send = max(cols, rows, a[1] - a[0], b[1] - b[0])
-    recv = max(cols, rows)
+    # One rank exchanges nothing: no send and receive buffers.
+    send = max(cols, rows, a[1] - a[0], b[1] - b[0]) if P > 1 else 0
+    recv = max(cols, rows) if P > 1 else 0
     lo, hi = product_block(an + bn, P, r)
     out = hi - lo
     arr = max(cols, rows)  # the row and residue arrays trade places
     transform = primes * arr + 2 * arr + send + recv
-    digits = 3 * arr + cols + out + out + (out + 7) // 8  # one digit's exchange at a time; sums: a word and a byte
-    return 8 * max(transform, digits)
+    # Garner: the residues, the product block, the limbs received and the tails.
+    garner = primes * arr + out + (out + 6 * n2 if P > 1 else 0)
+    return 8 * max(transform, garner)
 
 
 def main():
@@ -81,7 +85,7 @@ def main():
     ap.add_argument("--gbps", type=float, default=100.0, help="link bandwidth per node, Gbit/s")
     ap.add_argument("--nodes", default="16,64,256")
     args = ap.parse_args()
-    rows = json.load(open(args.json))["rows"]
+    rows = [r for r in json.load(open(args.json))["rows"] if not r.get("single")]  # the ranks' rows
     print("Check against the measured rows (bytes: model / measured; memory: planned / peak RSS):")
     for r in rows:
         L = -(-r["digits"] // 19)

@@ -301,7 +301,7 @@ void four_step::rows_from_columns(const u64* recv, u64* row) const {
     }
     for (std::size_t u = u0; u < u0 + m; ++u) {
       twiddle_row(row + u * n1, u, false);
-      transform(row + u * n1, false, false, threads);
+      row_forward(row + u * n1, threads);
     }
   });
 }
@@ -332,14 +332,20 @@ void four_step::rows_to_columns(u64* row, const u64* y, u64* col, u64* send) con
   });
 }
 
+// A row's forward transform, the last step of an operand's: on AVX2 the
+// engine's product path, whose outputs stay unreduced doubles (only
+// row_product reads them), as the single-process product's do.
+void four_step::row_forward(u64* x, unsigned threads) const {
+  if (plan1a_) return plan1a_->forward_product(x, threads, s_.n1);
+  transform(x, false, false, threads);
+}
+
 // x = x y / n1, then x's inverse row transform: the engine's fused pass
-// where it has one (IFMA), else its pointwise product and inverse.
+// where it has one (IFMA, AVX2's product path), else its pointwise product
+// and inverse.
 void four_step::row_product(u64* x, const u64* y, unsigned threads) const {
   if (plan1v_) return plan1v_->pointwise_inverse(x, y, threads);
-  if (plan1a_) {
-    plan1a_->pointwise(x, y, threads);
-    return plan1a_->inverse(x, threads);
-  }
+  if (plan1a_) return plan1a_->pointwise_inverse_product(x, y, threads);
   plan1_->pointwise(x, y, threads);
   plan1_->inverse(x, threads);
 }

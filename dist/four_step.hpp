@@ -86,6 +86,7 @@ class four_step {
   void column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, u64* send, const u64* whole = nullptr) const;
   void rows_from_columns(const u64* recv, u64* row) const;
   void rows_to_columns(u64* row, const u64* y, u64* col, u64* send) const;
+  void row_forward(u64* x, unsigned threads) const;
   void row_product(u64* x, const u64* y, unsigned threads) const;
   void counts(std::vector<std::size_t>& col_side, std::vector<std::size_t>& row_side) const;
 

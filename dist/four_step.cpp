@@ -240,7 +240,7 @@ void four_step::column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, 
 const u64* four_step::gather_columns(const u64* x, std::size_t j0, std::size_t m, std::size_t limbs) const {
   const std::size_t n1 = s_.n1, n2 = s_.n2;
   thread_local std::vector<u64> buf;
-  if (buf.size() < 8 * n2) buf.resize(8 * n2);
+  if (buf.size() < m * n2) buf.resize(m * n2);
   auto nonzero = [&](std::size_t j) { return j < limbs ? std::min(n2, (limbs - j + n1 - 1) / n1) : 0; };
   const std::size_t full = nonzero(j0 + m - 1);  // rows every column of the batch has
   transpose(x + j0, n1, buf.data(), n2, full, m);
@@ -265,18 +265,27 @@ void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row,
     to[d] = at;
     if (d != me) at += C * mpi::block_of(n2, ctx_.size, static_cast<int>(d)).size();
   }
-  each((C + batch - 1) / batch, [&](std::size_t g, unsigned threads) {
-    const std::size_t t0 = g * batch, m = std::min(batch, C - t0);
-    const u64* own = whole ? gather_columns(whole, cols_.begin + t0, m, limbs) : nullptr;
-    for (std::size_t t = t0; t < t0 + m; ++t)
-      column(col + t * n2, cols_.begin + t, inverse, limbs, threads, own ? own + (t - t0) * n2 : nullptr);
-    if (inverse) return transpose(col + t0 * n2, n2, row + t0, C, m, n2, stream_);  // row: the positions
-    transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, stream_);
-    for (std::size_t d = 0; d < P; ++d) {
-      if (d == me) continue;
-      const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(d));
+  // Read from the limbs, a task gathers gathered_ columns at once (fewer
+  // pages touched a row of limbs), then takes them 8 at a time.
+  const std::size_t task = whole ? gathered_ : batch;
+  each((C + task - 1) / task, [&](std::size_t g, unsigned threads) {
+    const std::size_t g0 = g * task, gm = std::min(task, C - g0);
+    const u64* own = whole ? gather_columns(whole, cols_.begin + g0, gm, limbs) : nullptr;
+    for (std::size_t t0 = g0; t0 < g0 + gm; t0 += batch) {
+      const std::size_t m = std::min(batch, g0 + gm - t0);
       for (std::size_t t = t0; t < t0 + m; ++t)
-        std::copy(col + t * n2 + q.begin, col + t * n2 + q.end, send + to[d] + t * q.size());
+        column(col + t * n2, cols_.begin + t, inverse, limbs, threads, own ? own + (t - g0) * n2 : nullptr);
+      if (inverse) {  // row: the positions
+        transpose(col + t0 * n2, n2, row + t0, C, m, n2, stream_);
+        continue;
+      }
+      transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, stream_);
+      for (std::size_t d = 0; d < P; ++d) {
+        if (d == me) continue;
+        const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(d));
+        for (std::size_t t = t0; t < t0 + m; ++t)
+          std::copy(col + t * n2 + q.begin, col + t * n2 + q.end, send + to[d] + t * q.size());
+      }
     }
   });
 }

@@ -567,13 +567,17 @@ void cuda_release_plans() {
 
 namespace bigmul::detail::cuda {
 
-std::size_t fft_pass_bytes(const fft_job& j) {
+bool fft_pass_layout(const fft_job& j, gpu_pass_layout& l) {
   const job_sizes s = sizes_of(j);
-  carved m;
-  std::size_t bytes = 0;
-  const cudaError_t e = is_single_precision(j.algo) ? carve<float>(nullptr, j, s, m, bytes)
-                                                    : carve<double>(nullptr, j, s, m, bytes);
-  return e == cudaSuccess ? bytes : 0;
+  std::size_t split = 0, carry = 0;
+  const cudaError_t e = is_single_precision(j.algo) ? plan_memory<float>(j, s, l, split, carry)
+                                                    : plan_memory<double>(j, s, l, split, carry);
+  return e == cudaSuccess;
+}
+
+std::size_t fft_pass_bytes(const fft_job& j) {
+  gpu_pass_layout l;
+  return fft_pass_layout(j, l) ? l.bytes : 0;
 }
 
 namespace {

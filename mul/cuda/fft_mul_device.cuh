@@ -25,6 +25,7 @@
 #include "mul/algorithm_table.hpp"
 #include "mul/coefficients.hpp"
 #include "mul/gpu_byte_model.hpp"
+#include "mul/gpu_memory_model.hpp"
 
 namespace bigmul::detail::cuda {
 
@@ -72,6 +73,11 @@ std::size_t fft_length(const fft_job& j);
 
 // Device bytes one pass of job j needs.
 std::size_t fft_pass_bytes(const fft_job& j);
+
+// The layout of job j's pass memory (mul/gpu_memory_model.hpp) that
+// fft_pass_device carves and fft_pass_bytes totals; false when the pass cannot
+// be planned (the cuFFT engine asks cuFFT for its work area).
+bool fft_pass_layout(const fft_job& j, gpu_pass_layout& l);
 
 // Passes run as a captured graph launch so far (fft_job::graph), this process.
 std::size_t pass_graph_launches();

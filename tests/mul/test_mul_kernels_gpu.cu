@@ -405,6 +405,55 @@ TEST(MulKernelsModel, BatchedModularCheckOneVerdictPerProduct) {
   }
 }
 
+// The pass memory the pre-flight sizes (fft_pass_bytes) is the layout the pass
+// carves (mul/gpu_memory_model.hpp), per path on the job's real shapes: the
+// buffers' sizes from the shape, the three phases over one region after the
+// live buffers; where the split and the carry run in one pass the product
+// digits and the split's temp fit under the spectra, so they cost no bytes (a
+// multi-round carry's spread arrays can outgrow them). CPU only (size queries).
+TEST(MulKernelsModel, PassMemoryPerPath) {
+  std::size_t checked = 0, fused = 0;
+  for (algorithm algo :
+       {algorithm::fft_real, algorithm::fft_complex, algorithm::fft_real_f32, algorithm::fft_complex_f32})
+    for (radix rx : {radix::binary, radix::decimal})
+      for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{1} << 16})
+        for (int path = 0; path < 3; ++path)
+          for (bool square : {false, true}) {
+            gpu::fft_job j;
+            j.algo = algo;
+            j.an = n;
+            j.bn = square ? n : n - n / 3 + 1;
+            j.G = 3;
+            j.square = square;
+            j.fused_split = j.fused_carry = path > 0;
+            j.fused_join = path == 2;
+            j.f = coeff_format{rx, detail::fft_pick_digits(algo, rx, j.an, j.bn)};
+            if (!j.f.digits) continue;
+            detail::gpu_pass_layout l;
+            ASSERT_TRUE(gpu::fft_pass_layout(j, l));
+            const detail::gpu_pass_shape s = gpu::pass_shape_of(j);
+            const std::size_t C = 2 * std::size_t{s.real_bytes};
+            const std::string what = std::to_string(int(algo)) + (rx == radix::binary ? " binary n " : " decimal n ") +
+                                     std::to_string(n) + " path " + std::to_string(path) + " square " +
+                                     std::to_string(square);
+            EXPECT_EQ(gpu::fft_pass_bytes(j), l.bytes) << what;
+            EXPECT_EQ(l.size.digits_a, 4 * j.G * s.ca) << what;
+            EXPECT_EQ(l.size.digits_b, square ? 0 : 4 * j.G * s.cb) << what;
+            EXPECT_EQ(l.size.coeffs, 8 * j.G * s.nc) << what;
+            EXPECT_EQ(l.size.spectrum_a, j.G * s.spectrum * C) << what;
+            EXPECT_EQ(l.size.spectrum_b, square ? 0 : j.G * s.spectrum * C) << what;
+            EXPECT_EQ(l.size.work, s.passes > 1 ? j.G * s.points * C : 0) << what;
+            EXPECT_EQ(l.size.product_digits, 4 * j.G * s.m) << what;
+            EXPECT_EQ(l.bytes, l.live + std::max({l.split, l.transform, l.carry})) << what;
+            if (s.fused_split && n > 1) EXPECT_LE(l.split, l.transform) << what;
+            if (s.fused_carry && n > 1) EXPECT_LE(l.carry, l.transform) << what;  // the digits cost nothing
+            fused += s.fused_carry && n > 1;
+            ++checked;
+          }
+  EXPECT_GT(checked, 60u);
+  EXPECT_GT(fused, 20u);  // the single-pass carry took most shapes (not multi-round FP32 plans)
+}
+
 TEST(MulKernelsModel, TiledMappingsMatchNaiveConvolution) {
   auto g = bigmul::test::rng(0x6e04);
   for (unsigned T : {1u, 2u, 3u, 32u, 33u}) {

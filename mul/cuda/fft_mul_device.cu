@@ -90,7 +90,7 @@ struct spectrum_store {
 // recently used (device, n, G, two-pass limits) per plan type; release_device_plans()
 // empties it.
 constexpr std::size_t plan_cache_entries = 4;
-using plan_key = std::tuple<int, std::size_t, std::size_t, bool>;  // device, n, G, two_pass
+using plan_key = std::tuple<int, std::size_t, std::size_t, bool>;  // device, n, G, two-pass limits
 
 template <class Plan>
 dfft::lru_cache<plan_key, Plan>& plan_cache() {
@@ -344,7 +344,8 @@ cudaError_t enqueue_pass(void* d_temp, const fft_job& j, limb_t* d_r, const limb
   const round_store<Real, Packed> rounder{m.c, s.nc, Real(1), m.sink};
 
   if (j.engine == fft_engine::in_house) {
-    const auto plan = cached_plan<plan_type<Real, Packed>>(s.n, G, limits_of<Real>(j, s.n), j.two_pass);
+    const dfft::plan::limits lim = limits_of<Real>(j, s.n);  // a plan the rule leaves alone is shared
+    const auto plan = cached_plan<plan_type<Real, Packed>>(s.n, G, lim, lim.log_two_pass_cols != 0);
     if (hold_plan) *hold_plan = plan;  // a captured graph uses the plan's tables after the cache drops it
     C* work = static_cast<C*>(m.work);
     if (j.fused_tail && tail_fits<Real, Packed>(*plan)) {

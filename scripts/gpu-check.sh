@@ -19,7 +19,7 @@
 #   preflight  nvidia-smi, clocks and power, unpack, gpu_preflight    0.1
 #   tests      each GPU test program, the tier's gtest filter          1.4
 #   cli        bigmul --verify on the GPU: 10^6 digits in-house and
-#              cuFFT, tiled 2*10^4, backend auto 10^7                  0.2
+#              cuFFT, tiled 2*10^4, backend auto 10^7, two-pass 10^7   0.3
 #   bench      bench_mul_gpu and bench_fft_gpu to 2^23 digits/points,
 #              bench_prim_gpu to 2^28 elements, 3 repetitions          1.2
 #   tune       tune_gpu: params_<device>.inc into the archive          0.3

@@ -375,9 +375,16 @@ buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   const std::size_t me = static_cast<std::size_t>(rank);
   w.cols = mpi::block_of(L.s.n1, size, rank).size() * L.s.n2;
   w.rows = mpi::block_of(L.s.n2, size, rank).size() * L.s.n1;
-  // One rank sends and receives nothing (its all-to-alls are its local transposes).
-  w.send = size > 1 ? std::max({w.cols, w.rows, L.a_len[me], L.b_len[me]}) : 0;
-  w.recv = size > 1 ? std::max(w.cols, w.rows) : 0;
+  // The all-to-alls carry only the other ranks' parts (the rank's own
+  // block stays; one rank sends and receives nothing): the transforms'
+  // C (n2 - R) and (n1 - C) R words one way and the other, the operands'
+  // limbs at most their block here, and into the rank's columns at most
+  // ceil(max(an, bn) / n1) limbs a column.
+  const std::size_t n1 = L.s.n1, n2 = L.s.n2, C = w.cols / n2, R = w.rows / n1;
+  const std::size_t col_side = C * (n2 - R), row_side = (n1 - C) * R;
+  const std::size_t limbs_in = C * ((std::max(L.an, L.bn) + n1 - 1) / n1);
+  w.send = size > 1 ? std::max({col_side, row_side, L.a_len[me], L.b_len[me]}) : 0;
+  w.recv = size > 1 ? std::max({col_side, row_side, limbs_in}) : 0;
   w.arr = std::max(w.cols, w.rows);
   w.out = mpi::product_block(L.an + L.bn, size, rank).size();
   w.limbs_in = size > 1 ? w.out : 0;

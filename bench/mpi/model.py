@@ -67,9 +67,12 @@ def planned_bytes(an, bn, P, r=0, primes=4):
     a = block(an, P, r); b = block(bn, P, r)
     cols = (block(n1, P, r)[1] - block(n1, P, r)[0]) * n2
     rows = (block(n2, P, r)[1] - block(n2, P, r)[0]) * n1
-    # One rank exchanges nothing: no send and receive buffers.
-    send = max(cols, rows, a[1] - a[0], b[1] - b[0]) if P > 1 else 0
-    recv = max(cols, rows) if P > 1 else 0
+    # Only the other ranks' parts travel; one rank exchanges nothing.
+    C, R = cols // n2, rows // n1
+    col_side, row_side = C * (n2 - R), (n1 - C) * R
+    limbs_in = C * (-(-max(an, bn) // n1))
+    send = max(col_side, row_side, a[1] - a[0], b[1] - b[0]) if P > 1 else 0
+    recv = max(col_side, row_side, limbs_in) if P > 1 else 0
     lo, hi = product_block(an + bn, P, r)
     out = hi - lo
     arr = max(cols, rows)  # the row and residue arrays trade places

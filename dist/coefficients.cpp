@@ -186,17 +186,13 @@ void exchange_limbs(const context& ctx, const segments& mine, const std::uint64_
 // One rank that holds every column: residues in the columns layout
 // (res[p][j1 n2 + j2] at position j1 + n1 j2), read through tiles of h rows
 // j2 instead of a whole-array transpose a prime: a tile's positions
-// a n1 .. (a + h) n1 are contiguous, each prime's n1 x h block goes into a
+// a n1 .. (a + h) n1 are contiguous, each prime's h x n1 block goes into a
 // per-thread buffer in position order (in cache), the kernel runs on it,
 // its limbs go to out and its tail is kept; the tails are added in order
 // after every tile. Returns the carry out of out[0 .. rn).
 unsigned garner_columns(const context& ctx, const shape& sh, const detail::ntt_crt_kernels& k, unsigned primes,
                         std::uint64_t* const res[], std::size_t cn, limb_t* out, std::size_t rn, radix rx) {
-  // 16 rows: two whole 8 x 8 tiles a column, three primes' buffers 0.75 MiB
-  // at n1 = 2048 (in L2); a column's next tile is prefetched while this one
-  // is transposed: its rows lie a page or more apart (n2 words a column), so
-  // each line would otherwise be a miss the core waits on.
-  constexpr std::size_t h = 16;
+  constexpr std::size_t h = 8;  // whole 8 x 8 tiles of the transposes
   const std::size_t n1 = sh.n1, n2 = sh.n2, tiles = (cn + h * n1 - 1) / (h * n1);
   std::vector<std::uint64_t> tails(tail * tiles, 0);
   prim::parallel_for(tiles, ctx.threads, [&](std::size_t i) {
@@ -208,13 +204,7 @@ unsigned garner_columns(const context& ctx, const shape& sh, const detail::ntt_c
     std::uint64_t* from[4] = {};
     for (unsigned p = 0; p < primes; ++p) {
       from[p] = buf.data() + p * h * n1;
-      for (std::size_t t0 = 0; t0 < n1; t0 += 8) {
-        const std::size_t m = std::min<std::size_t>(8, n1 - t0);
-        transpose(res[p] + t0 * n2 + a, n2, from[p] + t0, n1, m, rows);
-        const std::size_t next = a + h < n2 ? std::min(h, n2 - a - h) : 0;  // the next tile's rows
-        for (std::size_t t = t0; t < t0 + m; ++t)
-          for (std::size_t l = 0; l < next; l += 8) __builtin_prefetch(res[p] + t * n2 + a + h + l, 0, 1);
-      }
+      transpose(res[p] + a, n2, from[p], n1, n1, rows);
     }
     segment_limbs(k, primes, from, 0, count, r.data(), count + tail, rx, 1);
     std::copy(r.data(), r.data() + count, out + a * n1);

@@ -11,7 +11,6 @@
 #include "bigmul/error.hpp"
 #include "bigmul/mul.hpp"
 #include "dist/collective.hpp"
-#include "dist/transpose.hpp"
 #include "fft/ntt.hpp"
 #include "fft/ntt_ifma.hpp"
 #include "mul/limb_ops.hpp"
@@ -183,47 +182,6 @@ void exchange_limbs(const context& ctx, const segments& mine, const std::uint64_
   for (std::size_t j = std::max(block.begin, mine.cn); j < block.end; ++j) out[j - block.begin] = 0;
 }
 
-// One rank that holds every column: residues in the columns layout
-// (res[p][j1 n2 + j2] at position j1 + n1 j2), read through tiles of h rows
-// j2 instead of a whole-array transpose a prime: a tile's positions
-// a n1 .. (a + h) n1 are contiguous, each prime's h x n1 block goes into a
-// per-thread buffer in position order (in cache), the kernel runs on it,
-// its limbs go to out and its tail is kept; the tails are added in order
-// after every tile. Returns the carry out of out[0 .. rn).
-unsigned garner_columns(const context& ctx, const shape& sh, const detail::ntt_crt_kernels& k, unsigned primes,
-                        std::uint64_t* const res[], std::size_t cn, limb_t* out, std::size_t rn, radix rx) {
-  constexpr std::size_t h = 8;  // whole 8 x 8 tiles of the transposes
-  const std::size_t n1 = sh.n1, n2 = sh.n2, tiles = (cn + h * n1 - 1) / (h * n1);
-  std::vector<std::uint64_t> tails(tail * tiles, 0);
-  prim::parallel_for(tiles, ctx.threads, [&](std::size_t i) {
-    const std::size_t a = i * h, rows = std::min(h, n2 - a), count = std::min(rows * n1, cn - a * n1);
-    thread_local std::vector<std::uint64_t> buf;
-    thread_local std::vector<limb_t> r;
-    if (buf.size() < primes * h * n1) buf.resize(primes * h * n1);
-    if (r.size() < h * n1 + tail) r.resize(h * n1 + tail);
-    std::uint64_t* from[4] = {};
-    for (unsigned p = 0; p < primes; ++p) {
-      from[p] = buf.data() + p * h * n1;
-      transpose(res[p] + a, n2, from[p], n1, n1, rows);
-    }
-    segment_limbs(k, primes, from, 0, count, r.data(), count + tail, rx, 1);
-    std::copy(r.data(), r.data() + count, out + a * n1);
-    std::copy(r.data() + count, r.data() + count + tail, tails.data() + tail * i);
-  });
-  std::fill(out + cn, out + rn, limb_t{0});  // no coefficient there: tails only
-  unsigned over = 0;
-  for (std::size_t i = 0; i < tiles; ++i) {
-    const std::size_t end = std::min((i + 1) * h * n1, cn);
-    for (std::size_t l = 0; l < tail; ++l) {
-      const std::uint64_t v = tails[tail * i + l];
-      if (v == 0) continue;
-      if (end + l >= rn) throw error(error::kind::internal, "distributed product: a coefficient exceeded its bound");
-      over += add_at(out, rn, end + l, v, rx);
-    }
-  }
-  return over;
-}
-
 }  // namespace
 
 carry_table block_table(const limb_t* out, std::size_t len, unsigned over, radix rx) {
@@ -245,10 +203,10 @@ carry_table coefficients_to_limbs(const context& ctx, const plan_layout& L, unsi
   const range cols = mpi::block_of(L.s.n1, ctx.size, ctx.rank);
   const detail::ntt_crt_kernels k = kernels_of(L.eng);
   carry_table f{};
-  if (ctx.size == 1) {  // every column and every position: the columns layout, through tiles
+  if (ctx.size == 1) {  // every column and every position: one segment, in place
     phase(ctx.comm, "garner", [&] {
-      const unsigned over = garner_columns(ctx, L.s, k, primes, res, cn, out, rn, L.rx);
-      f = block_table(out, block.size(), over, L.rx);
+      segment_limbs(k, primes, res, 0, cn, out, rn, L.rx, ctx.threads);
+      f = block_table(out, block.size(), 0, L.rx);
     });
     return f;
   }

@@ -275,8 +275,8 @@ void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row,
       const std::size_t m = std::min(batch, g0 + gm - t0);
       for (std::size_t t = t0; t < t0 + m; ++t)
         column(col + t * n2, cols_.begin + t, inverse, limbs, threads, own ? own + (t - g0) * n2 : nullptr);
-      if (inverse) {  // row: the positions, or null: they stay in col
-        if (row) transpose(col + t0 * n2, n2, row + t0, C, m, n2, stream_);
+      if (inverse) {  // row: the positions
+        transpose(col + t0 * n2, n2, row + t0, C, m, n2, stream_);
         continue;
       }
       transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, stream_);

@@ -65,9 +65,6 @@ class four_step {
   // remaining 1/n2 rides on the inverse twiddles. row is overwritten.
   // The result goes to pos in position order: pos[j2 C + t] for column
   // cols().begin + t (C = cols().size(), t < C, j2 < n2); col is scratch.
-  // pos null: the result stays in col, columns layout (col[t n2 + j2]), for
-  // a reader that takes it through tiles (dist/coefficients.hpp): one
-  // whole-array transpose fewer.
   void product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv, u64* pos) const;
 
  private:

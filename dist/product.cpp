@@ -291,12 +291,6 @@ void run_product(const context& ctx, const plan_layout& L, const limb_t* a, cons
     operand(b, L.b_off, L.b_len, row_b.get());
     // The result in position order into row_a (free once its rows are
     // consumed), which then becomes the prime's array.
-    // One rank leaves it in the columns layout (x), which its Garner reads
-    // through tiles (dist/coefficients.hpp).
-    if (ctx.size == 1) {
-      f.product_inverse(row_a.get(), row_b.get(), x, send.get(), recv.get(), nullptr);
-      continue;
-    }
     f.product_inverse(row_a.get(), row_b.get(), x, send.get(), recv.get(), row_a.get());
     std::swap(res[k], row_a);
   }

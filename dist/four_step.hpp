@@ -73,11 +73,11 @@ class four_step {
   // whole cache line of each column, two at n1 = 2048: fewer TLB misses
   // where the arrays are not on huge pages).
   std::size_t group_ = 8;
-  bool stream_ = true;
+  bool stream_ = true;  // the transposes' whole-array writes around the cache (streams())
   // Columns gather_columns takes at once (forward_from_limbs): 32 touch a
-  // page of the limbs a quarter as often as 8 (the gather's profile share at
-  // 10^8 digits: 10% -> 6%), their buffer (32 n2 words) still in L3.
-  std::size_t gathered_ = 32;  // the transposes' whole-array writes around the cache (streams())
+  // page of the limbs a quarter as often as 8, and their buffer (32 n2
+  // words) still fits L3.
+  std::size_t gathered_ = 32;
   void transform(u64* x, bool along_columns, bool inverse, unsigned threads) const;
   void reduce(u64* x, std::size_t len) const;
   template <class Fn>

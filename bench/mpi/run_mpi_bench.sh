@@ -6,7 +6,7 @@
 # of the same operands with 1 and 2 threads, each size in its own process
 # (bench_mpi --single) so that its peak memory is its own. On a 2-core
 # machine P = 4 has more ranks than cores: it shows the method's overheads,
-# not a speed-up. About 3 minutes at the default sizes on this 2-core Xeon.
+# not a speed-up.
 # Usage: bench/mpi/run_mpi_bench.sh BUILD_DIR [DIGITS_LIST]   (from the repository root)
 set -euo pipefail
 build=${1:?usage: run_mpi_bench.sh BUILD_DIR [DIGITS_LIST]}

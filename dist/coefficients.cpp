@@ -141,12 +141,17 @@ unsigned exchange_tails(const context& ctx, const segments& mine, const std::uin
 }
 
 // The segments' limbs (in res[0]'s place) to the ranks holding their
-// positions, into out; the rank's own straight from its segments.
+// positions, into out, in rounds through recv (exchange_rounds); the
+// rank's own straight from its segments.
 void exchange_limbs(const context& ctx, const segments& mine, const std::uint64_t* limbs, std::uint64_t* recv,
                     std::size_t rn, mpi::range block, limb_t* out) {
   const std::size_t P = static_cast<std::size_t>(ctx.size), me = static_cast<std::size_t>(ctx.rank);
   const range cols{mine.c0, mine.c0 + mine.C};
-  std::vector<std::size_t> sc(P, 0), rc(P, 0), sd(P, 0);
+  part_side ss, rs;
+  ss.counts.assign(P, 0);
+  ss.displs.assign(P, 0);
+  rs.counts.assign(P, 0);
+  ss.direct = limbs;
   auto runs = [&](mpi::range dest, range c, auto&& fn) {
     for_each_run(dest.begin, std::min(dest.end, mine.cn), mine.n1, c, fn);
   };
@@ -156,28 +161,25 @@ void exchange_limbs(const context& ctx, const segments& mine, const std::uint64_
     bool first = true;
     runs(mpi::product_block(rn, ctx.size, static_cast<int>(d)), cols,
          [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
-           if (first) sd[d] = j2 * mine.C + (j1 - mine.c0);
+           if (first) ss.displs[d] = j2 * mine.C + (j1 - mine.c0);
            first = false;
            if (d == me)
              std::copy(limbs + j2 * mine.C + (j1 - mine.c0), limbs + j2 * mine.C + (j1 - mine.c0) + k,
                        out + (j1 + mine.n1 * j2 - block.begin));
            else
-             sc[d] += k;
+             ss.counts[d] += k;
          });
   }
+  // From rank s: the runs of its columns in this block, in position order.
+  std::vector<piece_list> from(P);
   for (std::size_t s = 0; s < P; ++s)
-    if (s != me)
+    if (s != me) {
       runs(block, mpi::block_of(mine.n1, ctx.size, static_cast<int>(s)),
-           [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[s] += k; });
-  exchange(ctx, "limbs to positions", limbs, sc, sd, recv, rc);
-  std::size_t at = 0;
-  for (std::size_t s = 0; s < P; ++s)
-    if (s != me)
-      runs(block, mpi::block_of(mine.n1, ctx.size, static_cast<int>(s)),
-           [&](std::size_t j, std::size_t, std::size_t, std::size_t k) {
-             std::copy(recv + at, recv + at + k, out + (j - block.begin));
-             at += k;
-           });
+           [&](std::size_t j, std::size_t, std::size_t, std::size_t k) { from[s].add(out + (j - block.begin), k); });
+      rs.counts[s] = from[s].words();
+    }
+  rs.copy = [&](std::size_t s, std::size_t at, std::size_t k, std::uint64_t* buf) { from[s].copy(at, k, buf, false); };
+  exchange_rounds(ctx, "limbs to positions", ss, nullptr, rs, recv);
   // Positions cn .. rn hold no coefficient: only tails land there.
   for (std::size_t j = std::max(block.begin, mine.cn); j < block.end; ++j) out[j - block.begin] = 0;
 }

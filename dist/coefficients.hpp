@@ -24,7 +24,8 @@ namespace bigmul::dist {
 // res[0 .. primes): the rank's residues of the product, each columns() x n2
 // words in position order; res[0] is overwritten. out: the rank's block of
 // product_block(an + bn, ...), written with carry-in 0. recv: scratch of
-// the block's length (unused by a rank that holds everything). Returns the
+// min(ctx.round, the block's length) words, the limbs' all-to-all's rounds
+// (unused by a rank that holds everything). Returns the
 // block's carry table. Collective; a coefficient past its bound is a
 // bigmul::error (internal) on every rank.
 carry_table coefficients_to_limbs(const context& ctx, const plan_layout& L, unsigned primes,

@@ -254,17 +254,11 @@ const u64* four_step::gather_columns(const u64* x, std::size_t j0, std::size_t m
 // the cache. Forward, while they are in cache, their positions
 // in the rank's own rows go straight to row (rows layout) as whole 8 x 8
 // tiles written around the cache (the rank's own block of the all-to-all
-// is this local transpose, its strided side written, not read), and those
-// in rank d's rows to send (rank order, each rank's part t-major).
-void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, u64* send, const u64* whole) const {
+// is this local transpose, its strided side written, not read); the other
+// ranks' rows stay in col for the all-to-all's rounds (forward).
+void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, const u64* whole) const {
   constexpr std::size_t batch = 8;
   const std::size_t n1 = s_.n1, n2 = s_.n2, C = cols_.size(), R = rows_.size();
-  const std::size_t P = static_cast<std::size_t>(ctx_.size), me = static_cast<std::size_t>(ctx_.rank);
-  std::vector<std::size_t> to(P, 0);  // where rank d's part of send starts
-  for (std::size_t d = 0, at = 0; d < P; ++d) {
-    to[d] = at;
-    if (d != me) at += C * mpi::block_of(n2, ctx_.size, static_cast<int>(d)).size();
-  }
   // Read from the limbs, a task gathers gathered_ columns at once (fewer
   // pages touched a row of limbs), then takes them 8 at a time.
   const std::size_t task = whole ? gathered_ : batch;
@@ -280,34 +274,17 @@ void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row,
         continue;
       }
       transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, stream_);
-      for (std::size_t d = 0; d < P; ++d) {
-        if (d == me) continue;
-        const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(d));
-        for (std::size_t t = t0; t < t0 + m; ++t)
-          std::copy(col + t * n2 + q.begin, col + t * n2 + q.end, send + to[d] + t * q.size());
-      }
     }
   });
 }
 
-// The rows in groups of group_: a group's strip of every source block
-// transposed in, then its twiddles and row transforms while the strip is in
-// cache.
-// Sources: the blocks received from rank s (recv, j1-major, stride
-// rows().size()); the rank's own block is in place (column_pass).
-void four_step::rows_from_columns(const u64* recv, u64* row) const {
-  const std::size_t n1 = s_.n1, R = rows_.size(), me = static_cast<std::size_t>(ctx_.rank);
-  std::vector<std::size_t> from(static_cast<std::size_t>(ctx_.size), 0);
-  for (std::size_t s = 0, at = 0; s < from.size(); ++s) {
-    from[s] = at;
-    if (s != me) at += mpi::block_of(n1, ctx_.size, static_cast<int>(s)).size() * R;
-  }
+// The rows' twiddles and transforms in groups of group_ rows (the
+// all-to-all's rounds and column_pass have put every source's block in
+// place).
+void four_step::rows_from_columns(u64* row) const {
+  const std::size_t n1 = s_.n1, R = rows_.size();
   each((R + group_ - 1) / group_, [&](std::size_t g, unsigned threads) {
     const std::size_t u0 = g * group_, m = std::min(group_, R - u0);
-    for (std::size_t s = 0; s < from.size(); ++s) {
-      const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(s));
-      if (s != me) transpose(recv + from[s] + u0, R, row + u0 * n1 + c.begin, n1, c.size(), m);
-    }
     for (std::size_t u = u0; u < u0 + m; ++u) {
       twiddle_row(row + u * n1, u, false);
       row_forward(row + u * n1, threads);
@@ -316,28 +293,19 @@ void four_step::rows_from_columns(const u64* recv, u64* row) const {
 }
 
 // The rows' fused products, inverses and inverse twiddles in groups, each
-// group's strip then transposed out while in cache: to the rank's own columns, or to send
-// (j1-major, stride rows().size(), in rank order).
-void four_step::rows_to_columns(u64* row, const u64* y, u64* col, u64* send) const {
-  const std::size_t n1 = s_.n1, n2 = s_.n2, R = rows_.size(), me = static_cast<std::size_t>(ctx_.rank);
-  std::vector<std::size_t> to(static_cast<std::size_t>(ctx_.size), 0);
-  for (std::size_t d = 0, at = 0; d < to.size(); ++d) {
-    to[d] = at;
-    if (d != me) at += mpi::block_of(n1, ctx_.size, static_cast<int>(d)).size() * R;
-  }
+// group's strip of the rank's own columns then transposed out to col while
+// in cache; the other ranks' columns stay in row for the all-to-all's
+// rounds (product_inverse).
+void four_step::rows_to_columns(u64* row, const u64* y, u64* col) const {
+  const std::size_t n1 = s_.n1, n2 = s_.n2, R = rows_.size(), C = cols_.size();
   each((R + group_ - 1) / group_, [&](std::size_t g, unsigned threads) {
     const std::size_t u0 = g * group_, m = std::min(group_, R - u0);
     for (std::size_t u = u0; u < u0 + m; ++u) {
       row_product(row + u * n1, y + u * n1, threads);
       twiddle_row(row + u * n1, u, true);
     }
-    for (std::size_t d = 0; d < to.size(); ++d) {
-      const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(d));
-      if (d == me)  // the columns are read again by the next pass only: around the cache
-        transpose(row + u0 * n1 + c.begin, n1, col + rows_.begin + u0, n2, m, c.size(), stream_);
-      else
-        transpose(row + u0 * n1 + c.begin, n1, send + to[d] + u0, R, m, c.size(), stream_);
-    }
+    // The columns are read again by the next pass only: around the cache.
+    transpose(row + u0 * n1 + cols_.begin, n1, col + rows_.begin + u0, n2, m, C, stream_);
   });
 }
 
@@ -359,25 +327,106 @@ void four_step::row_product(u64* x, const u64* y, unsigned threads) const {
   plan1_->inverse(x, threads);
 }
 
-// The all-to-all's counts: to/from rank d, cols(me) x rows(d) words one way
-// and cols(d) x rows(me) the other; the rank's own block stays out of it.
-void four_step::counts(std::vector<std::size_t>& col_side, std::vector<std::size_t>& row_side) const {
-  const std::size_t P = static_cast<std::size_t>(ctx_.size), me = static_cast<std::size_t>(ctx_.rank);
-  col_side.assign(P, 0);
-  row_side.assign(P, 0);
-  for (std::size_t d = 0; d < P; ++d) {
-    if (d == me) continue;
-    col_side[d] = cols_.size() * mpi::block_of(s_.n2, ctx_.size, static_cast<int>(d)).size();
-    row_side[d] = mpi::block_of(s_.n1, ctx_.size, static_cast<int>(d)).size() * rows_.size();
+namespace {
+// A peer's part of a transpose's all-to-all: pieces of len words, word i of
+// the part being element i % len of piece i / len, which lies at
+// base[piece * piece_stride + element * elem_stride]: pieces contiguous
+// (elem_stride 1: a column's positions in one rank's rows) or across
+// (piece_stride 1: a row's points in one rank's columns, moved by whole
+// 8 x 8 tiles of pieces, dist/transpose.hpp).
+struct strided_part {
+  u64* base;
+  std::size_t len, piece_stride, elem_stride;
+};
+
+// Pieces p0 .. p0 + m (whole) to buf (to_buf) or from it, on `threads`
+// (8 pieces a task at least). around: base is written around the cache.
+void copy_pieces(const strided_part& x, std::size_t p0, std::size_t m, u64* buf, bool to_buf, unsigned threads,
+                 bool around) {
+  const std::size_t len = x.len;
+  prim::parallel_chunks((m + 7) / 8, std::max<std::size_t>(1, (std::size_t{1} << 15) / (8 * len + 1)), threads,
+                        [&](std::size_t g0, std::size_t g1) {
+    const std::size_t a = 8 * g0, b = std::min(m, 8 * g1);
+    u64* at = x.base + (p0 + a) * x.piece_stride;
+    u64* words = buf + a * len;
+    if (x.elem_stride == 1) {
+      for (std::size_t p = 0; p < b - a; ++p)
+        to_buf ? (void)std::copy(at + p * x.piece_stride, at + p * x.piece_stride + len, words + p * len)
+               : (void)std::copy(words + p * len, words + (p + 1) * len, at + p * x.piece_stride);
+    } else if (to_buf) {  // buf[p len + e] = base[p + e elem_stride]
+      transpose(at, x.elem_stride, words, len, len, b - a);
+    } else {
+      transpose(words, len, at, x.elem_stride, b - a, len, around);
+    }
+  });
+}
+
+// Words [offset, offset + count) of the part to buf or from it: a piece cut
+// by the slice's ends word by word, the whole pieces between by copy_pieces.
+void copy_part(const strided_part& x, std::size_t offset, std::size_t count, u64* buf, bool to_buf,
+               unsigned threads, bool around) {
+  auto words = [&](std::size_t piece, std::size_t e0, std::size_t e1) {
+    for (std::size_t e = e0; e < e1; ++e, ++buf) {
+      u64& v = x.base[piece * x.piece_stride + e * x.elem_stride];
+      if (to_buf)
+        *buf = v;
+      else
+        v = *buf;
+    }
+  };
+  const std::size_t end = offset + count;
+  if (offset % x.len) {  // the first piece's tail
+    const std::size_t e1 = std::min(x.len, offset % x.len + count);
+    words(offset / x.len, offset % x.len, e1);
+    offset += e1 - offset % x.len;
   }
+  const std::size_t m = (end - offset) / x.len;
+  copy_pieces(x, offset / x.len, m, buf, to_buf, threads, around);
+  buf += m * x.len;
+  offset += m * x.len;
+  if (offset < end) words(offset / x.len, 0, end - offset);
+}
+}  // namespace
+
+// The all-to-all between the layouts (forward: columns to rows), in
+// rounds: to rank d, the rank's columns' positions in d's rows (C pieces of
+// rows(d).size() words, each contiguous in col); from rank s, its columns'
+// positions in this rank's rows (cols(s).size() pieces of R words, each
+// across row: column j1 of every row). The inverse swaps the sides.
+void four_step::transpose_exchange(u64* col, u64* row, u64* send, u64* recv, bool inverse) const {
+  const std::size_t P = static_cast<std::size_t>(ctx_.size), me = static_cast<std::size_t>(ctx_.rank);
+  const std::size_t n1 = s_.n1, n2 = s_.n2, C = cols_.size(), R = rows_.size();
+  std::vector<strided_part> col_side(P), row_side(P);
+  part_side cs, rs;
+  cs.counts.assign(P, 0);
+  rs.counts.assign(P, 0);
+  for (std::size_t d = 0; d < P; ++d) {
+    const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(d));
+    const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(d));
+    col_side[d] = {col + q.begin, q.size(), n2, 1};
+    row_side[d] = {row + c.begin, R, 1, n1};
+    if (d == me) continue;  // its block moved by the local transposes
+    cs.counts[d] = C * q.size();
+    rs.counts[d] = c.size() * R;
+  }
+  const unsigned threads = ctx_.threads;
+  const bool around = stream_;
+  cs.copy = [&, inverse](std::size_t d, std::size_t off, std::size_t k, u64* buf) {
+    copy_part(col_side[d], off, k, buf, !inverse, threads, around);
+  };
+  rs.copy = [&, inverse](std::size_t d, std::size_t off, std::size_t k, u64* buf) {
+    copy_part(row_side[d], off, k, buf, inverse, threads, around);
+  };
+  if (inverse)
+    exchange_rounds(ctx_, "rows to columns", rs, send, cs, recv);
+  else
+    exchange_rounds(ctx_, "columns to rows", cs, send, rs, recv);
 }
 
 void four_step::forward(u64* col, std::size_t limbs, u64* row, u64* send, u64* recv) const {
-  column_pass(col, false, limbs, row, send);
-  std::vector<std::size_t> sc, rc;
-  counts(sc, rc);
-  exchange(ctx_, "columns to rows", send, sc, recv, rc);
-  rows_from_columns(recv, row);
+  column_pass(col, false, limbs, row);
+  transpose_exchange(col, row, send, recv, false);
+  rows_from_columns(row);
 }
 
 bool four_step::fills_from_limbs() const {
@@ -386,23 +435,14 @@ bool four_step::fills_from_limbs() const {
 
 void four_step::forward_from_limbs(const u64* x, std::size_t limbs, u64* col, u64* row) const {
   if (!fills_from_limbs()) throw error(error::kind::internal, "four_step: no filled forward here");
-  column_pass(col, false, limbs, row, nullptr, x);
-  rows_from_columns(nullptr, row);
+  column_pass(col, false, limbs, row, x);
+  rows_from_columns(row);
 }
 
 void four_step::product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv, u64* pos) const {
-  rows_to_columns(row, y, col, send);
-  std::vector<std::size_t> rc, sc;
-  counts(rc, sc);
-  exchange(ctx_, "rows to columns", send, sc, recv, rc);
-  std::size_t at = 0;
-  for (std::size_t s = 0; s < rc.size(); ++s) {
-    if (!rc[s]) continue;
-    const range q = mpi::block_of(s_.n2, ctx_.size, static_cast<int>(s));
-    for (std::size_t t = 0; t < cols_.size(); ++t, at += q.size())
-      std::copy(recv + at, recv + at + q.size(), col + t * s_.n2 + q.begin);
-  }
-  column_pass(col, true, 0, pos, nullptr);
+  rows_to_columns(row, y, col);
+  transpose_exchange(col, row, send, recv, true);
+  column_pass(col, true, 0, pos);
 }
 
 }  // namespace bigmul::dist

@@ -47,7 +47,8 @@ class four_step {
   // col (columns layout: an operand of `limbs` limbs, any 64-bit values,
   // only its limbs' positions written) -> row (rows layout), the
   // forward transform; col is overwritten. send and recv: scratch of
-  // max(col_words, row_words) words each.
+  // ctx.round words each (or the whole parts where fewer), the
+  // all-to-all's rounds' (exchange_rounds).
   void forward(u64* col, std::size_t limbs, u64* row, u64* send, u64* recv) const;
   // Whether a rank that holds every column and the operand's every limb
   // (one rank) transforms its columns straight from the limbs
@@ -87,12 +88,12 @@ class four_step {
   void column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, unsigned threads,
               const u64* own = nullptr) const;
   const u64* gather_columns(const u64* x, std::size_t j0, std::size_t m, std::size_t limbs) const;
-  void column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, u64* send, const u64* whole = nullptr) const;
-  void rows_from_columns(const u64* recv, u64* row) const;
-  void rows_to_columns(u64* row, const u64* y, u64* col, u64* send) const;
+  void column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, const u64* whole = nullptr) const;
+  void rows_from_columns(u64* row) const;
+  void rows_to_columns(u64* row, const u64* y, u64* col) const;
+  void transpose_exchange(u64* col, u64* row, u64* send, u64* recv, bool inverse) const;
   void row_forward(u64* x, unsigned threads) const;
   void row_product(u64* x, const u64* y, unsigned threads) const;
-  void counts(std::vector<std::size_t>& col_side, std::vector<std::size_t>& row_side) const;
 
   context ctx_;
   shape s_;

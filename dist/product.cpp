@@ -198,36 +198,57 @@ void copy_runs_to_cols(const std::vector<run_ref>& runs, u64* col, std::size_t f
 // An operand's limbs (this rank: x[0 .. len) at global offset off) to the
 // columns layout, only at the limbs' positions (the forward transform
 // reduces them and writes the padding it reads): one all-to-all of one word
-// a limb (the rank's own limbs go straight to their columns).
+// a limb in rounds (the rank's own limbs go straight to their columns).
+// Both ends walk the same runs (for_each_run): to rank d the runs of this
+// rank's limbs in d's columns, from rank s the runs of s's limbs in this
+// rank's columns, each run's words in order.
 void limbs_to_cols(const context& ctx, const plan_layout& L, const limb_t* x, const std::vector<std::size_t>& off,
                    const std::vector<std::size_t>& len, u64* col, u64* send, u64* recv) {
   const std::size_t P = static_cast<std::size_t>(ctx.size), n1 = L.s.n1, n2 = L.s.n2;
   const std::size_t me = static_cast<std::size_t>(ctx.rank);
   const range cols = mpi::block_of(n1, ctx.size, ctx.rank);
-  std::vector<std::size_t> sc(P, 0), rc(P, 0);
-  std::size_t at = 0;
+  const bool stream = streams(cols.size() * n2);
+  std::vector<piece_list> out(P);                 // to rank d: runs of x
+  std::vector<std::vector<run_ref>> in(P);        // from rank s: its runs (words: where in its part)
+  std::vector<std::vector<std::size_t>> in_at(P);  // the part's word where each run starts
+  part_side ss, rs;
+  ss.counts.assign(P, 0);
+  rs.counts.assign(P, 0);
+  std::vector<run_ref> own;
   for (std::size_t d = 0; d < P; ++d) {
-    if (d == me) continue;
-    const std::size_t start = at;
+    if (d == me) {
+      for_each_run(off[me], off[me] + len[me], n1, cols, [&](std::size_t j, std::size_t j1, std::size_t j2, std::size_t k) {
+        own.push_back({j1, j2, k, const_cast<u64*>(x) + (j - off[me])});  // only read
+      });
+      continue;
+    }
     for_each_run(off[me], off[me] + len[me], n1, mpi::block_of(n1, ctx.size, static_cast<int>(d)),
                  [&](std::size_t j, std::size_t, std::size_t, std::size_t k) {
-                   std::copy(x + (j - off[me]), x + (j - off[me]) + k, send + at);
-                   at += k;
+                   out[d].add(const_cast<u64*>(x) + (j - off[me]), k);  // only read
                  });
-    sc[d] = at - start;
-    for_each_run(off[d], off[d] + len[d], n1, cols,
-                 [&](std::size_t, std::size_t, std::size_t, std::size_t k) { rc[d] += k; });
-  }
-  exchange(ctx, "limbs to columns", send, sc, recv, rc);
-  std::vector<run_ref> runs;
-  at = 0;
-  for (std::size_t s = 0; s < P; ++s)
-    for_each_run(off[s], off[s] + len[s], n1, cols, [&](std::size_t j, std::size_t j1, std::size_t j2, std::size_t k) {
-      u64* words = s == me ? const_cast<u64*>(x) + (j - off[me]) : recv + at;  // only read
-      runs.push_back({j1, j2, k, words});
-      if (s != me) at += k;
+    ss.counts[d] = out[d].words();
+    for_each_run(off[d], off[d] + len[d], n1, cols, [&](std::size_t, std::size_t j1, std::size_t j2, std::size_t k) {
+      in_at[d].push_back(rs.counts[d]);
+      in[d].push_back({j1, j2, k, nullptr});
+      rs.counts[d] += k;
     });
-  copy_runs_to_cols(runs, col, cols.begin, n2, ctx.threads, streams(cols.size() * n2));  // limbs; four_step::forward reduces them
+  }
+  copy_runs_to_cols(own, col, cols.begin, n2, ctx.threads, stream);  // limbs; four_step::forward reduces them
+  ss.copy = [&](std::size_t d, std::size_t at, std::size_t k, u64* buf) { out[d].copy(at, k, buf, true); };
+  // A round's slice of source s's part: the runs it cuts, trimmed to it,
+  // their words in buf.
+  std::vector<run_ref> runs;
+  rs.copy = [&](std::size_t s, std::size_t at, std::size_t k, u64* buf) {
+    const auto& a = in_at[s];
+    runs.clear();
+    for (std::size_t i = static_cast<std::size_t>(std::upper_bound(a.begin(), a.end(), at) - a.begin()) - 1;
+         i < a.size() && a[i] < at + k; ++i) {
+      const std::size_t b = std::max(at, a[i]), e = std::min(at + k, a[i] + in[s][i].k);
+      runs.push_back({in[s][i].j1 + (b - a[i]), in[s][i].j2, e - b, buf + (b - at)});
+    }
+    copy_runs_to_cols(runs, col, cols.begin, n2, ctx.threads, stream);
+  };
+  exchange_rounds(ctx, "limbs to columns", ss, send, rs, recv);
 }
 
 // x[0 .. len) at global limb offset off, modulo 2^61 - 1.
@@ -256,11 +277,14 @@ struct phase_clock {
 // phase, so a failure anywhere reaches every rank.
 // out: the caller's product block, or null: then `grown` takes it, allocated
 // in the Garner phase, within the planned peak.
-void run_product(const context& ctx, const plan_layout& L, const limb_t* a, const limb_t* b, const mpi::options& opt,
-                 mpi::range out_block, limb_t* out, std::vector<limb_t>* grown, phase_clock& clock) {
-  const MPI_Comm comm = ctx.comm;
-  const std::size_t me = static_cast<std::size_t>(ctx.rank);
-  const buffer_words w = plan_buffers(L, ctx.size, ctx.rank);
+void run_product(const context& caller, const plan_layout& L, const limb_t* a, const limb_t* b,
+                 const mpi::options& opt, mpi::range out_block, limb_t* out, std::vector<limb_t>* grown,
+                 phase_clock& clock) {
+  const MPI_Comm comm = caller.comm;
+  const std::size_t me = static_cast<std::size_t>(caller.rank);
+  const buffer_words w = plan_buffers(L, caller.size, caller.rank);
+  context ctx = caller;
+  ctx.round = w.round;
   const unsigned primes = w.primes;
   words row_a, row_b, send, recv, res[4];
   std::vector<std::unique_ptr<four_step>> fs(primes);
@@ -302,7 +326,7 @@ void run_product(const context& ctx, const plan_layout& L, const limb_t* a, cons
   // The transforms' arrays stay kept for the next product as far as the
   // planned peak allows beside what this phase holds.
   phase(comm, "allocation", [&] {
-    if (ctx.size > 1) recv = make_words(out_block.size());
+    if (ctx.size > 1) recv = make_words(w.limbs_in);
     std::size_t held = recv.b.size() + (out ? 0 : out_block.size());
     for (const words& r : res) held += r.b.size();
     const std::size_t planned = w.peak_bytes() / sizeof(u64);
@@ -382,12 +406,14 @@ buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   // ceil(max(an, bn) / n1) limbs a column.
   const std::size_t n1 = L.s.n1, n2 = L.s.n2, C = w.cols / n2, R = w.rows / n1;
   const std::size_t col_side = C * (n2 - R), row_side = (n1 - C) * R;
+  // The all-to-alls run in rounds of w.round words at most (exchange_rounds).
   const std::size_t limbs_in = C * ((std::max(L.an, L.bn) + n1 - 1) / n1);
-  w.send = size > 1 ? std::max({col_side, row_side, L.a_len[me], L.b_len[me]}) : 0;
-  w.recv = size > 1 ? std::max({col_side, row_side, limbs_in}) : 0;
+  w.round = round_words(L.s.n, size);
+  w.send = size > 1 ? std::min(w.round, std::max({col_side, row_side, L.a_len[me], L.b_len[me]})) : 0;
+  w.recv = size > 1 ? std::min(w.round, std::max({col_side, row_side, limbs_in})) : 0;
   w.arr = std::max(w.cols, w.rows);
   w.out = mpi::product_block(L.an + L.bn, size, rank).size();
-  w.limbs_in = size > 1 ? w.out : 0;
+  w.limbs_in = size > 1 ? std::min(w.round, w.out) : 0;
   w.tails = size > 1 ? 2 * 3 * L.s.n2 : 0;
   return w;
 }

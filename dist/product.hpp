@@ -34,6 +34,7 @@ struct buffer_words {
   unsigned primes = 3;  // the engine's (dist/four_step.hpp)
   std::size_t cols = 0, rows = 0, send = 0, recv = 0, out = 0;
   std::size_t limbs_in = 0, tails = 0;  // the coefficients' exchanges (dist/coefficients.hpp)
+  std::size_t round = 0;  // words a side of an all-to-all's round (round_words)
   // The row and residue arrays' words: they trade places (a prime's result
   // goes to a row array in position order, which becomes its residue array).
   std::size_t arr = 0;

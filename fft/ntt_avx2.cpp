@@ -76,6 +76,7 @@ BIGMUL_AVX2 void lanes(const double* x, const double* y, double w, double w_p, u
   if (op == 0) st(r, mulmod_shoup(X, _mm256_set1_pd(w), _mm256_set1_pd(w_p), c));
   if (op == 1) st(r, mulmod(X, ld(y), c));
   if (op == 2) st(r, reduce(X, c));
+  if (op == 3) st(r, quotient(X, c));
 }
 
 #endif  // BIGMUL_HAVE_AVX2_CODE
@@ -87,10 +88,12 @@ void ntt_avx2_mulmod_shoup_lanes(const double x[4], double w, double w_p, u64 p,
 }
 void ntt_avx2_mulmod_lanes(const double a[4], const double b[4], u64 p, double r[4]) { lanes(a, b, 0, 0, p, r, 1); }
 void ntt_avx2_reduce_lanes(const double x[4], u64 p, double r[4]) { lanes(x, nullptr, 0, 0, p, r, 2); }
+void ntt_avx2_quotient_lanes(const double x[4], u64 p, double r[4]) { lanes(x, nullptr, 0, 0, p, r, 3); }
 #else
 void ntt_avx2_mulmod_shoup_lanes(const double*, double, double, u64, double*) { throw std::logic_error("no AVX2 code"); }
 void ntt_avx2_mulmod_lanes(const double*, const double*, u64, double*) { throw std::logic_error("no AVX2 code"); }
 void ntt_avx2_reduce_lanes(const double*, u64, double*) { throw std::logic_error("no AVX2 code"); }
+void ntt_avx2_quotient_lanes(const double*, u64, double*) { throw std::logic_error("no AVX2 code"); }
 #endif
 
 bool ntt_avx2_supported() {

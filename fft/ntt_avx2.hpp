@@ -60,10 +60,12 @@ void ntt_avx2_decimal_digits(const u64* const res[], std::size_t i, std::size_t 
 // The engine's vector arithmetic (fft/ntt_avx2_arith.hpp) on 4 lanes of
 // integer-valued doubles, for tests at the edges of its ranges (needs
 // ntt_avx2_supported()): r = x w mod p (Shoup, w_p = w / p), r = a b mod p,
-// r = x mod p into [-p/2 - 1, p/2 + 1].
+// r = x mod p into [-p/2 - 1, p/2 + 1], r = fl(x / p) for |x| <= (p - 1) / 2
+// (the division-free Shoup quotient).
 void ntt_avx2_mulmod_shoup_lanes(const double x[4], double w, double w_p, u64 p, double r[4]);
 void ntt_avx2_mulmod_lanes(const double a[4], const double b[4], u64 p, double r[4]);
 void ntt_avx2_reduce_lanes(const double x[4], u64 p, double r[4]);
+void ntt_avx2_quotient_lanes(const double x[4], u64 p, double r[4]);
 
 class ntt_avx2_plan {
  public:

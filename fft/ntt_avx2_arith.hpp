@@ -125,6 +125,26 @@ BIGMUL_AVX2 inline __m256d reduce(__m256d x, const vconst& c) {
   return _mm256_fnmadd_pd(round_product(x, c.p_inv, c), c.p, x);
 }
 
+// fl(x / p), correctly rounded, for an integer |x| <= (p - 1) / 2: a Shoup
+// quotient w_p without a division (vdivpd issues far less often than an
+// FMA). q0 = fl(x p_inv), then one correction q = fl(q0 + r p_inv) with
+// r = x - q0 p.
+//   Let t = x / p, u = ulp(t), e = p p_inv - 1 (|e| <= 2^-53). q0 = t (1 +
+//   d), |d| <= 2^-52 + 2^-106, so |t - q0| < 2^53 u (2^-52 + 2^-106) <
+//   (2 + 2^-52) u. r: x and q0 p are multiples of ulp(q0) >= u / 2, and
+//   |x - q0 p| = p |t - q0| < (4 + 2^-51) p ulp(q0) < 2^53 ulp(q0), so the
+//   FMA computes r exactly (F3). The second FMA rounds q0 + r p_inv = t +
+//   (t - q0) e once, and |(t - q0) e| < (2 + 2^-52) u 2^-53 = u 2^-52 (1 +
+//   2^-53). Every midpoint m between doubles near t is an odd multiple of
+//   2^(F - 1) with 2^F >= u / 2, and p (t - m) = x - p m is a nonzero
+//   multiple of 2^(F - 1) (zero would need p | x): |t - m| >= u / (4 p) >
+//   u 2^-52 (1 + 2^-50) for p < 2^50. So no midpoint lies between t and t +
+//   (t - q0) e, and q = fl(t). (x = 0 gives 0.)
+BIGMUL_AVX2 inline __m256d quotient(__m256d x, const vconst& c) {
+  const __m256d q0 = _mm256_mul_pd(x, c.p_inv);
+  return _mm256_fmadd_pd(_mm256_fnmadd_pd(q0, c.p, x), c.p_inv, q0);
+}
+
 // u64 residues in [0, 2p) -> doubles x - p in [-p, p).
 BIGMUL_AVX2 inline __m256d from_u64(__m256i x, const vconst& c) {
   return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, c.exp52)), c.conv);

@@ -173,7 +173,7 @@ BIGMUL_AVX2 void build_local(const tables& T, std::size_t k, std::size_t top, u6
       x = _mm256_sub_pd(x, _mm256_and_pd(_mm256_cmp_pd(x, hp, _CMP_GT_OQ), c.p));
       x = _mm256_add_pd(x, _mm256_and_pd(_mm256_cmp_pd(x, nhp, _CMP_LT_OQ), c.p));
       st(L.w + r + b, x);
-      st(L.wp + r + b, _mm256_div_pd(x, c.p));
+      st(L.wp + r + b, quotient(x, c));
     }
   }
 }

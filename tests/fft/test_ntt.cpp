@@ -333,6 +333,56 @@ TEST_F(NttAvx2, DoubleModmulExactAtTheEdges) {
   }
 }
 
+// The division-free Shoup quotient equals the correctly rounded x / p, on
+// the values closest to a rounding midpoint that exist: for each binade
+// 2^-s <= |x / p| < 2^(1 - s) the midpoints are odd multiples of 2^(-s - 53),
+// and x = d 2^-(53 + s) mod p (d odd and small) puts x / p at d 2^(-s - 53) / p
+// from one; then the binade edges, the extremes and random values.
+TEST_F(NttAvx2, DivisionFreeQuotientIsCorrectlyRounded) {
+  auto g = bigmul::test::rng(7005);
+  for (unsigned k = 0; k < ntt52_prime_count; ++k) {
+    const u64 p = ntt52_primes[k].p;
+    const long long P = static_cast<long long>(p), half = (P - 1) / 2;
+    const auto mul = [p](u64 a, u64 b) { return static_cast<u64>(static_cast<unsigned __int128>(a) * b % p); };
+    std::vector<long long> xs = {0, 1, -1, 2, 3, half, -half, half - 1, 1 - half};
+    u64 inv = 1;  // 2^-(53 + s) mod p
+    for (int i = 0; i < 53; ++i) inv = mul(inv, (p + 1) / 2);
+    for (int s = 1; s <= 50; ++s) {
+      inv = mul(inv, (p + 1) / 2);
+      for (long long d : {1, 3, 5, 7}) {
+        const u64 x = mul(d % P, inv);
+        const long long sx = x > static_cast<u64>(half) ? static_cast<long long>(x) - P : static_cast<long long>(x);
+        xs.push_back(sx);
+        xs.push_back(-sx);
+      }
+      // The x in this binade (|x| < p 2^(1 - s)) nearest a midpoint: the
+      // denominators of the convergents of c / p, c = 2^(53 + s) mod p (the
+      // best approximations minimise |x c mod p|, that is |d|).
+      const u64 c = mul(static_cast<u64>(1) << 53, static_cast<u64>(1) << s);
+      unsigned __int128 num = c, den = p, k0 = 1, k1 = 0;  // k1 / k0: the convergents' denominators
+      while (den != 0) {
+        const unsigned __int128 a = num / den, r = num % den, k = a * k1 + k0;
+        if (k > static_cast<unsigned __int128>(P >> (s - 1))) break;
+        if (k != 0 && k <= static_cast<unsigned __int128>(half))
+          xs.push_back(static_cast<long long>(k)), xs.push_back(-static_cast<long long>(k));
+        k0 = k1, k1 = k, num = den, den = r;
+      }
+      const long long edge = (P >> s) + 1;  // x / p just above and below 2^-s
+      for (long long e = edge - 2; e <= edge + 2; ++e)
+        if (e <= half) xs.push_back(e), xs.push_back(-e);
+    }
+    for (int i = 0; i < 20000; ++i) xs.push_back(static_cast<long long>(g() % p) - half);
+    while (xs.size() % 4) xs.push_back(0);
+    for (std::size_t i = 0; i < xs.size(); i += 4) {
+      double x[4], q[4];
+      for (int l = 0; l < 4; ++l) x[l] = static_cast<double>(xs[i + l]);
+      ntt_avx2_quotient_lanes(x, p, q);
+      for (int l = 0; l < 4; ++l)
+        ASSERT_EQ(q[l], x[l] / static_cast<double>(p)) << "p=" << p << " x=" << xs[i + l];
+    }
+  }
+}
+
 TEST_F(NttAvx2, ConvolutionMatchesNaiveEveryPrimeSmallLengths) {
   convolution_small_lengths<ntt_avx2_plan>(ntt52_prime_count);
 }

@@ -3,7 +3,10 @@
 #include "src/arith/ntt_reuse.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -15,12 +18,13 @@
 #include "mul/limb_ops.hpp"
 #include "mul/ntt_avx2_kernels.hpp"
 #include "mul/ntt_coefficients.hpp"
+#include "mul/ntt_crt_carry.hpp"
 #include "mul/ntt_decimal_carry.hpp"
 #include "mul/ntt_decimal_steps.hpp"
+#include "mul/ntt_engine_iface.hpp"
 #include "mul/ntt_garner.hpp"
 #include "mul/ntt_mul.hpp"
 #include "prim/buffer.hpp"
-#include "prim/cpu_features.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::detail {
@@ -33,14 +37,17 @@ using fft::u64;
 constexpr std::size_t grain = std::size_t{1} << 13;
 // Decimal pieces a task: their division chains interleaved (as mul/ntt_mul.cpp).
 constexpr unsigned decimal_chains = 4;
-// The longest transform that runs one prime a task on several threads.
+// The longest transform that runs whole on one thread a task (past it, only
+// at two or three threads), as mul/ntt_memory.hpp's.
 constexpr std::size_t by_task_max_length = std::size_t{1} << 16;
+constexpr unsigned max_task_threads = 3;
 
-// The three engines behind one shape: plan type, primes, Garner digits, and
-// the three-prime kernels the multiply's engine adapters pass
-// (mul/ntt_engine_*.cpp): crt3 (Garner and Horner to limbs), bit_sum3 (their
-// bit-offset sum; null: the scalar or BMI2 one), decimal3 (the decimal
-// digits path, by decimal_digits). has_crt3 says whether crt3 is set as a
+// The three engines behind one shape: plan type, primes, Garner digits, the
+// multiply's Chinese remaindering kernels (exact products go through its
+// carries: kernels), and for the cyclic carries below the three-prime
+// kernels the multiply's engine adapters pass (mul/ntt_engine_*.cpp): crt3
+// (Garner and Horner to limbs), decimal3 (the decimal digits path, by
+// decimal_digits). has_crt3 says whether crt3 is set as a
 // plain constant: a function's address compared with null is not a
 // constant expression for GCC under the sanitizers.
 template <class Plan>
@@ -48,9 +55,10 @@ struct engine_of;
 template <>
 struct engine_of<fft::ntt52_plan> {
   static constexpr const fft::ntt_prime* primes = fft::ntt52_primes;
+  static constexpr ntt_crt_kernels kernels{fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt52_mixed_radix_digits,
+                                           fft::ntt52_crt3_limbs, /*decimal3=*/true};  // as mul/ntt_engine_ifma.cpp
   static constexpr ntt_crt3_limbs_fn crt3 = fft::ntt52_crt3_limbs;
   static constexpr bool has_crt3 = true;
-  static constexpr ntt_bit_sum3_fn bit_sum3 = nullptr;
   static constexpr bool decimal3 = true;  // as mul/ntt_engine_ifma.cpp
   static constexpr ntt_decimal_digits_fn decimal_digits = fft::ntt52_decimal_digits;
   static void digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used) {
@@ -60,9 +68,9 @@ struct engine_of<fft::ntt52_plan> {
 template <>
 struct engine_of<fft::ntt_avx2_plan> {
   static constexpr const fft::ntt_prime* primes = fft::ntt52_primes;
+  static constexpr ntt_crt_kernels kernels = ntt_avx2_crt_kernels;
   static constexpr ntt_crt3_limbs_fn crt3 = ntt_avx2_crt_kernels.crt3_limbs;
   static constexpr bool has_crt3 = true;
-  static constexpr ntt_bit_sum3_fn bit_sum3 = ntt_avx2_crt_kernels.bit_sum3;
   static constexpr bool decimal3 = ntt_avx2_crt_kernels.decimal3;
   static constexpr ntt_decimal_digits_fn decimal_digits = ntt_avx2_crt_kernels.decimal3_digits;
   static void digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used) {
@@ -72,9 +80,10 @@ struct engine_of<fft::ntt_avx2_plan> {
 template <>
 struct engine_of<fft::ntt_plan> {
   static constexpr const fft::ntt_prime* primes = fft::ntt_primes;
+  static constexpr ntt_crt_kernels kernels{fft::ntt_primes, fft::ntt_prime_count, fft::ntt_mixed_radix_digits,
+                                           /*crt3_limbs=*/nullptr, /*decimal3=*/false};  // as mul/ntt_engine_portable.cpp
   static constexpr ntt_crt3_limbs_fn crt3 = nullptr;
   static constexpr bool has_crt3 = false;
-  static constexpr ntt_bit_sum3_fn bit_sum3 = nullptr;
   static constexpr bool decimal3 = false;
   static constexpr ntt_decimal_digits_fn decimal_digits = nullptr;
   static void digits(const u64* const res[], std::size_t i, std::size_t count, u64* v, unsigned used) {
@@ -82,54 +91,19 @@ struct engine_of<fft::ntt_plan> {
   }
 };
 
-// An engine's bit-offset sum of crt3's limbs, or the scalar one (BMI2 where
-// the processor has it).
-ntt_bit_sum3_fn bit_sum3_or_scalar(ntt_bit_sum3_fn engine_sum, bool bmi2) {
-  if (engine_sum) return engine_sum;
-  return bmi2 ? ntt_bit_carry3_limbs_bmi2 : ntt_bit_carry3_limbs;
-}
-
-// Residues in [0, 2p) of src[0 .. len), zero-padded to the plan's length,
-// then the forward transform.
-template <class Plan>
-void load_forward(const Plan& plan, u64* x, const limb_t* src, std::size_t len, unsigned threads) {
-  const std::size_t n = plan.length();
-  if constexpr (requires { plan.load(x, src, len, threads); }) {
-    plan.load(x, src, len, threads);
-  } else {
-    const u64 p = plan.modulus(), one_shoup = fft::shoup_companion(1, p);
-    for (std::size_t i = 0; i < len; ++i) x[i] = fft::mul_shoup_lazy(src[i], 1, one_shoup, p);
-    std::fill(x + len, x + n, u64{0});
-  }
-  if constexpr (requires { plan.forward(x, threads, len); })
-    plan.forward(x, threads, len);  // x[len ..) is zero
-  else
-    plan.forward(x, threads);
-}
-
-
 // What a piece of the carries leaves past its end, in limbs.
 constexpr std::size_t tail_limbs = 4;
 
-// r += v[0 .. tail_limbs) * B^pos in radix rx (B = 2^64 or 10^19), cyclic:
-// modulo B^n - 1 (a carry out of the top limb comes back in at the bottom);
-// otherwise r has n limbs and a carry out of the top one is refused (false).
-bool add_tail(limb_t* r, std::size_t n, std::size_t pos, const u64* v, radix rx, bool cyclic) {
+// r += v[0 .. tail_limbs) * B^pos in radix rx (B = 2^64 or 10^19) modulo
+// B^n - 1: a carry out of the top limb comes back in at the bottom.
+void add_tail(limb_t* r, std::size_t n, std::size_t pos, const u64* v, radix rx) {
   constexpr std::size_t m = tail_limbs;
-  if (!cyclic && pos >= n) return std::all_of(v, v + m, [](u64 x) { return x == 0; });
   limb_t carry = 0;
   std::size_t i = pos % n;
   for (std::size_t k = 0; k < m || carry; ++k) {
     r[i] = add_limb(r[i], k < m ? v[k] : 0, carry, rx);
-    if (++i == n) {
-      if (!cyclic) {
-        for (std::size_t j = k + 1; j < m; ++j) carry |= v[j];
-        return carry == 0;
-      }
-      i = 0;
-    }
+    if (++i == n) i = 0;
   }
-  return true;
 }
 
 // The calling thread's residue buffers, kept between products (a tree level
@@ -158,22 +132,26 @@ struct ntt_fixed_factor::state {
   // lowest ones, which a product of the operands' low wrap limbs, cyclic
   // of length low_n >= 2 wrap - 1, recomputes; 0: no fold.
   std::size_t wrap = 0, low_n = 0;
-  // Binary limbs cut into coefficients of `bits` bits (64: whole limbs)
-  // where that keeps three primes (mul/ntt_coefficients.hpp); sizes n, wrap
-  // and low_n count coefficients.
+  // Binary limbs cut into coefficients of `bits` bits (64: whole limbs;
+  // exact products only) where the transforms come out shorter
+  // (mul/ntt_coefficients.hpp); sizes n, wrap and low_n count coefficients.
   unsigned bits = 64;
   std::size_t coefficients(std::size_t limbs) const { return bits == 64 ? limbs : ntt_coefficient_count(limbs, bits); }
-  std::size_t limb_at(std::size_t c) const { return bits == 64 ? c : (c * bits) >> 6; }
 
-  // Coefficients 0 .. count of src[0 .. len) as residues, then the forward transform.
+  // Coefficients 0 .. count of src[0 .. len) as residues, then the forward
+  // transform, through the multiply's engine steps (mul/ntt_engine_iface.hpp):
+  // the fused load where the plan has one (whole operands only: it reads
+  // every coefficient of src), and the plan's product form of the transform
+  // (the AVX2 plan's doubles), which only pointwise_inverse and
+  // product_inverse below read.
   template <class Plan>
   void load(const Plan& plan, u64* x, const limb_t* src, std::size_t len, std::size_t count, unsigned th) const {
-    if (bits == 64) return load_forward(plan, x, src, std::min(len, count), th);
-    ntt_load_coefficients(x, plan.length(), src, len, count, bits, plan.modulus(), th);
-    if constexpr (requires { plan.forward(x, th, count); })
-      plan.forward(x, th, count);
-    else
-      plan.forward(x, th);
+    using E = ntt_plan_adapter<Plan>;
+    if (bits == 64) len = std::min(len, count);
+    if (count == coefficients(len) && E::loads_in_forward(plan, bits))
+      return E::load_forward(plan, x, src, len, count, bits, th);
+    E::load(plan, x, src, len, count, bits, th);
+    E::forward(plan, x, count, th);
   }
   std::vector<prim::buffer<u64>> fb, fb_low;  // b's forward transforms per prime (b mod x^wrap in fb_low)
 
@@ -194,29 +172,51 @@ struct ntt_fixed_factor::state {
   }
 
   // The cyclic product's residues, one array per prime (the calling
-  // thread's scratch): a's forward transforms, times b's, inverse.
+  // thread's scratch): a's forward transforms, then the product with b's
+  // and the inverse (fused where the engine fuses them, as the multiply).
   template <class Plan>
   void transforms(u64* res[4], const limb_t* a, std::size_t an, std::size_t w, unsigned threads) const {
     u64* low[4] = {};
+    std::shared_ptr<const Plan> plans[4];
     for (unsigned k = 0; k < used; ++k) {
       res[k] = scratch(k, n + wrap);
       if (w) low[k] = scratch(5 + k, low_n);
+      plans[k] = Plan::get(k, n);
     }
-    const auto one = [&](unsigned k, unsigned th) {
-      const auto plan = Plan::get(k, n);
-      load(*plan, res[k], a, an, coefficients(an), th);
-      plan->pointwise(res[k], fb[k].data(), th);
-      plan->inverse(res[k], th);
+    const auto forward = [&](unsigned k, unsigned th) { load(*plans[k], res[k], a, an, coefficients(an), th); };
+    const auto finish = [&](unsigned k, unsigned th) {
+      ntt_plan_adapter<Plan>::pointwise_inverse(*plans[k], res[k], fb[k].data(), th);
       if (w) unfold<Plan>(k, res[k], low[k], a, an, w, th);
     };
-    // Short transforms: a prime a task (a split transform that small pays
-    // more in hand-offs than it gains, as in mul/ntt_mul.cpp); the scratch
-    // comes from this thread, allocated above.
-    if (threads > 1 && n <= by_task_max_length) {
-      prim::parallel_for(used, threads, [&](std::size_t k) { one(static_cast<unsigned>(k), 1); });
-      return;
-    }
-    for (unsigned k = 0; k < used; ++k) one(k, threads);
+    if (threads > 1 && (threads <= max_task_threads || n <= by_task_max_length))
+      return by_task(forward, finish, threads);
+    for (unsigned k = 0; k < used; ++k) forward(k, threads), finish(k, threads);
+  }
+
+  // Each transform whole on one thread, as tasks taken in the order every
+  // prime's forward transform, then every prime's product and inverse (the
+  // multiply's by-task order, and its side-by-side forward transforms at
+  // two or three threads: a transform split over threads pays in hand-offs).
+  // A finish task waits for its prime's forward task, which was taken
+  // before it (the pool hands out tasks in index order, each run by the
+  // thread that took it) and so is running or done: no deadlock, and on two
+  // threads the 2 x primes tasks split evenly.
+  template <class Forward, class Finish>
+  void by_task(Forward&& forward, Finish&& finish, unsigned threads) const {
+    std::atomic<bool> ready[4] = {};
+    prim::parallel_for(2 * used, threads, [&](std::size_t t) {
+      const unsigned k = static_cast<unsigned>(t % used);
+      if (t < used) {
+        struct mark {  // also when the transform throws: its finish then runs and the error is rethrown
+          std::atomic<bool>& r;
+          ~mark() { r.store(true, std::memory_order_release); }
+        } done{ready[k]};
+        forward(k, 1u);
+        return;
+      }
+      while (!ready[k].load(std::memory_order_acquire)) std::this_thread::yield();
+      finish(k, 1u);
+    });
   }
 
   // The cyclic product's c_j = x_j + x_(j+n) for j < w (x: the plain
@@ -227,19 +227,18 @@ struct ntt_fixed_factor::state {
   void unfold(unsigned k, u64* res, u64* low, const limb_t* a, std::size_t al, std::size_t w, unsigned th) const {
     const auto plan = Plan::get(k, low_n);
     load(*plan, low, a, al, std::min(coefficients(al), w), th);
-    plan->pointwise(low, fb_low[k].data(), th);
-    plan->inverse(low, th);
+    ntt_plan_adapter<Plan>::product_inverse(*plan, low, fb_low[k].data(), th);
     const u64 p = plan->modulus();
-    for (std::size_t j = 0; j < w; ++j) {
-      const u64 x = low[j] % p, c = res[j] % p;
+    for (std::size_t j = 0; j < w; ++j) {  // the inverse transforms leave [0, 2p)
+      const u64 x = fft::reduce_2p_to_p(low[j], p), c = fft::reduce_2p_to_p(res[j], p);
       res[j] = x;
       res[n + j] = c >= x ? c - x : c + p - x;
     }
   }
 
-  // r[0 .. rn) from coefficients 0 .. count of the residues (count <= rn):
-  // cyclic, rn = count = n, modulo B^n - 1; otherwise the plain sum of the
-  // coefficients at their limbs (rn > count, zero beyond them).
+  // r[0 .. rn) from coefficients 0 .. count of the residues: cyclic, rn =
+  // count = n (whole limbs), modulo B^n - 1; otherwise the plain product's
+  // coefficients (rn > count), through the multiply's carries.
   template <class Plan>
   void mul(limb_t* r, std::size_t rn, std::size_t count, bool cyclic, const limb_t* a, std::size_t an,
            unsigned threads) const {
@@ -247,9 +246,13 @@ struct ntt_fixed_factor::state {
     if (n < grain) threads = 1;
     u64* res[4] = {};
     transforms<Plan>(res, a, an, count > n ? count - n : 0, threads);
+    if (!cyclic) {
+      mul_stats unused;
+      return ntt_crt_and_carry(engine_of<Plan>::kernels, used, res, r, count, rn, bits, rx, threads, unused, false);
+    }
     const u64* const* residues = res;
     // The coefficients in pieces: each writes its limbs and keeps what
-    // carries past its end (three limbs), added in afterwards.
+    // carries past its end (three limbs), added in afterwards, wrapping.
     const bool decimal3 = rx == radix::decimal && used == 3 && engine_of<Plan>::decimal3;
     const std::size_t tasks = prim::chunk_count(count, grain, threads);
     const std::size_t per_task = rx == radix::binary ? 1 : decimal_chains;
@@ -259,21 +262,16 @@ struct ntt_fixed_factor::state {
     std::vector<char> ok(tasks, 1);
     prim::parallel_for(tasks, threads, [&](std::size_t t) {
       u64* tail = tails.data() + tail_limbs * per_task * t;
-      if (rx == radix::binary && bits < 64)
-        ok[t] = carry_bits<Plan>(residues, bound(t), bound(t + 1), r, tail);
-      else if (rx == radix::binary)
+      if (rx == radix::binary)
         ok[t] = carry_binary<Plan>(residues, bound(t), bound(t + 1), r, tail);
       else if (decimal3)
         carry_decimal3(residues, t, bound, r, tail, engine_of<Plan>::decimal_digits);
       else
         ok[t] = carry_decimal<Plan>(residues, t, bound, r, tail);
     });
-    bool fine = std::all_of(ok.begin(), ok.end(), [](char f) { return f != 0; });
-    std::fill(r + std::min(limb_at(count), rn), r + rn, limb_t{0});
-    for (std::size_t c = 0; c < pieces && fine; ++c)
-      fine = add_tail(r, rn, limb_at(bound(c + 1)), tails.data() + tail_limbs * c, rx, cyclic);
-    if (!fine)
+    if (!std::all_of(ok.begin(), ok.end(), [](char f) { return f != 0; }))
       throw error(error::kind::internal, "ntt_fixed_factor: a reconstructed coefficient exceeded its bound");
+    for (std::size_t c = 0; c < pieces; ++c) add_tail(r, rn, bound(c + 1), tails.data() + tail_limbs * c, rx);
   }
 
   // Binary coefficients lo .. hi: Garner, then the carry into r[lo .. hi).
@@ -311,44 +309,6 @@ struct ntt_fixed_factor::state {
     }
     std::copy(pend, pend + 3, tail);
     tail[3] = 0;
-    return fine;
-  }
-
-  // Binary coefficients lo .. hi of `bits` bits, at their bit offsets: a
-  // running sum emits the limbs below the next coefficient's bit
-  // (ntt_bit_accumulator), the first at limb_at(lo); its last four limbs
-  // are the tail.
-  template <class Plan>
-  bool carry_bits(const u64* const* residues, std::size_t lo, std::size_t hi, limb_t* r, u64 tail[4]) const {
-    constexpr std::size_t group = 64;
-    u64 digits[4 * group], x[3];
-    std::size_t out = limb_at(lo);
-    ntt_bit_accumulator sum;
-    sum.shift = static_cast<unsigned>((lo * bits) & 63);
-    bool fine = true;
-    const bool bmi2 = prim::cpu_has_bmi2_adx();
-    for (std::size_t g0 = lo; g0 < hi; g0 += group) {
-      const std::size_t len = std::min(group, hi - g0);
-      if constexpr (engine_of<Plan>::has_crt3) {
-        if (used == 3) {  // Garner and Horner 4 or 8 a vector, the sum adds only (as the multiply)
-          engine_of<Plan>::crt3(residues, g0, len, digits);
-          out += bit_sum3_or_scalar(engine_of<Plan>::bit_sum3, bmi2)(digits, len, bits, sum, r + out);
-          continue;
-        }
-      }
-      engine_of<Plan>::digits(residues, g0, len, digits, used);
-      if (used == 3) {
-        out += (bmi2 ? ntt_bit_carry3_bmi2 : ntt_bit_carry3)(digits, digits + len, digits + 2 * len, len,
-                                                             engine_of<Plan>::primes[0].p,
-                                                             engine_of<Plan>::primes[1].p, bits, sum, r + out);
-        continue;
-      }
-      for (std::size_t q = 0; q < len; ++q) {
-        fine &= ntt_horner_limbs(engine_of<Plan>::primes, used, digits, len, q, x);
-        if (sum.add(x, bits, r + out)) ++out;
-      }
-    }
-    std::copy(sum.acc, sum.acc + 4, tail);
     return fine;
   }
 
@@ -423,30 +383,36 @@ ntt_fixed_factor::shape ntt_fixed_factor::choose(ntt_engine e, std::size_t bn, s
                                                 std::size_t min_length, radix rx, bool may_fold,
                                                 unsigned force_bits) {
   max_an = std::max<std::size_t>(max_an, 1);
+  const auto shaped = [&](unsigned primes, unsigned bits) {
+    shape sh;
+    if (bits == 64) {
+      sh = choose_shape(bn, max_an, min_length, may_fold);
+    } else {
+      const std::size_t ca = ntt_coefficient_count(max_an, bits), cb = ntt_coefficient_count(bn, bits);
+      sh = choose_shape(cb, ca, ca + cb - 1, may_fold);
+    }
+    sh.primes = primes;
+    sh.bits = bits;
+    return sh;
+  };
+  const auto points = [](const shape& sh) { return std::size_t{sh.primes} * (sh.n + sh.low_n); };
   // Each cyclic coefficient sums at most min(an, bn) products of two limbs,
   // as a plain product's does: the same prime count covers it.
-  unsigned primes = ntt_primes_needed(e, max_an, bn, rx), bits = 64;
-  if (may_fold && rx == radix::binary) {
-    // Large binary products: the multiply's cut into b-bit coefficients
-    // where three primes cover those and not whole limbs (b < 64: the kept
-    // transforms take no wide coefficients).
+  shape best = shaped(ntt_primes_needed(e, max_an, bn, rx), 64);
+  if (!may_fold || rx != radix::binary) return best;
+  // Large binary products: the multiply's cuts into b-bit coefficients (b <
+  // 64: three primes cover them where they do not cover whole limbs; b >
+  // 64: fewer, wider coefficients over four primes), where the kept
+  // transforms come out shorter (points over all primes).
+  for (const unsigned cap : {63u, ntt_max_coefficient_bits}) {
     const ntt_layout l = ntt_choose_layout(e, std::max(max_an, bn), std::min(max_an, bn), rx, 0, force_bits,
-                                           ntt_fold::automatic, 63);
-    if (force_bits != 0 || (l.bits < 64 && l.primes < primes)) {
-      primes = l.primes;
-      bits = l.bits;
-    }
+                                           ntt_fold::automatic, cap);
+    if (force_bits != 0) return shaped(l.primes, l.bits);
+    if (l.bits == 64) continue;
+    const shape c = shaped(l.primes, l.bits);
+    if (c.n != 0 && (best.n == 0 || points(c) < points(best))) best = c;
   }
-  shape sh;
-  if (bits == 64) {
-    sh = choose_shape(bn, max_an, min_length, may_fold);
-  } else {
-    const std::size_t ca = ntt_coefficient_count(max_an, bits), cb = ntt_coefficient_count(bn, bits);
-    sh = choose_shape(cb, ca, ca + cb - 1, may_fold);
-  }
-  sh.primes = primes;
-  sh.bits = bits;
-  return sh;
+  return best;
 }
 
 std::size_t ntt_fixed_factor::bytes(std::size_t bn, std::size_t max_an, std::size_t min_length, radix rx,
@@ -504,7 +470,8 @@ void ntt_fixed_factor::run(limb_t* r, std::size_t rn, std::size_t count, bool cy
 void ntt_fixed_factor::mul_mod(limb_t* r, const limb_t* a, std::size_t an, unsigned threads) const {
   const state& s = *s_;
   if (an > s.max_an) throw error(error::kind::invalid_argument, "ntt_fixed_factor: operand longer than declared");
-  if (s.low_n != 0) throw error(error::kind::internal, "ntt_fixed_factor: a folded shape has no cyclic product");
+  if (s.low_n != 0 || s.bits != 64)
+    throw error(error::kind::internal, "ntt_fixed_factor: a folded or bit-split shape has no cyclic product");
   if (an == 0) {
     std::fill(r, r + s.n, limb_t{0});
     return;

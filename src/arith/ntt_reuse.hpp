@@ -9,7 +9,8 @@
 // transform of the window's length instead of the product's [BERNSTEIN04].
 //
 // Built on the NTT engines of fft/ (the engine ntt_resolve_engine picks, as
-// bigmul::mul does); lives in src/arith beside its only user.
+// bigmul::mul does); lives in src/arith beside the radix converter.
+// bigmul::fixed_factor (src/fixed_factor.cpp) offers its exact products.
 #pragma once
 
 #include <cstddef>
@@ -28,8 +29,10 @@ class ntt_fixed_factor {
   // mul_mod): n may be the next shorter length, the min_length - n
   // coefficients past it recomputed by a short product (low_length()
   // points) where that costs less; and large binary products cut limbs
-  // into coefficients of fewer bits where three primes then cover them, as
-  // the multiply does (force_bits, tests: that many bits).
+  // into coefficients of the multiply's width (fewer bits where three
+  // primes then cover them, or more over four primes) where the transforms
+  // come out shorter (force_bits, tests: that many bits). Exact products
+  // go through the multiply's Chinese remaindering and carries.
   ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, std::size_t min_length,
                    radix rx = radix::binary, bool may_fold = false, unsigned force_bits = 0);
   ~ntt_fixed_factor();

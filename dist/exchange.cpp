@@ -81,6 +81,10 @@ void exchange_rounds(const context& ctx, const char* what, const part_side& send
   const std::size_t q = static_cast<std::size_t>(ULLONG_MAX - all[1]);
   const std::size_t rounds = (static_cast<std::size_t>(all[0]) + q - 1) / q;
   std::vector<int> sc(P, 0), sd(P, 0), rc(P, 0), rd(P, 0);
+  // A rank with nothing to move may have no buffers: MPI gets an address.
+  std::uint64_t none[1];
+  if (!send_buf) send_buf = none;
+  if (!recv_buf) recv_buf = none;
   std::size_t away = 0;
   double seconds = 0;
   for (std::size_t r = 0; r < rounds; ++r) {

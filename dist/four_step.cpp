@@ -3,6 +3,7 @@
 #include "dist/four_step.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 
@@ -232,21 +233,19 @@ void four_step::column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, 
   }
 }
 
-// Columns j0 .. j0 + m of the operand x (`limbs` limbs) gathered into a
-// per-thread buffer, column t at [t n2 ..): whole 8 x 8 tiles of the rows
-// they share (a cache line of x a row, not a line and a page a limb), the
-// shorter columns' last limbs one by one. The buffer (8 n2 words) stays in
-// the core's cache for the columns' transforms, which read it.
-const u64* four_step::gather_columns(const u64* x, std::size_t j0, std::size_t m, std::size_t limbs) const {
+// Columns j0 .. j0 + m of the operand x (`limbs` limbs) gathered into
+// the task's buffer buf (m n2 words), column t at [t n2 ..): whole 8 x 8
+// tiles of the rows they share (a cache line of x a row, not a line and a
+// page a limb), the shorter columns' last limbs one by one. The buffer
+// stays in the core's cache for the columns' transforms, which read it.
+const u64* four_step::gather_columns(const u64* x, std::size_t j0, std::size_t m, std::size_t limbs, u64* buf) const {
   const std::size_t n1 = s_.n1, n2 = s_.n2;
-  thread_local std::vector<u64> buf;
-  if (buf.size() < m * n2) buf.resize(m * n2);
   auto nonzero = [&](std::size_t j) { return j < limbs ? std::min(n2, (limbs - j + n1 - 1) / n1) : 0; };
   const std::size_t full = nonzero(j0 + m - 1);  // rows every column of the batch has
-  transpose(x + j0, n1, buf.data(), n2, full, m);
+  transpose(x + j0, n1, buf, n2, full, m);
   for (std::size_t t = 0; t < m; ++t)
     for (std::size_t i = full; i < nonzero(j0 + t); ++i) buf[t * n2 + i] = x[j0 + t + n1 * i];
-  return buf.data();
+  return buf;
 }
 
 // Eight columns a task. Inverse: their results go to row in position
@@ -256,15 +255,27 @@ const u64* four_step::gather_columns(const u64* x, std::size_t j0, std::size_t m
 // tiles written around the cache (the rank's own block of the all-to-all
 // is this local transpose, its strided side written, not read); the other
 // ranks' rows stay in col for the all-to-all's rounds (forward).
-void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, const u64* whole) const {
+void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, const u64* whole,
+                            u64* gather) const {
   constexpr std::size_t batch = 8;
   const std::size_t n1 = s_.n1, n2 = s_.n2, C = cols_.size(), R = rows_.size();
-  // Read from the limbs, a task gathers gathered_ columns at once (fewer
-  // pages touched a row of limbs), then takes them 8 at a time.
-  const std::size_t task = whole ? gathered_ : batch;
+  // Read from the limbs, a task gathers gathered_columns columns at once
+  // (fewer pages touched a row of limbs) into a free one of the threads'
+  // gather buffers, then takes them 8 at a time.
+  const std::size_t task = whole ? gathered_columns : batch;
+  std::mutex m_free;
+  std::vector<u64*> free;
+  if (whole)
+    for (unsigned i = 0; i < ctx_.threads; ++i) free.push_back(gather + i * gathered_columns * n2);
   each((C + task - 1) / task, [&](std::size_t g, unsigned threads) {
     const std::size_t g0 = g * task, gm = std::min(task, C - g0);
-    const u64* own = whole ? gather_columns(whole, cols_.begin + g0, gm, limbs) : nullptr;
+    u64* buf = nullptr;
+    if (whole) {
+      const std::lock_guard<std::mutex> lock(m_free);
+      buf = free.back();
+      free.pop_back();
+    }
+    const u64* own = whole ? gather_columns(whole, cols_.begin + g0, gm, limbs, buf) : nullptr;
     for (std::size_t t0 = g0; t0 < g0 + gm; t0 += batch) {
       const std::size_t m = std::min(batch, g0 + gm - t0);
       for (std::size_t t = t0; t < t0 + m; ++t)
@@ -274,6 +285,10 @@ void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row,
         continue;
       }
       transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, stream_);
+    }
+    if (whole) {
+      const std::lock_guard<std::mutex> lock(m_free);
+      free.push_back(buf);
     }
   });
 }
@@ -433,9 +448,9 @@ bool four_step::fills_from_limbs() const {
   return ctx_.size == 1 && plan2v_ && plan2v_->forward_fill_applies();
 }
 
-void four_step::forward_from_limbs(const u64* x, std::size_t limbs, u64* col, u64* row) const {
+void four_step::forward_from_limbs(const u64* x, std::size_t limbs, u64* col, u64* row, u64* gather) const {
   if (!fills_from_limbs()) throw error(error::kind::internal, "four_step: no filled forward here");
-  column_pass(col, false, limbs, row, x);
+  column_pass(col, false, limbs, row, x, gather);
   rows_from_columns(row);
 }
 

@@ -33,6 +33,13 @@ using u64 = std::uint64_t;
 // in cache.
 inline bool streams(std::size_t words) { return words * sizeof(u64) >= (std::size_t{4} << 20); }
 
+// Columns gather_columns takes at once (forward_from_limbs): 32 touch a
+// page of the limbs a quarter as often as 8, and their buffer (32 n2
+// words) still fits L3.
+constexpr std::size_t gathered_columns = 32;
+// The words of forward_from_limbs's gather buffers: one a thread.
+inline std::size_t gather_words(const shape& s, unsigned threads) { return threads * gathered_columns * s.n2; }
+
 class four_step {
  public:
   // prime: an index into the engine's primes (fft/ntt_arith.hpp).
@@ -57,8 +64,9 @@ class four_step {
   bool fills_from_limbs() const;
   // forward(col, limbs, ..) with col's values read from x[j1 + n1 j2] (the
   // operand's limbs, any 64-bit values) by the column transforms; col is
-  // only written. Needs fills_from_limbs().
-  void forward_from_limbs(const u64* x, std::size_t limbs, u64* col, u64* row) const;
+  // only written. Needs fills_from_limbs(). gather: scratch of
+  // gather_words(shape, ctx.threads) words.
+  void forward_from_limbs(const u64* x, std::size_t limbs, u64* col, u64* row, u64* gather) const;
   // row (rows layout, the forward transform of one operand) times y (the
   // other's) over n, then back to pos (natural order, [0, 2p)): the
   // product's inverse transform. The row transforms' pointwise
@@ -75,10 +83,6 @@ class four_step {
   // where the arrays are not on huge pages).
   std::size_t group_ = 8;
   bool stream_ = true;  // the transposes' whole-array writes around the cache (streams())
-  // Columns gather_columns takes at once (forward_from_limbs): 32 touch a
-  // page of the limbs a quarter as often as 8, and their buffer (32 n2
-  // words) still fits L3.
-  std::size_t gathered_ = 32;
   void transform(u64* x, bool along_columns, bool inverse, unsigned threads) const;
   void reduce(u64* x, std::size_t len) const;
   template <class Fn>
@@ -87,8 +91,9 @@ class four_step {
   // own: column j1's limbs, contiguous (gather_columns), for the filled forward; or null.
   void column(u64* x, std::size_t j1, bool inverse, std::size_t limbs, unsigned threads,
               const u64* own = nullptr) const;
-  const u64* gather_columns(const u64* x, std::size_t j0, std::size_t m, std::size_t limbs) const;
-  void column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, const u64* whole = nullptr) const;
+  const u64* gather_columns(const u64* x, std::size_t j0, std::size_t m, std::size_t limbs, u64* buf) const;
+  void column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, const u64* whole = nullptr,
+                   u64* gather = nullptr) const;
   void rows_from_columns(u64* row) const;
   void rows_to_columns(u64* row, const u64* y, u64* col) const;
   void transpose_exchange(u64* col, u64* row, u64* send, u64* recv, bool inverse) const;

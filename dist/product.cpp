@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdint>
 #include <memory>
+#include <atomic>
 #include <mutex>
 #include <string>
 
@@ -50,6 +51,16 @@ struct kept_arrays {
   std::mutex m;
   std::vector<prim::buffer<u64>> free;
 };
+// The words of the arrays this process holds, in use or kept, and their
+// peak (held_peak_bytes: what the preflight's plan must bound).
+std::atomic<std::size_t> held_now{0}, held_top{0};
+void hold(std::size_t n) {
+  const std::size_t now = held_now += n;
+  std::size_t top = held_top.load();
+  while (now > top && !held_top.compare_exchange_weak(top, now)) {
+  }
+}
+void unhold(std::size_t n) { held_now -= n; }
 kept_arrays& kept() {
   static kept_arrays k;
   return k;
@@ -72,13 +83,14 @@ struct words {
       const std::lock_guard<std::mutex> lock(kept().m);
       kept().free.push_back(std::move(b));
     } catch (...) {  // no room to keep it: free it
+      unhold(b.size());
     }
     b = prim::buffer<u64>();
   }
 };
 // The smallest kept array of at least n words, else a new one.
 words make_words(std::size_t n) {
-  n = std::max<std::size_t>(n, 1);
+  if (n == 0) return words();
   {
     const std::lock_guard<std::mutex> lock(kept().m);
     auto& f = kept().free;
@@ -91,7 +103,9 @@ words make_words(std::size_t n) {
       return w;
     }
   }
-  return words(prim::buffer<u64>(n));
+  prim::buffer<u64> fresh(n);
+  hold(fresh.size());
+  return words(std::move(fresh));
 }
 // Frees the kept arrays an allocation phase did not take, the largest
 // first, until at most `keep` words of them stay.
@@ -104,11 +118,14 @@ void drop_kept(std::size_t keep = 0) {
   for (const auto& x : f) total += x.size();
   while (!f.empty() && total > keep) {
     total -= f.back().size();
+    unhold(f.back().size());
     gone.push_back(std::move(f.back()));
     f.pop_back();
   }
 }
 
+
+}  // namespace
 
 plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_local, radix rx) {
   int size = 1;
@@ -145,6 +162,8 @@ plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_loca
   }
   return L;
 }
+
+namespace {
 
 // A run of k points of one j2 whose columns start at j1: its words in a
 // contiguous buffer (the all-to-all's, or the operand's own limbs).
@@ -282,17 +301,24 @@ void run_product(const context& caller, const plan_layout& L, const limb_t* a, c
                  phase_clock& clock) {
   const MPI_Comm comm = caller.comm;
   const std::size_t me = static_cast<std::size_t>(caller.rank);
-  const buffer_words w = plan_buffers(L, caller.size, caller.rank);
+  const buffer_words w = plan_buffers(L, caller.size, caller.rank, caller.threads);
   context ctx = caller;
   ctx.round = w.round;
   const unsigned primes = w.primes;
-  words row_a, row_b, send, recv, res[4];
+  words row_a, row_b, send, recv, gather, res[4];
+  // A grown product block counts as held while this product runs (it is
+  // the caller's after).
+  struct held_block {
+    std::size_t n = 0;
+    ~held_block() { unhold(n); }
+  } grown_held;
   std::vector<std::unique_ptr<four_step>> fs(primes);
   phase(comm, "allocation", [&] {
     row_a = make_words(w.arr);
     row_b = make_words(w.arr);
     send = make_words(w.send);
     recv = make_words(w.recv);
+    gather = make_words(w.gather);
     for (unsigned k = 0; k < primes; ++k) {
       res[k] = make_words(w.arr);
       fs[k] = std::make_unique<four_step>(ctx, L.s, k, L.eng);
@@ -307,7 +333,7 @@ void run_product(const context& caller, const plan_layout& L, const limb_t* a, c
     u64* x = res[k].get();
     auto operand = [&](const limb_t* limbs, const std::vector<std::size_t>& off, const std::vector<std::size_t>& len,
                        u64* row) {
-      if (f.fills_from_limbs()) return f.forward_from_limbs(limbs, off.back() + len.back(), x, row);
+      if (f.fills_from_limbs()) return f.forward_from_limbs(limbs, off.back() + len.back(), x, row, gather.get());
       limbs_to_cols(ctx, L, limbs, off, len, x, send.get(), recv.get());
       f.forward(x, off.back() + len.back(), row, send.get(), recv.get());
     };
@@ -323,6 +349,7 @@ void run_product(const context& caller, const plan_layout& L, const limb_t* a, c
   row_b.reset();
   send.reset();
   recv.reset();
+  gather.reset();
   // The transforms' arrays stay kept for the next product as far as the
   // planned peak allows beside what this phase holds.
   phase(comm, "allocation", [&] {
@@ -334,6 +361,7 @@ void run_product(const context& caller, const plan_layout& L, const limb_t* a, c
     if (!out) {
       grown->resize(out_block.size());
       out = grown->data();
+      hold(grown_held.n = out_block.size());
     }
   });
   u64* const dig[4] = {res[0].get(), res[1].get(), res[2].get(), res[3].get()};
@@ -379,15 +407,17 @@ engine local_engine() {
   }
 }
 
+std::size_t buffer_words::transform_words() const { return primes * arr + 2 * arr + send + recv + gather; }
+
 std::size_t buffer_words::peak_bytes() const {
-  const std::size_t transform = primes * arr + 2 * arr + send + recv;
+  const std::size_t transform = transform_words();
   // residues, the product's block, the limbs received, the tails sent and
   // received (dist/coefficients.hpp)
   const std::size_t garner = primes * arr + out + limbs_in + tails;
   return 8 * std::max(transform, garner);
 }
 
-buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
+buffer_words plan_buffers(const plan_layout& L, int size, int rank, unsigned threads) {
   buffer_words w;
   // The primes below 2^50 (IFMA, AVX2) as the single-process product
   // counts them: three while they cover min(an, bn) B^2 for the limbs'
@@ -415,8 +445,15 @@ buffer_words plan_buffers(const plan_layout& L, int size, int rank) {
   w.out = mpi::product_block(L.an + L.bn, size, rank).size();
   w.limbs_in = size > 1 ? std::min(w.round, w.out) : 0;
   w.tails = size > 1 ? 2 * 3 * L.s.n2 : 0;
+  // One rank on the IFMA engine gathers its columns straight from the limbs
+  // (four_step::forward_from_limbs) where the filled forward applies.
+  if (size == 1 && L.eng == engine::ifma && fft::ntt52_plan::get(0, n2)->forward_fill_applies())
+    w.gather = gather_words(L.s, threads);
   return w;
 }
+
+std::size_t held_peak_bytes() { return held_top.load() * sizeof(u64); }
+void reset_held_peak() { held_top = held_now.load(); }
 
 }  // namespace bigmul::dist
 
@@ -434,7 +471,7 @@ std::size_t preflight_bytes(MPI_Comm comm, std::size_t a_local, std::size_t b_lo
   MPI_Comm_rank(comm, &rank);
   dist::plan_layout L;
   dist::phase(comm, "preflight", [&] { L = dist::gather_layout(comm, a_local, b_local, rx); });
-  return dist::plan_buffers(L, size, rank).peak_bytes();
+  return dist::plan_buffers(L, size, rank, prim::resolve_threads(0)).peak_bytes();
 }
 
 namespace {
@@ -462,7 +499,7 @@ dist::plan_layout checked_layout(const dist::context& ctx, const limb_t* a, std:
   std::size_t need = 0;
   dist::phase(comm, "preflight", [&] {
     L = dist::gather_layout(comm, a_local, b_local, opt.rx);
-    const dist::buffer_words w = dist::plan_buffers(L, ctx.size, ctx.rank);
+    const dist::buffer_words w = dist::plan_buffers(L, ctx.size, ctx.rank, ctx.threads);
     need = w.peak_bytes();
     // MPI's counts are ints: no rank may send or receive more words at once.
     if (std::max({w.send, w.recv, w.cols, w.out}) > static_cast<std::size_t>(INT_MAX))

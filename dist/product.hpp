@@ -2,6 +2,8 @@
 // Pieces of the distributed product (dist/product.cpp) that tests reach.
 #pragma once
 
+#include <mpi.h>
+
 #include <cstddef>
 #include <vector>
 
@@ -35,12 +37,25 @@ struct buffer_words {
   std::size_t cols = 0, rows = 0, send = 0, recv = 0, out = 0;
   std::size_t limbs_in = 0, tails = 0;  // the coefficients' exchanges (dist/coefficients.hpp)
   std::size_t round = 0;  // words a side of an all-to-all's round (round_words)
+  std::size_t gather = 0;  // one rank's column gathers (four_step::forward_from_limbs)
   // The row and residue arrays' words: they trade places (a prime's result
   // goes to a row array in position order, which becomes its residue array).
   std::size_t arr = 0;
   std::size_t peak_bytes() const;
+  // The transforms' arrays at their peak (the last prime's): the residues,
+  // its column and row arrays, the round buffers, the gather buffers.
+  std::size_t transform_words() const;
 };
-buffer_words plan_buffers(const plan_layout& L, int size, int rank);
+// The global layout from every rank's block sizes (collective; a product
+// past the primes' cap is a bigmul::error on this rank).
+plan_layout gather_layout(MPI_Comm comm, std::size_t a_local, std::size_t b_local, radix rx);
+// threads: the rank's (the gather buffers are one a thread).
+buffer_words plan_buffers(const plan_layout& L, int size, int rank, unsigned threads);
+
+// The bytes of the working arrays (in use or kept between products) this
+// process held at most since reset_held_peak(): what the plan bounds (tests).
+std::size_t held_peak_bytes();
+void reset_held_peak();
 
 // The engine this rank runs best: BIGMUL_NTT_ENGINE where it is set (ifma,
 // avx2 or portable, as the single-process product honours it; an unknown

@@ -205,6 +205,115 @@ TEST(DistMul, IntoCallerMemoryEqualsTheReturnedBlock) {
   }
 }
 
+// BIGMUL_DIST_ROUND_WORDS set (to `words`, or unset with 0) for a scope,
+// the same on every rank; the previous value back after.
+class round_words_knob {
+ public:
+  explicit round_words_knob(std::size_t words) {
+    const char* was = std::getenv("BIGMUL_DIST_ROUND_WORDS");
+    had_ = was != nullptr;
+    if (had_) was_ = was;
+    if (words)
+      setenv("BIGMUL_DIST_ROUND_WORDS", std::to_string(words).c_str(), 1);
+    else
+      unsetenv("BIGMUL_DIST_ROUND_WORDS");
+  }
+  ~round_words_knob() {
+    if (had_)
+      setenv("BIGMUL_DIST_ROUND_WORDS", was_.c_str(), 1);
+    else
+      unsetenv("BIGMUL_DIST_ROUND_WORDS");
+  }
+
+ private:
+  bool had_ = false;
+  std::string was_;
+};
+
+// This rank's block of a b through mpi::mul, and its stats.
+std::vector<limb_t> block_of_product(const std::vector<limb_t>& a, const std::vector<limb_t>& b, radix rx, spread sa,
+                                     spread sb, mpi::stats* st, unsigned threads = 1) {
+  const auto ca = cuts(a.size(), sa), cb = cuts(b.size(), sb);
+  const std::size_t r = static_cast<std::size_t>(rank());
+  mpi::options opt;
+  opt.rx = rx;
+  opt.threads = threads;
+  return mpi::mul(MPI_COMM_WORLD, a.data() + ca[r], ca[r + 1] - ca[r], b.data() + cb[r], cb[r + 1] - cb[r], opt, st);
+}
+
+TEST(DistMul, BoundedRoundsAreByteIdentical) {
+  // The all-to-alls in rounds of a few words (BIGMUL_DIST_ROUND_WORDS):
+  // hundreds of rounds, most ending inside a peer's part (the words a peer
+  // gets a round do not divide the parts, nor the transposes' pieces), and
+  // with the unequal spreads peers whose parts end rounds earlier than
+  // others' or are empty. The blocks and every all-to-all's bytes equal
+  // those of the default rounds (one round at these sizes).
+  struct config {
+    std::size_t an, bn;
+    spread sa, sb;
+  };
+  const config configs[] = {{1000, 700, spread::even, spread::even},
+                            {777, 250, spread::cubic, spread::all_on_first},
+                            {4099, 2500, spread::first_empty, spread::cubic}};
+  for (radix rx : {radix::binary, radix::decimal})
+    for (const config& c : configs) {
+      const auto a = operand(operand_kind::all_max, c.an, rx, c.an), b = operand(operand_kind::random, c.bn, rx, c.bn);
+      mpi::stats one;
+      std::vector<limb_t> want;
+      {
+        const round_words_knob knob(0);
+        want = block_of_product(a, b, rx, c.sa, c.sb, &one);
+      }
+      const auto gmp = bigmul::test::gmp_product(a.data(), a.size(), b.data(), b.size(), rx);
+      const mpi::range blk = mpi::product_block(a.size() + b.size(), ranks(), rank());
+      ASSERT_EQ(want, std::vector<limb_t>(gmp.begin() + static_cast<std::ptrdiff_t>(blk.begin),
+                                          gmp.begin() + static_cast<std::ptrdiff_t>(blk.end)));
+      for (std::size_t words : {5, 64}) {
+        const round_words_knob knob(words);
+        mpi::stats st;
+        const std::string what = std::string(name(rx)) + " " + std::to_string(c.an) + " x " + std::to_string(c.bn) +
+                                 ", " + std::to_string(words) + " words a round";
+        EXPECT_EQ(block_of_product(a, b, rx, c.sa, c.sb, &st), want) << what;
+        ASSERT_EQ(st.exchanges.size(), one.exchanges.size()) << what;
+        for (std::size_t i = 0; i < st.exchanges.size(); ++i) {
+          EXPECT_EQ(st.exchanges[i].what, one.exchanges[i].what) << what;
+          EXPECT_EQ(st.exchanges[i].bytes_sent, one.exchanges[i].bytes_sent) << what << ", " << st.exchanges[i].what;
+        }
+      }
+    }
+}
+
+TEST(DistMul, PlannedBytesBoundTheHeldArrays) {
+  // From no kept arrays, a product's working arrays (in use and kept, the
+  // grown product block) peak at no more than the preflight's bytes, and
+  // at no less than its transforms' term: the plan is the real peak. One
+  // rank on the IFMA engine with 20000-limb operands (n2 = 3 64) gathers
+  // its columns straight from the limbs, into a buffer a thread.
+  namespace dist = bigmul::dist;
+  const round_words_knob knob(0);
+  const std::size_t r = static_cast<std::size_t>(rank());
+  for (unsigned threads : {1u, 2u})
+    for (std::size_t n : {std::size_t{3000}, std::size_t{20000}}) {
+      const auto a = operand(operand_kind::random, n, radix::binary, n + 1);
+      const auto b = operand(operand_kind::random, n - 7, radix::binary, n + 2);
+      const auto ca = cuts(a.size(), spread::even), cb = cuts(b.size(), spread::even);
+      const dist::plan_layout L =
+          dist::gather_layout(MPI_COMM_WORLD, ca[r + 1] - ca[r], cb[r + 1] - cb[r], radix::binary);
+      const dist::buffer_words w = dist::plan_buffers(L, ranks(), rank(), threads);
+      mpi::release_scratch();
+      dist::reset_held_peak();
+      mpi::stats st;
+      block_of_product(a, b, radix::binary, spread::even, spread::even, &st, threads);
+      const std::string what = std::to_string(n) + " limbs, " + std::to_string(threads) + " threads";
+      EXPECT_EQ(st.planned_bytes, w.peak_bytes()) << what;
+      EXPECT_LE(dist::held_peak_bytes(), st.planned_bytes) << what;
+      EXPECT_GE(dist::held_peak_bytes(), 8 * w.transform_words()) << what;
+      if (ranks() == 1 && n == 20000 && L.eng == dist::engine::ifma) {
+        EXPECT_GT(w.gather, 0u) << what;
+      }
+    }
+}
+
 // Every rank runs one engine, the least capable rank's (portable < avx2 <
 // ifma); BIGMUL_TEST_DIST_ENGINE names the one the ctest case forces
 // (BIGMUL_NTT_ENGINE on some ranks, BIGMUL_DIST_ENGINE=portable).

@@ -36,17 +36,14 @@ BIGMUL_AVX2 void pointwise_run(u64* x, const u64* y, std::size_t b, std::size_t 
 }
 // The same on forward_product's unreduced doubles (|x|, |y| <= 3.15p): x
 // reduced first (p/2 + 1), so |x y| <= 1.58 p^2 and the product is <= 0.9p
-// (the scaled one < 0.53p), doubles out; Scale = false where the inverse
-// multiplies by 1/n itself (inverse_scales()).
-template <bool Scale>
+// (the scaled one < 0.53p), doubles out. Only where the inverse does not
+// scale; else its first levels take the product (first_levels_inverse).
 BIGMUL_AVX2 void pointwise_doubles_run(double* x, const double* y, std::size_t b, std::size_t e, double scale,
                                        double scale_p, u64 p) {
   const vconst c = make_vconst(p);
   const __m256d s = _mm256_set1_pd(scale), sp = _mm256_set1_pd(scale_p);
-  for (std::size_t i = b; i < e; i += 4) {
-    const __m256d xy = mulmod(reduce(ld(x + i), c), ld(y + i), c);
-    st(x + i, Scale ? mulmod_shoup(xy, s, sp, c) : xy);
-  }
+  for (std::size_t i = b; i < e; i += 4)
+    st(x + i, mulmod_shoup(mulmod(reduce(ld(x + i), c), ld(y + i), c), s, sp, c));
 }
 
 // dst[i] = src[i] mod p in [0, 2p) for i in [b, e) (multiples of 4): the
@@ -224,14 +221,16 @@ void ntt_avx2_plan::pointwise_inverse_product(u64* x, const u64* y, unsigned thr
   }
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   if (!ntt_avx2_supported()) throw std::logic_error("ntt_avx2_plan: this processor has no AVX2 and FMA");
+  // Where the inverse scales, its first levels take the product as they
+  // load (no pass of its own over memory).
+  if (inverse_scales()) return inverse_as(x, threads, true, true, y);
   double* dx = reinterpret_cast<double*>(x);
   const double* dy = reinterpret_cast<const double*>(y);
   prim::parallel_chunks(n_ / 4, 2048, threads, [&](std::size_t b, std::size_t e) {
-    (inverse_scales() ? pointwise_doubles_run<false> : pointwise_doubles_run<true>)(dx, dy, 4 * b, 4 * e, scale_,
-                                                                                   scale_p_, p_);
+    pointwise_doubles_run(dx, dy, 4 * b, 4 * e, scale_, scale_p_, p_);
   });
 #endif
-  inverse_as(x, threads, true, inverse_scales());
+  inverse_as(x, threads, true, false);
 }
 
 void ntt_avx2_plan::pointwise(u64* x, const u64* y, unsigned threads) const {

@@ -135,13 +135,16 @@ class ntt_avx2_plan {
  private:
   // a[nonzero ..) zero; doubles: see forward_product.
   void pow2_forward(u64* a, unsigned threads, bool in_u64, std::size_t nonzero, bool doubles = false) const;
-  // scaled: the outputs times 1/n (out_u64 only; inverse_scales()).
-  void pow2_inverse(u64* a, unsigned threads, bool out_u64, bool doubles = false, bool scaled = false) const;
+  // scaled: the outputs times 1/n (out_u64 only; inverse_scales()). y
+  // (doubles only): the other factor of a pointwise product the first
+  // levels take first, as pointwise_inverse_product (same layout as a).
+  void pow2_inverse(u64* a, unsigned threads, bool out_u64, bool doubles = false, bool scaled = false,
+                    const u64* y = nullptr) const;
   void forward_as(u64* a, unsigned threads, std::size_t nonzero, bool doubles) const;
   // The power-of-two transforms of the three thirds (n = 3m).
   void pow2_forward_thirds(u64* a, unsigned threads, bool doubles) const;
-  void pow2_inverse_thirds(u64* a, unsigned threads, bool doubles) const;
-  void inverse_as(u64* a, unsigned threads, bool doubles, bool scaled = false) const;
+  void pow2_inverse_thirds(u64* a, unsigned threads, bool doubles, const u64* y = nullptr) const;
+  void inverse_as(u64* a, unsigned threads, bool doubles, bool scaled = false, const u64* y = nullptr) const;
   // Whether the product's inverse multiplies by 1/n itself (the pointwise
   // product then does not): the power-of-two part's last step, or the
   // radix-3 stage where it builds its twiddles from a base (the base times

@@ -83,6 +83,9 @@ void scalar_inverse(u64* a, std::size_t m, u64 p, const u64* w, const u64* ws) {
 // scaled: the inverse's last step multiplies its u64 outputs by s = 1/n mod
 // p (signed, sp = s / p) instead of only reducing them: the product's
 // scaling folded into the inverse (pointwise_inverse_product).
+// y_off (pointwise, doubles only): the inverse's first levels multiply
+// their input a[i] by a[i + y_off] first, the other factor of a product
+// (pointwise_inverse_product without its own pass over memory).
 struct tables {
   const double* w;
   const double* wp;
@@ -91,6 +94,8 @@ struct tables {
   const double* cwp = nullptr;
   bool scaled = false;
   double s = 0, sp = 0;
+  bool pointwise = false;
+  std::ptrdiff_t y_off = 0;
 };
 constexpr std::size_t cap = ntt_avx2_twiddle_table::cap;
 constexpr unsigned cap_bits = 13;
@@ -150,7 +155,7 @@ struct local_tables {
 // Builds entries for levels 2^j = 1 .. top (top <= leaf_size / 2, and cap:
 // each level's run [k 2^j, (k + 1) 2^j) then lies in one fine range).
 BIGMUL_AVX2 void build_local(const tables& T, std::size_t k, std::size_t top, u64 p, local_tables& L) {
-  L.t = tables{L.w, L.wp, T.doubles, nullptr, nullptr, T.scaled, T.s, T.sp};
+  L.t = tables{L.w, L.wp, T.doubles, nullptr, nullptr, T.scaled, T.s, T.sp, T.pointwise, T.y_off};
   const vconst c = make_vconst(p);
   const double half_p = static_cast<double>((p - 1) / 2);
   const __m256d hp = _mm256_set1_pd(half_p), nhp = _mm256_set1_pd(-half_p);
@@ -513,12 +518,23 @@ BIGMUL_AVX2 void last_levels_forward(double* a, std::size_t size, const tables& 
 }
 // The first two inverse levels, u64 in [0, 2p) in (as last_levels_forward
 // leaves them: lane b = block b), doubles out in natural order.
-template <bool InDouble>
+// Pointwise (InDouble, T.pointwise): the input is a[i] a[i + T.y_off], both
+// forward_product outputs, as pointwise_doubles_run (fft/ntt_avx2.cpp)
+// computes it unscaled: |x y| <= 0.9p, within the levels' 2p.
+template <bool InDouble, bool Pointwise>
+BIGMUL_AVX2 inline __m256d inverse_input(const double* a, std::ptrdiff_t y_off, const vconst& c) {
+  static_assert(InDouble || !Pointwise, "the pointwise product takes doubles");
+  if constexpr (Pointwise) return mulmod(reduce(ld(a), c), ld(a + y_off), c);
+  return ld_as<!InDouble>(a, c);
+}
+template <bool InDouble, bool Pointwise = false>
 BIGMUL_AVX2 void first_levels_inverse(double* a, std::size_t size, const tables& T, std::size_t k0, const vconst& c) {
   for (std::size_t g = 0; g < size; g += 16) {
     const std::size_t k = k0 + g / 4;
-    __m256d x0 = ld_as<!InDouble>(a + g, c), x1 = ld_as<!InDouble>(a + g + 4, c), x2 = ld_as<!InDouble>(a + g + 8, c),
-            x3 = ld_as<!InDouble>(a + g + 12, c);
+    __m256d x0 = inverse_input<InDouble, Pointwise>(a + g, T.y_off, c),
+            x1 = inverse_input<InDouble, Pointwise>(a + g + 4, T.y_off, c),
+            x2 = inverse_input<InDouble, Pointwise>(a + g + 8, T.y_off, c),
+            x3 = inverse_input<InDouble, Pointwise>(a + g + 12, T.y_off, c);
     __m256d w2, w3, w2p, w3p;
     load_pairs(T.w + 2 * k, w2, w3);
     load_pairs(T.wp + 2 * k, w2p, w3p);
@@ -569,7 +585,9 @@ BIGMUL_AVX2 void leaf_forward_limbs(double* a, std::size_t size, const tables& T
 template <bool OutU64>
 BIGMUL_AVX2 void leaf_inverse(double* a, std::size_t size, std::size_t kb, const tables& T, u64 p) {
   const vconst c = make_vconst(p);
-  if (T.doubles)
+  if (T.doubles && T.pointwise)
+    first_levels_inverse<true, true>(a, size, T, kb * (size / 4), c);
+  else if (T.doubles)
     first_levels_inverse<true>(a, size, T, kb * (size / 4), c);
   else
     first_levels_inverse<false>(a, size, T, kb * (size / 4), c);
@@ -616,7 +634,7 @@ inline tables step_tables(const tables& T, std::size_t k, u64 p, double (&w)[4],
   entry(T, k, p, w[1], wp[1]);
   entry(T, 2 * k, p, w[2], wp[2]);
   entry(T, 2 * k + 1, p, w[3], wp[3]);
-  return tables{w, wp, T.doubles, nullptr, nullptr, T.scaled, T.s, T.sp};
+  return tables{w, wp, T.doubles, nullptr, nullptr, T.scaled, T.s, T.sp, T.pointwise, T.y_off};
 }
 // ---- Radix 16: four levels a pass over memory ------------------------------
 // A block of 16 h values (h = size / 16, block index k) as two radix-4 steps
@@ -977,10 +995,12 @@ void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, std::siz
 #endif
 }
 
-void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool doubles, bool scaled) const {
+void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool doubles, bool scaled,
+                                 const u64* y) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(a);
-  const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data(), scaled && out_u64, scale_, scale_p_};
+  const tables T{iw_.data(), iw_p_.data(), doubles,  ciw_.data(), ciw_p_.data(), scaled && out_u64,
+                 scale_,     scale_p_,    y != nullptr, y ? y - a : 0};
   if (threads <= 1 || m_ <= leaf_size)
     return out_u64 ? rec_inverse<true>(d, m_, 0, T, p_) : rec_inverse<false>(d, m_, 0, T, p_);
   std::size_t size = threaded_task_size(m_, threads);
@@ -1008,7 +1028,7 @@ void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool do
     });
   }
 #else
-  (void)a, (void)threads, (void)out_u64, (void)doubles, (void)scaled;
+  (void)a, (void)threads, (void)out_u64, (void)doubles, (void)scaled, (void)y;
 #endif
 }
 // The three thirds after (before) the radix-3 stage: leaves shared on one thread.
@@ -1023,17 +1043,17 @@ void ntt_avx2_plan::pow2_forward_thirds(u64* a, unsigned threads, bool doubles) 
 #endif
   for (std::size_t r = 0; r < 3; ++r) pow2_forward(a + r * m_, threads, false, m_, doubles);
 }
-void ntt_avx2_plan::pow2_inverse_thirds(u64* a, unsigned threads, bool doubles) const {
+void ntt_avx2_plan::pow2_inverse_thirds(u64* a, unsigned threads, bool doubles, const u64* y) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   if (threads <= 1 && m_ > leaf_size) {
     double* d = reinterpret_cast<double*>(a);
-    const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data()};
+    const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data(), false, 0, 0, y != nullptr, y ? y - a : 0};
     leaves_of_thirds<true>(d, m_, T, p_);
     for (std::size_t r = 0; r < 3; ++r) steps_inverse(d + r * m_, m_, 0, T, p_);
     return;
   }
 #endif
-  for (std::size_t r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads, false, doubles);
+  for (std::size_t r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads, false, doubles, false, y ? y + r * m_ : nullptr);
 }
 void ntt_avx2_plan::forward(u64* a, unsigned threads) const { forward(a, threads, n_); }
 
@@ -1122,7 +1142,7 @@ void ntt_avx2_plan::forward_as(u64* a, unsigned threads, std::size_t nonzero, bo
 
 void ntt_avx2_plan::inverse(u64* a, unsigned threads) const { inverse_as(a, threads, false); }
 
-void ntt_avx2_plan::inverse_as(u64* a, unsigned threads, bool doubles, bool scaled) const {
+void ntt_avx2_plan::inverse_as(u64* a, unsigned threads, bool doubles, bool scaled, const u64* y) const {
   if (!ntt_avx2_supported()) throw std::logic_error("ntt_avx2_plan: this processor has no AVX2 and FMA");
   threads = prim::resolve_threads(threads);
   if (m_ < 16) {
@@ -1130,8 +1150,8 @@ void ntt_avx2_plan::inverse_as(u64* a, unsigned threads, bool doubles, bool scal
     if (n_ != m_) radix3_.inverse(a, threads);
     return;
   }
-  if (n_ == m_) return pow2_inverse(a, threads, true, doubles, scaled);
-  pow2_inverse_thirds(a, threads, doubles);
+  if (n_ == m_) return pow2_inverse(a, threads, true, doubles, scaled, y);
+  pow2_inverse_thirds(a, threads, doubles, y);
   radix3_from(a, threads, true, n_, nullptr, 0, 0, scaled);
 }
 }  // namespace bigmul::fft

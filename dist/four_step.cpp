@@ -3,11 +3,14 @@
 #include "dist/four_step.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <climits>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 
 #include "bigmul/error.hpp"
+#include "dist/collective.hpp"
 #include "dist/transpose.hpp"
 #include "fft/ntt_arith.hpp"
 #include "fft/ntt_ifma_arith.hpp"
@@ -61,7 +64,7 @@ four_step::four_step(const context& ctx, shape s, unsigned prime, engine e)
   root_ = fft::pow_mod(pr.generator, (p_ - 1) / s.n, p_);
   root_inv_ = fft::inv_mod(root_, p_);
   n2_inv_ = fft::inv_mod(s.n2 % p_, p_);
-  group_ = std::clamp<std::size_t>((std::size_t{1} << 15) / s.n1, 8, 32);
+  group_ = row_group(s.n1);
   stream_ = streams(std::max(col_words(), row_words()));
   const u64 w1 = fft::pow_mod(root_, s.n2, p_), w2 = fft::pow_mod(root_, s.n1, p_);  // orders n1, n2
   std::vector<std::uint32_t> pos2;  // frequency -> position of the column transforms' output
@@ -256,7 +259,7 @@ const u64* four_step::gather_columns(const u64* x, std::size_t j0, std::size_t m
 // is this local transpose, its strided side written, not read); the other
 // ranks' rows stay in col for the all-to-all's rounds (forward).
 void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, const u64* whole,
-                            u64* gather) const {
+                            u64* scratch) const {
   constexpr std::size_t batch = 8;
   const std::size_t n1 = s_.n1, n2 = s_.n2, C = cols_.size(), R = rows_.size();
   // Read from the limbs, a task gathers gathered_columns columns at once
@@ -266,7 +269,7 @@ void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row,
   std::mutex m_free;
   std::vector<u64*> free;
   if (whole)
-    for (unsigned i = 0; i < ctx_.threads; ++i) free.push_back(gather + i * gathered_columns * n2);
+    for (unsigned i = 0; i < ctx_.threads; ++i) free.push_back(scratch + i * scratch_words(s_, 1, true));
   each((C + task - 1) / task, [&](std::size_t g, unsigned threads) {
     const std::size_t g0 = g * task, gm = std::min(task, C - g0);
     u64* buf = nullptr;
@@ -284,7 +287,7 @@ void four_step::column_pass(u64* col, bool inverse, std::size_t limbs, u64* row,
         transpose(col + t0 * n2, n2, row + t0, C, m, n2, stream_);
         continue;
       }
-      transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, stream_);
+      if (row) transpose(col + t0 * n2 + rows_.begin, n2, row + cols_.begin + t0, n1, m, R, stream_);
     }
     if (whole) {
       const std::lock_guard<std::mutex> lock(m_free);
@@ -304,23 +307,6 @@ void four_step::rows_from_columns(u64* row) const {
       twiddle_row(row + u * n1, u, false);
       row_forward(row + u * n1, threads);
     }
-  });
-}
-
-// The rows' fused products, inverses and inverse twiddles in groups, each
-// group's strip of the rank's own columns then transposed out to col while
-// in cache; the other ranks' columns stay in row for the all-to-all's
-// rounds (product_inverse).
-void four_step::rows_to_columns(u64* row, const u64* y, u64* col) const {
-  const std::size_t n1 = s_.n1, n2 = s_.n2, R = rows_.size(), C = cols_.size();
-  each((R + group_ - 1) / group_, [&](std::size_t g, unsigned threads) {
-    const std::size_t u0 = g * group_, m = std::min(group_, R - u0);
-    for (std::size_t u = u0; u < u0 + m; ++u) {
-      row_product(row + u * n1, y + u * n1, threads);
-      twiddle_row(row + u * n1, u, true);
-    }
-    // The columns are read again by the next pass only: around the cache.
-    transpose(row + u0 * n1 + cols_.begin, n1, col + rows_.begin + u0, n2, m, C, stream_);
   });
 }
 
@@ -448,14 +434,113 @@ bool four_step::fills_from_limbs() const {
   return ctx_.size == 1 && plan2v_ && plan2v_->forward_fill_applies();
 }
 
-void four_step::forward_from_limbs(const u64* x, std::size_t limbs, u64* col, u64* row, u64* gather) const {
+void four_step::forward_from_limbs(const u64* x, std::size_t limbs, u64* col, u64* row, u64* scratch) const {
   if (!fills_from_limbs()) throw error(error::kind::internal, "four_step: no filled forward here");
-  column_pass(col, false, limbs, row, x, gather);
+  column_pass(col, false, limbs, row, x, scratch);
   rows_from_columns(row);
 }
 
-void four_step::product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv, u64* pos) const {
-  rows_to_columns(row, y, col);
+void four_step::columns(u64* col, std::size_t limbs, const u64* x, u64* scratch) const {
+  if (x && !fills_from_limbs()) throw error(error::kind::internal, "four_step: no filled forward here");
+  column_pass(col, false, limbs, nullptr, x, scratch);
+}
+
+// Rows u0 .. u0 + m of the round (this rank's, the round's first at
+// recv's row 0: from[s] where source s's part starts, its columns' words of
+// each row) into strip as whole rows: the other ranks' columns from recv,
+// the rank's own from col; each row's twiddles and forward transform, its
+// product with row's and the inverse; the result's own columns back to col
+// in the places just read.
+void four_step::product_strip(u64* row, u64* col, const u64* recv, const std::vector<std::size_t>& from,
+                              std::size_t u0, std::size_t m, u64* strip, unsigned threads) const {
+  const std::size_t n1 = s_.n1, n2 = s_.n2, C = cols_.size(), me = static_cast<std::size_t>(ctx_.rank);
+  const std::size_t first = from.empty() ? 0 : u0 - from.back();  // the strip's first row within the round
+  for (std::size_t s = 0; s + 1 < from.size(); ++s) {
+    if (s == me) continue;
+    const range c = mpi::block_of(n1, ctx_.size, static_cast<int>(s));
+    for (std::size_t i = 0; i < m; ++i)
+      std::copy(recv + from[s] + (first + i) * c.size(), recv + from[s] + (first + i + 1) * c.size(),
+                strip + i * n1 + c.begin);
+  }
+  transpose(col + rows_.begin + u0, n2, strip + cols_.begin, n1, C, m);
+  for (std::size_t i = 0; i < m; ++i) {
+    u64* x = row + (u0 + i) * n1;
+    twiddle_row(strip + i * n1, u0 + i, false);
+    row_forward(strip + i * n1, threads);
+    row_product(x, strip + i * n1, threads);
+    twiddle_row(x, u0 + i, true);
+  }
+  transpose(row + u0 * n1 + cols_.begin, n1, col + rows_.begin + u0, n2, m, C, stream_);
+}
+
+// The second operand's columns to rows in rounds of h rows of every rank,
+// each round's rows multiplied into row (product_strip) in strips of
+// group_ rows, one a task. To rank d: the rank's columns at d's rows of the
+// round, row-major (an 8 x 8 tiled transpose out of col). Every rank takes
+// the same rounds (the largest row block's); one record in ctx.st, the
+// same bytes as the whole columns-to-rows all-to-all.
+void four_step::product_rounds(u64* row, u64* col, u64* send, u64* recv, u64* scratch) const {
+  const std::size_t P = static_cast<std::size_t>(ctx_.size), me = static_cast<std::size_t>(ctx_.rank);
+  const std::size_t n1 = s_.n1, n2 = s_.n2, C = cols_.size(), R = rows_.size();
+  unsigned long long h_all = ULLONG_MAX - product_rows(ctx_.round, n1), h_max = 0;
+  check_mpi(MPI_Allreduce(&h_all, &h_max, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, ctx_.comm), "columns to rows");
+  const std::size_t h = static_cast<std::size_t>(ULLONG_MAX - h_max);
+  std::size_t most = 0;  // the largest row block
+  for (int d = 0; d < ctx_.size; ++d) most = std::max(most, mpi::block_of(n2, ctx_.size, d).size());
+  std::vector<int> sc(P, 0), sd(P, 0), rc(P, 0), rd(P, 0);
+  std::vector<std::size_t> from(P + 1, 0);  // from.back(): the round's first row
+  std::mutex m_free;
+  std::vector<u64*> free;
+  for (unsigned i = 0; i < ctx_.threads; ++i) free.push_back(scratch + i * scratch_words(s_, 1, fills_from_limbs()));
+  std::size_t away = 0;
+  double seconds = 0;
+  for (std::size_t u0 = 0; u0 < most; u0 += h) {
+    auto rows_of = [&](std::size_t size) { return size > u0 ? std::min(h, size - u0) : std::size_t{0}; };
+    int at_s = 0, at_r = 0;
+    for (std::size_t d = 0; d < P; ++d) {
+      if (d == me) continue;
+      const range q = mpi::block_of(n2, ctx_.size, static_cast<int>(d));
+      const std::size_t hd = rows_of(q.size()), cs = mpi::block_of(n1, ctx_.size, static_cast<int>(d)).size();
+      sc[d] = static_cast<int>(C * hd);
+      sd[d] = at_s;
+      // send[at + u C + t] = col[t n2 + q.begin + u0 + u]
+      prim::parallel_chunks((C + 7) / 8, 1, ctx_.threads, [&](std::size_t g0, std::size_t g1) {
+        const std::size_t t0 = 8 * g0, t1 = std::min(C, 8 * g1);
+        transpose(col + t0 * n2 + q.begin + u0, n2, send + at_s + t0, C, t1 - t0, hd);
+      });
+      at_s += sc[d];
+      rc[d] = static_cast<int>(cs * rows_of(R));
+      rd[d] = at_r;
+      from[d] = static_cast<std::size_t>(at_r);
+      at_r += rc[d];
+      away += static_cast<std::size_t>(sc[d]);
+    }
+    if (P > 1) {
+      const auto t0 = std::chrono::steady_clock::now();
+      check_mpi(MPI_Alltoallv(send, sc.data(), sd.data(), MPI_UINT64_T, recv, rc.data(), rd.data(), MPI_UINT64_T,
+                              ctx_.comm),
+                "columns to rows");
+      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    from.back() = u0;
+    const std::size_t hm = rows_of(R);
+    each((hm + group_ - 1) / group_, [&](std::size_t g, unsigned threads) {
+      u64* strip = nullptr;
+      {
+        const std::lock_guard<std::mutex> lock(m_free);
+        strip = free.back();
+        free.pop_back();
+      }
+      product_strip(row, col, recv, from, u0 + g * group_, std::min(group_, hm - g * group_), strip, threads);
+      const std::lock_guard<std::mutex> lock(m_free);
+      free.push_back(strip);
+    });
+  }
+  if (ctx_.st) ctx_.st->exchanges.push_back({"columns to rows", away * sizeof(u64), seconds});
+}
+
+void four_step::product_inverse(u64* row, u64* col, u64* send, u64* recv, u64* scratch, u64* pos) const {
+  product_rounds(row, col, send, recv, scratch);
   transpose_exchange(col, row, send, recv, true);
   column_pass(col, true, 0, pos);
 }

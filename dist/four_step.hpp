@@ -11,6 +11,7 @@
 // one all-to-all a transform (each way) and no reordering.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -37,8 +38,20 @@ inline bool streams(std::size_t words) { return words * sizeof(u64) >= (std::siz
 // page of the limbs a quarter as often as 8, and their buffer (32 n2
 // words) still fits L3.
 constexpr std::size_t gathered_columns = 32;
-// The words of forward_from_limbs's gather buffers: one a thread.
-inline std::size_t gather_words(const shape& s, unsigned threads) { return threads * gathered_columns * s.n2; }
+// Rows a strip (rows_from_columns, product_inverse): about 256 KiB of
+// rows, so that the strip's transforms find it in cache, and 8 to 32 (a
+// whole cache line of each column, two at n1 = 2048: fewer TLB misses
+// where the arrays are not on huge pages).
+inline std::size_t row_group(std::size_t n1) { return std::clamp<std::size_t>((std::size_t{1} << 15) / n1, 8, 32); }
+// The words of the threads' scratch (one buffer a thread): the column
+// gathers (forward_from_limbs, columns; where `gathers`) and the second
+// operand's strips of rows (product_inverse).
+inline std::size_t scratch_words(const shape& s, unsigned threads, bool gathers) {
+  return threads * std::max(gathers ? gathered_columns * s.n2 : 0, row_group(s.n1) * s.n1);
+}
+// Rows of the second operand a round of product_inverse moves: its
+// buffers' ctx.round words over the n1 points of a row.
+inline std::size_t product_rows(std::size_t round, std::size_t n1) { return std::max<std::size_t>(1, round / n1); }
 
 class four_step {
  public:
@@ -64,24 +77,31 @@ class four_step {
   bool fills_from_limbs() const;
   // forward(col, limbs, ..) with col's values read from x[j1 + n1 j2] (the
   // operand's limbs, any 64-bit values) by the column transforms; col is
-  // only written. Needs fills_from_limbs(). gather: scratch of
-  // gather_words(shape, ctx.threads) words.
-  void forward_from_limbs(const u64* x, std::size_t limbs, u64* col, u64* row, u64* gather) const;
-  // row (rows layout, the forward transform of one operand) times y (the
-  // other's) over n, then back to pos (natural order, [0, 2p)): the
-  // product's inverse transform. The row transforms' pointwise
-  // product and inverse are the engine's fused pass (1/n1 folded in), the
-  // remaining 1/n2 rides on the inverse twiddles. row is overwritten.
+  // only written. Needs fills_from_limbs(). scratch:
+  // scratch_words(shape, ctx.threads, true) words.
+  void forward_from_limbs(const u64* x, std::size_t limbs, u64* col, u64* row, u64* scratch) const;
+  // The second operand's forward column transforms only, in col (loaded as
+  // for forward; or, x not null, read from the limbs x as
+  // forward_from_limbs does): product_inverse takes its rows from there.
+  void columns(u64* col, std::size_t limbs, const u64* x, u64* scratch) const;
+  // row (rows layout, the forward transform of one operand) times the
+  // other's, whose column transforms are in col (columns), over n, then
+  // back to pos (natural order, [0, 2p)): the product's inverse transform.
+  // The other's rows never exist as a whole array: rounds of
+  // product_rows(ctx.round, n1) rows of every rank move its columns' parts
+  // to the rows' ranks (send and recv: ctx.round words or so), where each
+  // strip of rows (scratch: scratch_words) takes its twiddles and forward
+  // transforms and is multiplied into row while in cache; the rank's own
+  // block of the result goes back to col at once, in the place the strip
+  // was read from. The row transforms' pointwise product and inverse are
+  // the engine's fused pass (1/n1 folded in), the remaining 1/n2 rides on
+  // the inverse twiddles. row and col are overwritten.
   // The result goes to pos in position order: pos[j2 C + t] for column
-  // cols().begin + t (C = cols().size(), t < C, j2 < n2); col is scratch.
-  void product_inverse(u64* row, const u64* y, u64* col, u64* send, u64* recv, u64* pos) const;
+  // cols().begin + t (C = cols().size(), t < C, j2 < n2); pos may be row.
+  void product_inverse(u64* row, u64* col, u64* send, u64* recv, u64* scratch, u64* pos) const;
 
  private:
-  // Rows a strip (rows_from_columns, rows_to_columns): about 256 KiB of
-  // rows, so that the strip's transforms find it in cache, and 8 to 32 (a
-  // whole cache line of each column, two at n1 = 2048: fewer TLB misses
-  // where the arrays are not on huge pages).
-  std::size_t group_ = 8;
+  std::size_t group_ = 8;  // row_group(n1)
   bool stream_ = true;  // the transposes' whole-array writes around the cache (streams())
   void transform(u64* x, bool along_columns, bool inverse, unsigned threads) const;
   void reduce(u64* x, std::size_t len) const;
@@ -95,7 +115,9 @@ class four_step {
   void column_pass(u64* col, bool inverse, std::size_t limbs, u64* row, const u64* whole = nullptr,
                    u64* gather = nullptr) const;
   void rows_from_columns(u64* row) const;
-  void rows_to_columns(u64* row, const u64* y, u64* col) const;
+  void product_rounds(u64* row, u64* col, u64* send, u64* recv, u64* scratch) const;
+  void product_strip(u64* row, u64* col, const u64* recv, const std::vector<std::size_t>& from, std::size_t u0,
+                     std::size_t m, u64* strip, unsigned threads) const;
   void transpose_exchange(u64* col, u64* row, u64* send, u64* recv, bool inverse) const;
   void row_forward(u64* x, unsigned threads) const;
   void row_product(u64* x, const u64* y, unsigned threads) const;

@@ -305,7 +305,7 @@ void run_product(const context& caller, const plan_layout& L, const limb_t* a, c
   context ctx = caller;
   ctx.round = w.round;
   const unsigned primes = w.primes;
-  words row_a, row_b, send, recv, gather, res[4];
+  words row_a, send, recv, scratch, res[4];
   // A grown product block counts as held while this product runs (it is
   // the caller's after).
   struct held_block {
@@ -315,10 +315,9 @@ void run_product(const context& caller, const plan_layout& L, const limb_t* a, c
   std::vector<std::unique_ptr<four_step>> fs(primes);
   phase(comm, "allocation", [&] {
     row_a = make_words(w.arr);
-    row_b = make_words(w.arr);
     send = make_words(w.send);
     recv = make_words(w.recv);
-    gather = make_words(w.gather);
+    scratch = make_words(w.scratch);
     for (unsigned k = 0; k < primes; ++k) {
       res[k] = make_words(w.arr);
       fs[k] = std::make_unique<four_step>(ctx, L.s, k, L.eng);
@@ -327,29 +326,32 @@ void run_product(const context& caller, const plan_layout& L, const limb_t* a, c
   });
   clock.lap("allocation");
   // Each prime takes the operands' limbs afresh (one word a limb, an
-  // all-to-all each): cheaper in memory than keeping them as columns.
+  // all-to-all each): cheaper in memory than keeping them as columns. A's
+  // forward transform goes to row_a, B's column transforms to the prime's
+  // array, whose rows product_inverse multiplies into row_a strip by strip
+  // (B's rows are never a whole array), the result in position order into
+  // row_a, which then becomes the prime's array.
   for (unsigned k = 0; k < primes; ++k) {
     const four_step& f = *fs[k];
     u64* x = res[k].get();
-    auto operand = [&](const limb_t* limbs, const std::vector<std::size_t>& off, const std::vector<std::size_t>& len,
-                       u64* row) {
-      if (f.fills_from_limbs()) return f.forward_from_limbs(limbs, off.back() + len.back(), x, row, gather.get());
-      limbs_to_cols(ctx, L, limbs, off, len, x, send.get(), recv.get());
-      f.forward(x, off.back() + len.back(), row, send.get(), recv.get());
-    };
-    operand(a, L.a_off, L.a_len, row_a.get());
-    operand(b, L.b_off, L.b_len, row_b.get());
-    // The result in position order into row_a (free once its rows are
-    // consumed), which then becomes the prime's array.
-    f.product_inverse(row_a.get(), row_b.get(), x, send.get(), recv.get(), row_a.get());
+    const std::size_t a_limbs = L.a_off.back() + L.a_len.back(), b_limbs = L.b_off.back() + L.b_len.back();
+    if (f.fills_from_limbs()) {
+      f.forward_from_limbs(a, a_limbs, x, row_a.get(), scratch.get());
+      f.columns(x, b_limbs, b, scratch.get());
+    } else {
+      limbs_to_cols(ctx, L, a, L.a_off, L.a_len, x, send.get(), recv.get());
+      f.forward(x, a_limbs, row_a.get(), send.get(), recv.get());
+      limbs_to_cols(ctx, L, b, L.b_off, L.b_len, x, send.get(), recv.get());
+      f.columns(x, b_limbs, nullptr, scratch.get());
+    }
+    f.product_inverse(row_a.get(), x, send.get(), recv.get(), scratch.get(), row_a.get());
     std::swap(res[k], row_a);
   }
   clock.lap("transforms");
   row_a.reset();
-  row_b.reset();
   send.reset();
   recv.reset();
-  gather.reset();
+  scratch.reset();
   // The transforms' arrays stay kept for the next product as far as the
   // planned peak allows beside what this phase holds.
   phase(comm, "allocation", [&] {
@@ -407,7 +409,7 @@ engine local_engine() {
   }
 }
 
-std::size_t buffer_words::transform_words() const { return primes * arr + 2 * arr + send + recv + gather; }
+std::size_t buffer_words::transform_words() const { return (primes + 1) * arr + send + recv + scratch; }
 
 std::size_t buffer_words::peak_bytes() const {
   const std::size_t transform = transform_words();
@@ -439,16 +441,23 @@ buffer_words plan_buffers(const plan_layout& L, int size, int rank, unsigned thr
   // The all-to-alls run in rounds of w.round words at most (exchange_rounds).
   const std::size_t limbs_in = C * ((std::max(L.an, L.bn) + n1 - 1) / n1);
   w.round = round_words(L.s.n, size);
-  w.send = size > 1 ? std::min(w.round, std::max({col_side, row_side, L.a_len[me], L.b_len[me]})) : 0;
-  w.recv = size > 1 ? std::min(w.round, std::max({col_side, row_side, limbs_in})) : 0;
+  // product_inverse's rounds of h rows of every rank: to each other rank
+  // C words a row, from each C' (its columns).
+  const std::size_t h = product_rows(w.round, n1);
+  const std::size_t rows_send = std::min(C * h * static_cast<std::size_t>(size - 1), col_side);
+  const std::size_t rows_recv = (n1 - C) * std::min(h, R);
+  w.send = size > 1 ? std::max(std::min(w.round, std::max({col_side, row_side, L.a_len[me], L.b_len[me]})), rows_send)
+                    : 0;
+  w.recv = size > 1 ? std::max(std::min(w.round, std::max({col_side, row_side, limbs_in})), rows_recv) : 0;
   w.arr = std::max(w.cols, w.rows);
   w.out = mpi::product_block(L.an + L.bn, size, rank).size();
   w.limbs_in = size > 1 ? std::min(w.round, w.out) : 0;
   w.tails = size > 1 ? 2 * 3 * L.s.n2 : 0;
   // One rank on the IFMA engine gathers its columns straight from the limbs
-  // (four_step::forward_from_limbs) where the filled forward applies.
-  if (size == 1 && L.eng == engine::ifma && fft::ntt52_plan::get(0, n2)->forward_fill_applies())
-    w.gather = gather_words(L.s, threads);
+  // (four_step::forward_from_limbs) where the filled forward applies; every
+  // rank takes B's rows in strips (four_step::product_inverse).
+  const bool gathers = size == 1 && L.eng == engine::ifma && fft::ntt52_plan::get(0, n2)->forward_fill_applies();
+  w.scratch = scratch_words(L.s, threads, gathers);
   return w;
 }
 

@@ -37,13 +37,14 @@ struct buffer_words {
   std::size_t cols = 0, rows = 0, send = 0, recv = 0, out = 0;
   std::size_t limbs_in = 0, tails = 0;  // the coefficients' exchanges (dist/coefficients.hpp)
   std::size_t round = 0;  // words a side of an all-to-all's round (round_words)
-  std::size_t gather = 0;  // one rank's column gathers (four_step::forward_from_limbs)
+  std::size_t scratch = 0;  // the threads' column gathers and strips of rows (four_step::scratch_words)
   // The row and residue arrays' words: they trade places (a prime's result
   // goes to a row array in position order, which becomes its residue array).
   std::size_t arr = 0;
   std::size_t peak_bytes() const;
-  // The transforms' arrays at their peak (the last prime's): the residues,
-  // its column and row arrays, the round buffers, the gather buffers.
+  // The transforms' arrays at their peak (the last prime's): the residues
+  // (its own: B's columns), A's row array, the round buffers, the
+  // threads' scratch.
   std::size_t transform_words() const;
 };
 // The global layout from every rank's block sizes (collective; a product

@@ -61,7 +61,12 @@ def alltoall_bytes(an, bn, P, primes=4):
     return limbs + transforms + coefficients
 
 
-def planned_bytes(an, bn, P, r=0, primes=4):
+def round_words(n, P):
+    """dist/exchange.cpp round_words: the words a side of an all-to-all's round."""
+    return max(-(-n // P) // 16, 1 << 18)
+
+
+def planned_bytes(an, bn, P, r=0, primes=4, threads=1, ifma=True):
     """dist/product.cpp buffer_words::peak_bytes for rank r."""
     n, n1, n2 = shape(an, bn)
     a = block(an, P, r); b = block(bn, P, r)
@@ -71,14 +76,25 @@ def planned_bytes(an, bn, P, r=0, primes=4):
     C, R = cols // n2, rows // n1
     col_side, row_side = C * (n2 - R), (n1 - C) * R
     limbs_in = C * (-(-max(an, bn) // n1))
-    send = max(col_side, row_side, a[1] - a[0], b[1] - b[0]) if P > 1 else 0
-    recv = max(col_side, row_side, limbs_in) if P > 1 else 0
+    # The all-to-alls run in rounds through buffers of round_words each side;
+    # B's columns to rows in rounds of h rows of every rank (product_inverse).
+    rw = round_words(n, P)
+    h = max(1, rw // n1)
+    send = max(min(rw, max(col_side, row_side, a[1] - a[0], b[1] - b[0])), min(C * h * (P - 1), col_side)) if P > 1 else 0
+    recv = max(min(rw, max(col_side, row_side, limbs_in)), (n1 - C) * min(h, R)) if P > 1 else 0
     lo, hi = product_block(an + bn, P, r)
     out = hi - lo
     arr = max(cols, rows)  # the row and residue arrays trade places
-    transform = primes * arr + 2 * arr + send + recv
-    # Garner: the residues, the product block, the limbs received and the tails.
-    garner = primes * arr + out + (out + 6 * n2 if P > 1 else 0)
+    # A thread's scratch: B's strips of rows, or (one rank on IFMA where
+    # n2 = 3 m, 64 | m) 32 gathered columns.
+    group = min(max((1 << 15) // n1, 8), 32)
+    gathers = P == 1 and ifma and n2 % 3 == 0 and (n2 // 3) % 64 == 0
+    scratch = threads * max(32 * n2 if gathers else 0, group * n1)
+    # The residues (the last prime's: B's columns), A's rows, the buffers.
+    transform = (primes + 1) * arr + send + recv + scratch
+    # Garner: the residues, the product block, the limbs received (in
+    # rounds) and the tails.
+    garner = primes * arr + out + (min(rw, out) + 6 * n2 if P > 1 else 0)
     return 8 * max(transform, garner)
 
 
@@ -96,7 +112,7 @@ def main():
         k = r.get("primes", 3)
         model = alltoall_bytes(L, L, r["ranks"], k)
         print(f"  {r['digits']:>11} digits P={r['ranks']} t={r['threads']}: a2a {model / 1e6:9.1f} / {measured / 1e6:9.1f} MB"
-              f" ({model / measured if measured else 1:.3f}); planned {planned_bytes(L, L, r['ranks'], 0, k) / 1e6:8.1f} MB,"
+              f" ({model / measured if measured else 1:.3f}); planned {planned_bytes(L, L, r['ranks'], 0, k, r['threads'], r.get('engine', 'ifma') == 'ifma') / 1e6:8.1f} MB,"
               f" RSS {r['peak_rss_max_rank'] / 1e6:8.1f} MB")
     # Single-node speed: the P = 1, one-thread distributed product, per n log2 n.
     base = max((r for r in rows if r["ranks"] == 1 and r["threads"] == 1), key=lambda r: r["digits"])

@@ -223,14 +223,15 @@ TEST(FixedFactor, FoldedShapesEveryEngine) {
 }
 
 // Binary limbs cut into coefficients of fewer bits (what products past
-// ~2^22 limbs take to stay on three primes), forced at small sizes: every
+// ~2^22 limbs take to stay on three primes) or of more (80: the wide ones
+// on four primes that 10^8 digits take), forced at small sizes: every
 // engine, folded and not, operands of every length class.
 TEST(FixedFactor, BitCoefficientsEveryEngine) {
   auto g = test::rng(3609);
   const shape cases[] = {{3000, 3000}, {500, 7000}, {7000, 40}, {3, 5}};
   for (const char* e : engines()) {
     EngineScope scope(e);
-    for (const unsigned bits : {17u, 50u, 62u})
+    for (const unsigned bits : {17u, 50u, 62u, 80u})
       for (const shape c : cases) {
         const auto b = test::make_operand(bits == 50 ? operand_kind::all_max : operand_kind::random, c.bn,
                                           radix::binary, g);
@@ -245,6 +246,31 @@ TEST(FixedFactor, BitCoefficientsEveryEngine) {
                 << e << " bits=" << bits << " bn=" << c.bn << " max_an=" << c.max_an << " an=" << an
                 << " low=" << f.low_length() << " seed=" << test::seed();
           }
+      }
+  }
+}
+
+// How a product's transforms share the threads: below 2^13 points on one;
+// up to 2^16, and at two or three threads beyond, each transform whole on
+// one thread (every prime's forward transform a task, then every prime's
+// product and inverse, waiting for its forward one); four or more threads
+// past 2^16 split each transform. Kept lengths on both sides of 2^16 (the
+// longer one folded), every engine, both radices, 2, 3 and 5 threads.
+TEST(FixedFactor, ThreadSchedulesEveryEngine) {
+  auto g = test::rng(3610);
+  const std::size_t sizes[] = {test::sanitized ? std::size_t{4500} : std::size_t{5200},
+                               test::sanitized ? std::size_t{9000} : std::size_t{40000}};
+  for (const char* e : engines()) {
+    EngineScope scope(e);
+    for (const radix rx : radices)
+      for (const std::size_t n : sizes) {
+        const auto b = test::make_operand(operand_kind::random, n, rx, g);
+        const fixed_factor f(b.data(), n, n, rx);
+        ASSERT_GE(f.transform_length(), std::size_t{1} << 13) << e << " n=" << n;
+        for (const unsigned threads : {2u, 3u, 5u}) {
+          const auto a = test::make_operand(threads == 3 ? operand_kind::all_max : operand_kind::random, n, rx, g);
+          expect_products(f, b, a, rx, threads, std::string(e) + " schedule");
+        }
       }
   }
 }
@@ -355,6 +381,27 @@ TEST(FixedFactor, HeapBytes) {
   const fixed_factor small(b.data(), 3, 3);
   EXPECT_EQ(small.transform_length(), 0u);
   EXPECT_EQ(small.heap_bytes(), 3 * sizeof(limb_t));
+}
+
+// Where the multiply cuts binary limbs into wide coefficients on four primes
+// (10^8 digits on the vector engines), the kept transforms take the same
+// width and length (sized without preparing: the kept bytes, two arrays a
+// prime, no fold).
+TEST(FixedFactor, KeptLengthTakesTheMultiplysWideCoefficients) {
+  const std::size_t n = 5190513;  // 10^8 digits
+  bool seen = false;
+  for (const char* e : engines()) {
+    EngineScope scope(e);
+    const detail::ntt_layout l = detail::ntt_choose_layout(detail::ntt_default_engine(), n, n, radix::binary);
+    if (l.bits <= 64 || l.shape.wrap != 0) continue;
+    seen = true;
+    EXPECT_EQ(detail::ntt_fixed_factor::bytes(n, n, 2 * n - 1, radix::binary, true),
+              std::size_t{l.primes} * 2 * l.shape.n * sizeof(std::uint64_t))
+        << e << " bits=" << l.bits << " n=" << l.shape.n;
+  }
+  const char* wide = std::getenv("BIGMUL_NTT_WIDE");  // "0": no wide coefficients anywhere
+  if (!seen && detail::ntt_engine_available(detail::ntt_engine::avx2) && !(wide && std::string(wide) == "0"))
+    ADD_FAILURE() << "no engine takes wide coefficients at 10^8 digits: the test checks nothing";
 }
 
 }  // namespace

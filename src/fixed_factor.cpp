@@ -134,7 +134,7 @@ bool fixed_pays(const detail::ntt_fixed_factor& f, std::size_t an, std::size_t b
   const detail::ntt_layout plain = detail::ntt_choose_layout(detail::ntt_default_engine(), std::max(an, bn),
                                                              std::min(an, bn), rx);
   const std::size_t plain_points = plain.shape.n + plain.shape.piece + plain.shape.low_length;
-  return cost(2, f.primes(), f.length() + f.low_length()) < cost(3, plain.primes, plain_points);
+  return cost(2, f.primes(), f.length() + f.low_length() + f.piece_length()) < cost(3, plain.primes, plain_points);
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "mul/ntt_engine_iface.hpp"
 #include "mul/ntt_garner.hpp"
 #include "mul/ntt_mul.hpp"
+#include "mul/ntt_piece.hpp"
 #include "prim/buffer.hpp"
 #include "prim/parallel.hpp"
 
@@ -58,6 +59,7 @@ struct engine_of<fft::ntt52_plan> {
   static constexpr ntt_crt_kernels kernels{fft::ntt52_primes, fft::ntt52_prime_count, fft::ntt52_mixed_radix_digits,
                                            fft::ntt52_crt3_limbs, /*decimal3=*/true};  // as mul/ntt_engine_ifma.cpp
   static constexpr ntt_crt3_limbs_fn crt3 = fft::ntt52_crt3_limbs;
+  static constexpr ntt_piece::lanes piece_lanes = ntt_piece::lanes::ifma;
   static constexpr bool has_crt3 = true;
   static constexpr bool decimal3 = true;  // as mul/ntt_engine_ifma.cpp
   static constexpr ntt_decimal_digits_fn decimal_digits = fft::ntt52_decimal_digits;
@@ -70,6 +72,7 @@ struct engine_of<fft::ntt_avx2_plan> {
   static constexpr const fft::ntt_prime* primes = fft::ntt52_primes;
   static constexpr ntt_crt_kernels kernels = ntt_avx2_crt_kernels;
   static constexpr ntt_crt3_limbs_fn crt3 = ntt_avx2_crt_kernels.crt3_limbs;
+  static constexpr ntt_piece::lanes piece_lanes = ntt_piece::lanes::avx2;
   static constexpr bool has_crt3 = true;
   static constexpr bool decimal3 = ntt_avx2_crt_kernels.decimal3;
   static constexpr ntt_decimal_digits_fn decimal_digits = ntt_avx2_crt_kernels.decimal3_digits;
@@ -83,6 +86,7 @@ struct engine_of<fft::ntt_plan> {
   static constexpr ntt_crt_kernels kernels{fft::ntt_primes, fft::ntt_prime_count, fft::ntt_mixed_radix_digits,
                                            /*crt3_limbs=*/nullptr, /*decimal3=*/false};  // as mul/ntt_engine_portable.cpp
   static constexpr ntt_crt3_limbs_fn crt3 = nullptr;
+  static constexpr ntt_piece::lanes piece_lanes = ntt_piece::lanes::scalar;
   static constexpr bool has_crt3 = false;
   static constexpr bool decimal3 = false;
   static constexpr ntt_decimal_digits_fn decimal_digits = nullptr;
@@ -130,8 +134,9 @@ struct ntt_fixed_factor::state {
   std::size_t n = 0, max_an = 0, bn = 0;
   // Folded (exact products only): coefficients n .. n + wrap wrap onto the
   // lowest ones, which a product of the operands' low wrap limbs, cyclic
-  // of length low_n >= 2 wrap - 1, recomputes; 0: no fold.
-  std::size_t wrap = 0, low_n = 0;
+  // of length low_n >= 2 wrap - 1, recomputes; or the product modulo
+  // x^piece - c (mul/ntt_piece.hpp) joined with the main one; 0: no fold.
+  std::size_t wrap = 0, low_n = 0, piece = 0;
   // Binary limbs cut into coefficients of `bits` bits (64: whole limbs;
   // exact products only) where the transforms come out shorter
   // (mul/ntt_coefficients.hpp); sizes n, wrap and low_n count coefficients.
@@ -153,7 +158,9 @@ struct ntt_fixed_factor::state {
     E::load(plan, x, src, len, count, bits, th);
     E::forward(plan, x, count, th);
   }
-  std::vector<prim::buffer<u64>> fb, fb_low;  // b's forward transforms per prime (b mod x^wrap in fb_low)
+  // b's forward transforms per prime (b mod x^wrap in fb_low, b's twisted
+  // piece in fb_piece).
+  std::vector<prim::buffer<u64>> fb, fb_low, fb_piece;
 
   template <class Plan>
   void build(const limb_t* b, std::size_t bn) {
@@ -162,6 +169,14 @@ struct ntt_fixed_factor::state {
     for (unsigned k = 0; k < used; ++k) {
       fb[k] = prim::buffer<u64>(n);
       load(*Plan::get(k, n), fb[k].data(), b, bn, coefficients(bn), threads);
+    }
+    if (piece != 0) {
+      fb_piece.resize(used);
+      for (unsigned k = 0; k < used; ++k) {
+        fb_piece[k] = prim::buffer<u64>(piece);
+        piece_of<Plan>(k)->fold(fb_piece[k].data(), b, bn, coefficients(bn), bits, threads);
+        ntt_plan_adapter<Plan>::forward(*Plan::get(k, piece), fb_piece[k].data(), piece, threads);
+      }
     }
     if (low_n == 0) return;
     fb_low.resize(used);
@@ -180,13 +195,15 @@ struct ntt_fixed_factor::state {
     std::shared_ptr<const Plan> plans[4];
     for (unsigned k = 0; k < used; ++k) {
       res[k] = scratch(k, n + wrap);
-      if (w) low[k] = scratch(5 + k, low_n);
+      if (w && low_n) low[k] = scratch(5 + k, low_n);
+      if (w && piece) low[k] = scratch(5 + k, piece);
       plans[k] = Plan::get(k, n);
     }
     const auto forward = [&](unsigned k, unsigned th) { load(*plans[k], res[k], a, an, coefficients(an), th); };
     const auto finish = [&](unsigned k, unsigned th) {
       ntt_plan_adapter<Plan>::pointwise_inverse(*plans[k], res[k], fb[k].data(), th);
-      if (w) unfold<Plan>(k, res[k], low[k], a, an, w, th);
+      if (w && low_n) unfold<Plan>(k, res[k], low[k], a, an, w, th);
+      if (w && piece) join_piece<Plan>(k, res[k], low[k], a, an, w, th);
     };
     if (threads > 1 && (threads <= max_task_threads || n <= by_task_max_length))
       return by_task(forward, finish, threads);
@@ -217,6 +234,29 @@ struct ntt_fixed_factor::state {
       while (!ready[k].load(std::memory_order_acquire)) std::this_thread::yield();
       finish(k, 1u);
     });
+  }
+
+  // The twisted piece: prime k's product modulo x^piece - c from a's fold
+  // and b's kept one, joined with the main cyclic product in res into
+  // coefficients 0 .. n + w (mul/ntt_piece.hpp; as the multiply's piece).
+  template <class Plan>
+  static std::shared_ptr<const ntt_piece> piece_of(unsigned k, std::size_t n, std::size_t m) {
+    return ntt_piece::get(engine_of<Plan>::primes[k].p, engine_of<Plan>::primes[k].generator, n, m,
+                          engine_of<Plan>::piece_lanes);
+  }
+  template <class Plan>
+  std::shared_ptr<const ntt_piece> piece_of(unsigned k) const { return piece_of<Plan>(k, n, piece); }
+  template <class Plan>
+  void join_piece(unsigned k, u64* res, u64* x, const limb_t* a, std::size_t al, std::size_t w, unsigned th) const {
+    const auto pc = piece_of<Plan>(k);
+    const auto plan = Plan::get(k, piece);
+    pc->fold(x, a, al, coefficients(al), bits, th);
+    ntt_plan_adapter<Plan>::forward(*plan, x, piece, th);
+    ntt_plan_adapter<Plan>::product_inverse(*plan, x, fb_piece[k].data(), th);
+    if (!pc->combine(res, x, w, th))
+      throw error(error::kind::internal, "ntt_fixed_factor: the main product and the folded piece disagree (prime " +
+                                             std::to_string(k) + ", n " + std::to_string(n) + ", piece " +
+                                             std::to_string(piece) + ")");
   }
 
   // The cyclic product's c_j = x_j + x_(j+n) for j < w (x: the plain
@@ -364,8 +404,8 @@ struct ntt_fixed_factor::state {
   }
 };
 
-ntt_fixed_factor::shape ntt_fixed_factor::choose_shape(std::size_t bn, std::size_t max_an, std::size_t min_length,
-                                                      bool may_fold) {
+ntt_fixed_factor::shape ntt_fixed_factor::choose_shape(ntt_engine e, std::size_t bn, std::size_t max_an,
+                                                      std::size_t min_length, bool may_fold) {
   shape sh;
   max_an = std::max<std::size_t>(max_an, 1);
   sh.n = fft::ntt_fit_length(std::max({min_length, max_an, bn, std::size_t{4}}));
@@ -376,6 +416,12 @@ ntt_fixed_factor::shape ntt_fixed_factor::choose_shape(std::size_t bn, std::size
   if (n0 < std::max(max_an, bn)) return sh;
   const std::size_t w = min_length - n0, low = fft::ntt_fit_length(std::max<std::size_t>(2 * w - 1, 4));
   if (low != 0 && low < n0 && n0 + low < sh.n) sh = shape{n0, w, low};
+  // Or the multiply's twisted piece where it takes one for a max_an x bn
+  // product (its cost model weighs the piece's fold and join passes).
+  if (min_length == max_an + bn - 1) {
+    const ntt_shape m = ntt_choose_shape(max_an, bn, e);
+    if (m.piece != 0 && m.n + m.piece < sh.n + sh.low_n) sh = shape{m.n, m.wrap, 0, m.piece};
+  }
   return sh;
 }
 
@@ -386,16 +432,16 @@ ntt_fixed_factor::shape ntt_fixed_factor::choose(ntt_engine e, std::size_t bn, s
   const auto shaped = [&](unsigned primes, unsigned bits) {
     shape sh;
     if (bits == 64) {
-      sh = choose_shape(bn, max_an, min_length, may_fold);
+      sh = choose_shape(e, bn, max_an, min_length, may_fold);
     } else {
       const std::size_t ca = ntt_coefficient_count(max_an, bits), cb = ntt_coefficient_count(bn, bits);
-      sh = choose_shape(cb, ca, ca + cb - 1, may_fold);
+      sh = choose_shape(e, cb, ca, ca + cb - 1, may_fold);
     }
     sh.primes = primes;
     sh.bits = bits;
     return sh;
   };
-  const auto points = [](const shape& sh) { return std::size_t{sh.primes} * (sh.n + sh.low_n); };
+  const auto points = [](const shape& sh) { return std::size_t{sh.primes} * (sh.n + sh.low_n + sh.piece); };
   // Each cyclic coefficient sums at most min(an, bn) products of two limbs,
   // as a plain product's does: the same prime count covers it.
   shape best = shaped(ntt_primes_needed(e, max_an, bn, rx), 64);
@@ -420,7 +466,7 @@ std::size_t ntt_fixed_factor::bytes(std::size_t bn, std::size_t max_an, std::siz
   const shape sh = choose(ntt_default_engine(), bn, max_an, min_length, rx, may_fold, 0);
   if (sh.n == 0) return SIZE_MAX;
   // The kept transforms, and a product's residue arrays on its thread.
-  return std::size_t{sh.primes} * (2 * sh.n + sh.wrap + 2 * sh.low_n) * sizeof(u64);
+  return std::size_t{sh.primes} * (2 * sh.n + sh.wrap + 2 * sh.low_n + 2 * sh.piece) * sizeof(u64);
 }
 
 ntt_fixed_factor::ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, std::size_t min_length,
@@ -435,6 +481,7 @@ ntt_fixed_factor::ntt_fixed_factor(const limb_t* b, std::size_t bn, std::size_t 
   s.n = sh.n;
   s.wrap = sh.wrap;
   s.low_n = sh.low_n;
+  s.piece = sh.piece;
   s.bits = sh.bits;
   s.used = sh.primes;
   if (s.n == 0) throw error(error::kind::domain, "ntt_fixed_factor: no transform of " + std::to_string(min_length));
@@ -449,8 +496,9 @@ ntt_fixed_factor::~ntt_fixed_factor() = default;
 
 std::size_t ntt_fixed_factor::length() const { return s_->n; }
 std::size_t ntt_fixed_factor::low_length() const { return s_->low_n; }
+std::size_t ntt_fixed_factor::piece_length() const { return s_->piece; }
 std::size_t ntt_fixed_factor::kept_bytes() const {
-  return std::size_t{s_->used} * (s_->n + s_->low_n) * sizeof(u64);
+  return std::size_t{s_->used} * (s_->n + s_->low_n + s_->piece) * sizeof(u64);
 }
 std::size_t ntt_fixed_factor::max_an() const { return s_->max_an; }
 unsigned ntt_fixed_factor::primes() const { return s_->used; }
@@ -470,7 +518,7 @@ void ntt_fixed_factor::run(limb_t* r, std::size_t rn, std::size_t count, bool cy
 void ntt_fixed_factor::mul_mod(limb_t* r, const limb_t* a, std::size_t an, unsigned threads) const {
   const state& s = *s_;
   if (an > s.max_an) throw error(error::kind::invalid_argument, "ntt_fixed_factor: operand longer than declared");
-  if (s.low_n != 0 || s.bits != 64)
+  if (s.wrap != 0 || s.bits != 64)
     throw error(error::kind::internal, "ntt_fixed_factor: a folded or bit-split shape has no cyclic product");
   if (an == 0) {
     std::fill(r, r + s.n, limb_t{0});

@@ -26,9 +26,10 @@ class ntt_fixed_factor {
   // b[0 .. bn) (bn >= 1) in radix rx (B = 2^64 or 10^19), for products by
   // operands of at most max_an limbs, modulo B^n - 1 with n >= max(min_length,
   // max_an, bn) a transform length. may_fold (exact products only, no
-  // mul_mod): n may be the next shorter length, the min_length - n
-  // coefficients past it recomputed by a short product (low_length()
-  // points) where that costs less; and large binary products cut limbs
+  // mul_mod): n may be a shorter length, the min_length - n coefficients
+  // past it recomputed by a short product (low_length() points) or a
+  // twisted piece (piece_length() points, where the multiply takes one for
+  // a max_an x bn product) where that costs less; and large binary products cut limbs
   // into coefficients of the multiply's width (fewer bits where three
   // primes then cover them, or more over four primes) where the transforms
   // come out shorter (force_bits, tests: that many bits). Exact products
@@ -41,7 +42,8 @@ class ntt_fixed_factor {
 
   std::size_t length() const;  // n
   std::size_t max_an() const;
-  std::size_t low_length() const;   // the fold's short transform (0: not folded)
+  std::size_t low_length() const;   // the fold's short transform (0: not folded, or by a piece)
+  std::size_t piece_length() const; // the fold's twisted piece (mul/ntt_piece.hpp; 0: none)
   std::size_t kept_bytes() const;   // b's transforms
   unsigned coefficient_bits() const;  // bits a coefficient (64: whole limbs)
   // The bytes such an object keeps plus one product's residue arrays
@@ -67,10 +69,11 @@ class ntt_fixed_factor {
 
  private:
   struct shape {
-    std::size_t n = 0, wrap = 0, low_n = 0;
+    std::size_t n = 0, wrap = 0, low_n = 0, piece = 0;
     unsigned primes = 0, bits = 64;
   };
-  static shape choose_shape(std::size_t bn, std::size_t max_an, std::size_t min_length, bool may_fold);
+  static shape choose_shape(ntt_engine e, std::size_t bn, std::size_t max_an, std::size_t min_length,
+                            bool may_fold);
   static shape choose(ntt_engine e, std::size_t bn, std::size_t max_an, std::size_t min_length, radix rx,
                       bool may_fold, unsigned force_bits);
   void run(limb_t* r, std::size_t rn, std::size_t count, bool cyclic, const limb_t* a, std::size_t an,

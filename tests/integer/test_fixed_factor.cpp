@@ -222,6 +222,46 @@ TEST(FixedFactor, FoldedShapesEveryEngine) {
   }
 }
 
+// The smallest size from `from` limbs up (an = size, bn = size / ratio)
+// whose multiply takes the twisted piece on the current engine (0: none
+// below 3 10^5 limbs).
+std::size_t first_piece(std::size_t from, std::size_t ratio) {
+  for (std::size_t n = from; n < 300000; n += 37)
+    if (detail::ntt_choose_shape(n, n / ratio, detail::ntt_default_engine()).piece != 0) return n;
+  return 0;
+}
+
+// Folded by a twisted piece (the main product modulo x^n - 1 joined with
+// one modulo x^M - c, mul/ntt_piece.hpp) where the multiply takes one:
+// balanced and 5:1, operands that reach past n by all, one and none of the
+// overhang, every engine, both radices, 1 and 2 threads.
+TEST(FixedFactor, PieceShapesEveryEngine) {
+  auto g = test::rng(3611);
+  for (const char* e : engines()) {
+    EngineScope scope(e);
+    for (const radix rx : radices)
+      for (const std::size_t ratio : {std::size_t{1}, std::size_t{5}}) {
+        const std::size_t max_an = first_piece(fixed_crossover(rx), ratio), bn = max_an / ratio;
+        ASSERT_GT(max_an, 0u) << e;
+        const auto b = test::make_operand(ratio == 1 ? operand_kind::all_max : operand_kind::random, bn, rx, g);
+        const detail::ntt_fixed_factor f(b.data(), bn, max_an, max_an + bn - 1, rx, true);
+        ASSERT_GT(f.piece_length(), 0u) << e << " max_an=" << max_an << " bn=" << bn;
+        const std::size_t n = f.length();
+        for (const std::size_t an : {max_an, n - bn + 1, n - bn}) {
+          for (const operand_kind k : {operand_kind::random, operand_kind::all_max}) {
+            if (an != max_an && k == operand_kind::all_max) continue;
+            const auto a = test::make_operand(k, an, rx, g);
+            std::vector<limb_t> r(an + bn, 3);
+            f.mul_exact(r.data(), a.data(), an, k == operand_kind::random ? 1 : 2);
+            ASSERT_EQ(r, test::gmp_product(a.data(), an, b.data(), bn, rx))
+                << e << " bn=" << bn << " max_an=" << max_an << " an=" << an << " n=" << n
+                << " piece=" << f.piece_length() << " seed=" << test::seed();
+          }
+        }
+      }
+  }
+}
+
 // Binary limbs cut into coefficients of fewer bits (what products past
 // ~2^22 limbs take to stay on three primes) or of more (80: the wide ones
 // on four primes that 10^8 digits take), forced at small sizes: every

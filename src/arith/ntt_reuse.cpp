@@ -83,9 +83,9 @@ struct engine_of<fft::ntt_avx2_plan> {
 template <>
 struct engine_of<fft::ntt_plan> {
   static constexpr const fft::ntt_prime* primes = fft::ntt_primes;
-  static constexpr ntt_crt_kernels kernels{fft::ntt_primes, fft::ntt_prime_count, fft::ntt_mixed_radix_digits,
-                                           /*crt3_limbs=*/nullptr, /*decimal3=*/false};  // as mul/ntt_engine_portable.cpp
   static constexpr ntt_crt3_limbs_fn crt3 = nullptr;
+  static constexpr ntt_crt_kernels kernels{fft::ntt_primes, fft::ntt_prime_count, fft::ntt_mixed_radix_digits, crt3,
+                                           /*decimal3=*/false};  // as mul/ntt_engine_portable.cpp
   static constexpr ntt_piece::lanes piece_lanes = ntt_piece::lanes::scalar;
   static constexpr bool has_crt3 = false;
   static constexpr bool decimal3 = false;

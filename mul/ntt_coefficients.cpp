@@ -280,7 +280,7 @@ void ntt_load_coefficients(std::uint64_t* dst, std::size_t n, const limb_t* src,
 }
 
 void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
-                              unsigned bits) {
+                              unsigned bits, unsigned lanes) {
   const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
   const std::size_t safe = len >= 2 ? (64 * (len - 1)) / bits : 0;  // below it a next limb exists
   const std::size_t fast_end = std::min(std::max(b, safe), e);
@@ -295,7 +295,7 @@ void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t
 #if defined(BIGMUL_HAVE_IFMA_CODE)
   // Whole vectors of 8 from the first multiple of 8, each reading at most 16
   // limbs from its first coefficient's: coefficients below (len - 16) 64 / bits.
-  if (bits < 64 && len > 16 && prim::cpu_has_avx512_ifma()) {
+  if ((lanes == 0 || lanes == 8) && bits < 64 && len > 16 && prim::cpu_has_avx512_ifma()) {
     const std::size_t vec_begin = (b + 7) / 8 * 8, vec_end = std::min(fast_end, (len - 16) * 64 / bits) / 8 * 8;
     if (vec_end > vec_begin) {
       scalar(b, vec_begin);
@@ -374,13 +374,13 @@ BIGMUL_IFMA void pack_run_ifma(std::uint64_t* dst, const std::uint64_t* src, std
 }  // namespace
 
 void ntt_pack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,
-                       std::uint64_t p, unsigned threads) {
+                       std::uint64_t p, unsigned threads, unsigned lanes) {
   const std::size_t words = ntt_packed_words(count, width);
   // Vector steps (widths 40 .. 63: a step's residues span at most 16) while
   // a step's 16 residues lie below count.
   std::size_t vec_words = 0;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-  if (width >= 40 && width < 64 && count > 16 && prim::cpu_has_avx512_ifma())
+  if ((lanes == 0 || lanes == 8) && width >= 40 && width < 64 && count > 16 && prim::cpu_has_avx512_ifma())
     vec_words = std::min(words, (count - 16) * width / 64) / 8 * 8;
 #endif
   prim::parallel_chunks(words, std::size_t{1} << 14, threads, [&](std::size_t kb, std::size_t ke) {
@@ -397,11 +397,12 @@ void ntt_pack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t
   });
 }
 void ntt_unpack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,
-                         unsigned threads) {
+                         unsigned threads, unsigned lanes) {
   // The packed words are one bit stream: residue j at bit j width, as a bit-split coefficient.
   const std::size_t words = ntt_packed_words(count, width);
-  prim::parallel_chunks(count, std::size_t{1} << 14, threads,
-                        [&](std::size_t b, std::size_t e) { ntt_extract_coefficients(dst + b, src, words, b, e, width); });
+  prim::parallel_chunks(count, std::size_t{1} << 14, threads, [&](std::size_t b, std::size_t e) {
+    ntt_extract_coefficients(dst + b, src, words, b, e, width, lanes);
+  });
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -200,7 +200,8 @@ class ntt_product {
     const unsigned width = ntt_residue_width(k_.primes[0].p);
     for (unsigned k = 0; k < used_; ++k) {
       const bool park = arrays_.pack_first && k + 1 == used_;
-      if (park) timed(st_.t_carry, [&] { ntt_pack_residues(r_, res_[0], count_, width, k_.primes[0].p, threads_); });
+      if (park)
+        timed(st_.t_carry, [&] { ntt_pack_residues(r_, res_[0], count_, width, k_.primes[0].p, threads_, E::cut_lanes); });
       if (layout_.shape.low_length != 0) low_product(k);
       const auto plan = E::get(k, n_);
       if (pair_forward) {
@@ -217,7 +218,7 @@ class ntt_product {
       }
       finish(k, *plan, threads_);
       if (layout_.shape.piece != 0) piece(k, threads_);
-      if (park) timed(st_.t_carry, [&] { ntt_unpack_residues(res_[0], r_, count_, width, threads_); });
+      if (park) timed(st_.t_carry, [&] { ntt_unpack_residues(res_[0], r_, count_, width, threads_, E::cut_lanes); });
     }
   }
 

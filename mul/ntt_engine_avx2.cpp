@@ -11,7 +11,7 @@
 namespace bigmul::detail {
 namespace {
 
-struct engine : ntt_plan_adapter<fft::ntt_avx2_plan> {
+struct engine : ntt_plan_adapter<fft::ntt_avx2_plan, 4> {
   static constexpr ntt_engine id = ntt_engine::avx2;
   static constexpr ntt_crt_kernels crt = ntt_avx2_crt_kernels;  // decimal3 off: see there
   static constexpr ntt_piece::lanes piece_lanes = ntt_piece::lanes::avx2;

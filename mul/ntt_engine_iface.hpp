@@ -63,10 +63,14 @@ extern const ntt_engine_iface ntt_ifma_iface, ntt_avx2_iface, ntt_portable_iface
 // ntt52_plan, ntt_avx2_plan): each uses the plan's fused or vector step
 // where the plan has one (mul/ntt_operand.hpp). An engine's adapter derives
 // from this and adds `crt` (its ntt_crt_kernels) and `piece_lanes`.
-template <class Plan>
+// CutLanes: the vector width of the engine's limb cuts and residue packing
+// (0: the processor's best; the AVX2 engine's 4 keeps AVX-512 out of its
+// products, so that it measures and is tested as on an AVX2-only processor).
+template <class Plan, unsigned CutLanes = 0>
 struct ntt_plan_adapter {
   using plan = Plan;
   using u64 = fft::u64;
+  static constexpr unsigned cut_lanes = CutLanes;
   static std::shared_ptr<const Plan> get(unsigned prime, std::size_t length) { return Plan::get(prime, length); }
   // The plans a product of layout l asks for (ntt_engine_iface::build_plans).
   static void build_plans(const ntt_layout& l) {
@@ -92,7 +96,7 @@ struct ntt_plan_adapter {
     if constexpr (requires { p.load_forward_product(x, src, coefficients, th); })
       if (bits == 64) return p.load_forward_product(x, src, coefficients, th);
     if constexpr (requires { p.forward_filled(x, th, coefficients, nullptr, nullptr); }) {
-      ntt_limb_source from{src, len, bits, p.modulus()};
+      ntt_limb_source from{src, len, bits, p.modulus(), CutLanes};
       p.forward_filled(x, th, coefficients, ntt_limb_source::fill, &from);
     }
   }

@@ -104,10 +104,11 @@ struct ntt_limb_source {
   std::size_t len;
   unsigned bits;
   fft::u64 modulus = 0;  // the plan's prime: wide coefficients only
+  unsigned lanes = 0;    // the cut's vector width (ntt_wide_residues_lanes; 0: the best)
   static void fill(void* ctx, fft::u64* dst, std::size_t b, std::size_t e) {
     const ntt_limb_source& s = *static_cast<const ntt_limb_source*>(ctx);
-    if (s.bits < 64) return ntt_extract_coefficients(dst, s.src, s.len, b, e, s.bits);
-    if (s.bits > 64) return ntt_wide_residues(dst, s.src, s.len, b, e, s.bits, s.modulus);
+    if (s.bits < 64) return ntt_extract_coefficients(dst, s.src, s.len, b, e, s.bits, s.lanes);
+    if (s.bits > 64) return ntt_wide_residues_lanes(dst, s.src, s.len, b, e, s.bits, s.modulus, s.lanes);
     const std::size_t copy_end = std::min(e, std::max(b, s.len));
     if (copy_end > b) std::copy(s.src + b, s.src + copy_end, dst);
     std::fill(dst + (copy_end - b), dst + (e - b), fft::u64{0});

@@ -222,6 +222,7 @@ void ntt_piece::fold(u64* dst, const limb_t* src, std::size_t len, std::size_t c
                      unsigned bits, unsigned threads) const {
   const std::size_t blocks = n_ / m_, m = m_;
   const u64* ck = powers_[0].data();
+  const unsigned cut = lanes_ == lanes::avx2 ? 4 : 0;  // the AVX2 engine's cuts stay AVX2 (ntt_plan_adapter)
   prim::parallel_chunks(m, grain, threads, [&](std::size_t b, std::size_t e) {
     alignas(64) u64 acc[span], x[span];
     u64 bs = base(b, false);
@@ -234,10 +235,10 @@ void ntt_piece::fold(u64* dst, const limb_t* src, std::size_t len, std::size_t c
         const std::size_t cnt = std::min(L, coefficients - start);
         const u64* v = src + start;
         if (bits > 64) {  // wide: residues (accumulate takes any 64-bit values)
-          ntt_wide_residues(x, src, len, start, start + cnt, bits, p_);
+          ntt_wide_residues_lanes(x, src, len, start, start + cnt, bits, p_, cut);
           v = x;
         } else if (bits != 64) {
-          ntt_extract_coefficients(x, src, len, start, start + cnt, bits);
+          ntt_extract_coefficients(x, src, len, start, start + cnt, bits, cut);
           v = x;
         }
         accumulate(acc, v, cnt, ck + weight_words * k);

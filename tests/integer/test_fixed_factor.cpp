@@ -247,7 +247,8 @@ TEST(FixedFactor, PieceShapesEveryEngine) {
         const detail::ntt_fixed_factor f(b.data(), bn, max_an, max_an + bn - 1, rx, true);
         ASSERT_GT(f.piece_length(), 0u) << e << " max_an=" << max_an << " bn=" << bn;
         const std::size_t n = f.length();
-        for (const std::size_t an : {max_an, n - bn + 1, n - bn}) {
+        // Overhangs an + bn - 1 - n: all of it, one coefficient, none.
+        for (const std::size_t an : {max_an, n - bn + 2, n - bn + 1}) {
           for (const operand_kind k : {operand_kind::random, operand_kind::all_max}) {
             if (an != max_an && k == operand_kind::all_max) continue;
             const auto a = test::make_operand(k, an, rx, g);

@@ -24,6 +24,8 @@ struct fixed_factor::state {
   std::size_t max_an = 0;
   std::vector<limb_t> b;  // b's limbs: products that go to bigmul::mul
   std::unique_ptr<detail::ntt_fixed_factor> ntt;  // null: every product goes to mul
+  bool kept_at_max = false;  // whether an operand of max_an limbs uses the kept transforms (fixed_pays)
+  bool uses_kept(std::size_t an) const;
 };
 
 namespace {
@@ -45,6 +47,18 @@ constexpr std::size_t min_points = std::size_t{1} << 12;
 
 // The transform holds every coefficient of a max_an x bn product.
 std::size_t min_length(std::size_t max_an, std::size_t bn) { return max_an + bn - 1; }
+
+// Whether the kept transforms beat bigmul::mul for an a of an limbs: two
+// transforms of the kept length against mul's three of its own (shorter
+// when a is much shorter than max_an; a folded shape's piece or low product
+// counted as transforms of its length).
+bool fixed_pays(const detail::ntt_fixed_factor& f, std::size_t an, std::size_t bn, radix rx) {
+  if (!mul_runs_ntt(an, bn, rx) || f.length() < min_points) return false;
+  const detail::ntt_layout plain = detail::ntt_choose_layout(detail::ntt_default_engine(), std::max(an, bn),
+                                                             std::min(an, bn), rx);
+  const std::size_t plain_points = plain.shape.n + plain.shape.piece + plain.shape.low_length;
+  return cost(2, f.primes(), f.length() + f.low_length() + f.piece_length()) < cost(3, plain.primes, plain_points);
+}
 
 }  // namespace
 
@@ -68,6 +82,7 @@ fixed_factor::fixed_factor(const limb_t* b, std::size_t bn, std::size_t max_an, 
       throw error(error::kind::domain, std::string(who) + ": " + std::to_string(max_an) + " + " + std::to_string(bn) +
                                            " limbs is beyond the NTT's longest transform");
     s.ntt = std::make_unique<detail::ntt_fixed_factor>(b, bn, max_an, min_length(max_an, bn), rx, true);
+    s.kept_at_max = fixed_pays(*s.ntt, max_an, bn, rx);
   }
 } catch (...) {
   detail::rethrow_allocation_failure("bigmul::fixed_factor");
@@ -123,25 +138,17 @@ std::size_t fixed_factor::heap_bytes(std::size_t bn, std::size_t max_an, radix r
   return t == SIZE_MAX ? SIZE_MAX : b + t;
 }
 
-namespace {
-
-// Whether the kept transforms beat bigmul::mul for an a of an limbs: two
-// transforms of the kept length against mul's three of its own (shorter
-// when a is much shorter than max_an; a folded shape's piece or low product
-// counted as transforms of its length).
-bool fixed_pays(const detail::ntt_fixed_factor& f, std::size_t an, std::size_t bn, radix rx) {
-  if (!mul_runs_ntt(an, bn, rx) || f.length() < min_points) return false;
-  const detail::ntt_layout plain = detail::ntt_choose_layout(detail::ntt_default_engine(), std::max(an, bn),
-                                                             std::min(an, bn), rx);
-  const std::size_t plain_points = plain.shape.n + plain.shape.piece + plain.shape.low_length;
-  return cost(2, f.primes(), f.length() + f.low_length() + f.piece_length()) < cost(3, plain.primes, plain_points);
+// Whether a product by an a of an limbs uses the kept transforms: decided
+// once for the longest operands, the usual ones (mul's layout, which
+// fixed_pays compares with, costs about a microsecond a product).
+bool fixed_factor::state::uses_kept(std::size_t an) const {
+  if (!ntt) return false;
+  return an == max_an ? kept_at_max : fixed_pays(*ntt, an, b.size(), rx);
 }
-
-}  // namespace
 
 void fixed_factor::product(const state& s, limb_t* r, const limb_t* a, std::size_t an, unsigned threads) {
   const std::size_t bn = s.b.size();
-  if (s.ntt && fixed_pays(*s.ntt, an, bn, s.rx)) {
+  if (s.uses_kept(an)) {
     s.ntt->mul_exact(r, a, an, threads);
     return;
   }
@@ -157,7 +164,7 @@ void fixed_factor::product(const state& s, limb_t* r, const limb_t* a, std::size
 bool fixed_factor::spread(const state& s, std::size_t an) {
   // Products whose transforms are too short to split run one a thread.
   constexpr std::size_t split_points = std::size_t{1} << 16;
-  return !(s.ntt && fixed_pays(*s.ntt, an, s.b.size(), s.rx) && s.ntt->length() >= split_points) &&
+  return !(s.uses_kept(an) && s.ntt->length() >= split_points) &&
          an + s.b.size() < split_points;
 }
 

@@ -91,18 +91,22 @@ class ntt_product {
   }
 
   // Folded shape: the low product's coefficients c[0 .. w) mod p, parked in
-  // res[k][n .. n + w) until the main inverse transform is done.
-  void low_product(unsigned k) {
+  // res[k][n .. n + w) until the main inverse transform is done; on th
+  // threads (a whole-transform pass runs it on all: its length can reach a
+  // quarter of n, too long to leave the other threads idle).
+  void low_product(unsigned k, unsigned th) {
     const auto t0 = timing_ ? prim::steady_clock::now() : prim::steady_clock::time_point{};
     const auto plan = E::get(k, layout_.shape.low_length);
     u64 *x = res_[k], *y = other(k);
-    E::load(*plan, y, a_, an_, std::min(w_, layout_.ca), layout_.bits, 1);
-    if (!square_) E::load(*plan, x, b_, bn_, std::min(w_, layout_.cb), layout_.bits, 1);
-    E::forward(*plan, y, std::min(w_, layout_.ca), 1);
-    if (!square_) E::forward(*plan, x, std::min(w_, layout_.cb), 1);
-    E::product_inverse(*plan, y, square_ ? y : x, 1);
+    E::load(*plan, y, a_, an_, std::min(w_, layout_.ca), layout_.bits, th);
+    if (!square_) E::load(*plan, x, b_, bn_, std::min(w_, layout_.cb), layout_.bits, th);
+    E::forward(*plan, y, std::min(w_, layout_.ca), th);
+    if (!square_) E::forward(*plan, x, std::min(w_, layout_.cb), th);
+    E::product_inverse(*plan, y, square_ ? y : x, th);
     std::copy(y, y + w_, x + n_);
-    if (timing_) st_.t_pointwise += prim::seconds_since(t0);  // counted with the products
+    if (!timing_) return;
+    std::lock_guard<std::mutex> lock(stats_mutex_);
+    st_.t_pointwise += prim::seconds_since(t0);  // counted with the products
   }
   // c[n + i] = (cyclic[i] - c[i]) mod p, c[i] = the low product's, i < w.
   void unfold(unsigned k, u64 p) {
@@ -177,8 +181,8 @@ class ntt_product {
   void run_by_task() {
     std::vector<std::shared_ptr<const Plan>> plans(used_);
     for (unsigned k = 0; k < used_; ++k) plans[k] = E::get(k, n_);
-    if (layout_.shape.low_length != 0)
-      for (unsigned k = 0; k < used_; ++k) low_product(k);
+    if (layout_.shape.low_length != 0)  // a task a prime (each prime's own arrays)
+      prim::parallel_for(used_, threads_, [&](std::size_t k) { low_product(static_cast<unsigned>(k), 1); });
     const unsigned operands = square_ ? 1 : 2;
     prim::parallel_for(used_ * operands, threads_, [&](std::size_t task) {
       const unsigned k = static_cast<unsigned>(task / operands);
@@ -202,7 +206,7 @@ class ntt_product {
       const bool park = arrays_.pack_first && k + 1 == used_;
       if (park)
         timed(st_.t_carry, [&] { ntt_pack_residues(r_, res_[0], count_, width, k_.primes[0].p, threads_, E::cut_lanes); });
-      if (layout_.shape.low_length != 0) low_product(k);
+      if (layout_.shape.low_length != 0) low_product(k, threads_);
       const auto plan = E::get(k, n_);
       if (pair_forward) {
         // Nested parallel loops run serially: each transform on one thread.

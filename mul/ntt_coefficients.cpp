@@ -63,6 +63,58 @@ BIGMUL_IFMA void extract_run_ifma(std::uint64_t* dst, const limb_t* src, std::si
 }
 #endif
 
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+// The same 4 a vector with AVX2 (the AVX2 engine, and processors without
+// AVX-512): coefficient j + l (j a multiple of 4, bits < 64) reads limbs i_l
+// and i_l + 1 with i_l - i_0 <= (63 + 3 * 63) / 64 = 3, so the four limbs
+// from i_0 and the four from i_0 + 1, each permuted by 32-bit pairs, give
+// every lane its two; the pattern repeats every 16 steps (64 coefficients).
+// Reads src[i_0 .. i_0 + 5): the caller keeps (j_end - 4) bits / 64 + 5 <= len.
+struct extract_pattern4 {
+  alignas(32) int pair[16][8];  // limb d of a lane as 32-bit halves 2d, 2d + 1
+  alignas(32) long long shift[16][4];
+};
+extract_pattern4 extract_patterns4(unsigned bits) {
+  extract_pattern4 P{};
+  for (unsigned v = 0; v < 16; ++v) {
+    const std::size_t base = (std::size_t{4} * v * bits) >> 6;
+    for (unsigned l = 0; l < 4; ++l) {
+      const std::size_t off = std::size_t{4 * v + l} * bits;
+      const int d = static_cast<int>((off >> 6) - base);
+      P.pair[v][2 * l] = 2 * d;
+      P.pair[v][2 * l + 1] = 2 * d + 1;
+      P.shift[v][l] = static_cast<long long>(off & 63);
+    }
+  }
+  return P;
+}
+// dst[j - b] for j in [j_begin, j_end) (multiples of 4).
+BIGMUL_AVX2 void extract_run_avx2(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t j_begin,
+                                  std::size_t j_end, unsigned bits) {
+  thread_local unsigned cached_bits = 0;
+  thread_local extract_pattern4 P;
+  if (cached_bits != bits) {
+    P = extract_patterns4(bits);
+    cached_bits = bits;
+  }
+  const __m256i mask = _mm256_set1_epi64x(static_cast<long long>((std::uint64_t{1} << bits) - 1)),
+                s63 = _mm256_set1_epi64x(63);
+  for (std::size_t j = j_begin; j < j_end; j += 4) {
+    const unsigned v = static_cast<unsigned>((j >> 2) & 15);
+    const limb_t* at = src + ((j * bits) >> 6);
+    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at)),
+                  x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + 1));
+    const __m256i pair = _mm256_load_si256(reinterpret_cast<const __m256i*>(P.pair[v])),
+                  sh = _mm256_load_si256(reinterpret_cast<const __m256i*>(P.shift[v]));
+    const __m256i lo = _mm256_permutevar8x32_epi32(x0, pair), hi = _mm256_permutevar8x32_epi32(x1, pair);
+    // (hi << 1) << (63 - s): hi << (64 - s), 0 when s == 0.
+    const __m256i w = _mm256_or_si256(_mm256_srlv_epi64(lo, sh),
+                                      _mm256_sllv_epi64(_mm256_add_epi64(hi, hi), _mm256_sub_epi64(s63, sh)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + (j - b)), _mm256_and_si256(w, mask));
+  }
+}
+#endif
+
 }  // namespace
 
 namespace {
@@ -304,23 +356,46 @@ void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t
     }
   }
 #endif
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  // Whole vectors of 4 from the first multiple of 4 (none done above), each
+  // reading 5 limbs from its first coefficient's: below (len - 5) 64 / bits.
+  if (j == b && (lanes == 0 || lanes == 4) && bits < 64 && len > 5 && prim::cpu_has_avx2_fma()) {
+    const std::size_t vec_begin = (b + 3) / 4 * 4, vec_end = std::min(fast_end, (len - 5) * 64 / bits) / 4 * 4;
+    if (vec_end > vec_begin) {
+      scalar(b, vec_begin);
+      extract_run_avx2(dst, src, b, vec_begin, vec_end, bits);
+      j = vec_end;
+    }
+  }
+#endif
   scalar(j, fast_end);
   for (std::size_t k = fast_end; k < e; ++k) dst[k - b] = ntt_coefficient_at(src, len, k, bits);
 }
 
 namespace {
 
-// Word k of the packed stream (bits [64k, 64k + 64)) from the residues it
-// overlaps: c = floor(64k / width) and those after it that reach into it,
-// the ones at or past count taken as zero.
-inline std::uint64_t packed_word(const std::uint64_t* src, std::size_t count, std::size_t k, unsigned width,
-                                 std::uint64_t p) {
-  const std::size_t c = 64 * k / width;
-  const unsigned s = static_cast<unsigned>(64 * k - c * width);  // < width
+// Words [kb, ke) of the packed stream (word k: bits [64k, 64k + 64)), the
+// residues streamed through a 128-bit window from c = floor(64 kb / width)
+// (its low s bits belong to word kb - 1), those at or past count taken as
+// zero: a residue is read once (no division a word), as on an AVX2-only
+// processor, which has no vector steps here.
+void pack_words(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, std::size_t kb, std::size_t ke,
+                unsigned width, std::uint64_t p) {
+  if (kb >= ke) return;
+  std::size_t c = 64 * kb / width;
+  const unsigned s = static_cast<unsigned>(64 * kb - c * width);  // < width
   const auto at = [&](std::size_t j) { return j < count ? fft::reduce_2p_to_p(src[j], p) : 0; };
-  std::uint64_t w = at(c) >> s;
-  for (unsigned t = 1; t * width - s < 64; ++t) w |= at(c + t) << (t * width - s);
-  return w;
+  fft::u128 window = at(c++) >> s;
+  unsigned held = width - s;  // bits in the window
+  for (std::size_t k = kb; k < ke; ++k) {
+    while (held < 64) {  // width <= 64: one or two residues a word
+      window |= static_cast<fft::u128>(at(c++)) << held;
+      held += width;
+    }
+    dst[k] = static_cast<std::uint64_t>(window);
+    window >>= 64;
+    held -= 64;
+  }
 }
 
 #if defined(BIGMUL_HAVE_IFMA_CODE)
@@ -371,6 +446,69 @@ BIGMUL_IFMA void pack_run_ifma(std::uint64_t* dst, const std::uint64_t* src, std
 }
 #endif
 
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+// The same 4 words a step with AVX2 (the AVX2 engine, processors without
+// AVX-512): word k + l takes residues c_l .. c_l + 2 with c_l - c_0 <=
+// (width - 1 + 192) / width <= 5 for width >= 40, so the 8 residues from
+// c_0 in two registers hold them (widths 40 .. 62); each term is a 32-bit-pair permute of
+// both registers and a blend (AVX2 has no two-register 64-bit permute).
+// Reads src[c_0 .. c_0 + 8) (c_0 + 8 <= count).
+struct pack_pattern4 {
+  unsigned width = 0, period = 0;
+  alignas(32) int pair[64][3][8];        // term t of lane l: residue d_l + t as 32-bit halves of its register
+  alignas(32) long long high[64][3][4];  // all ones where that residue is in the second register
+  alignas(32) long long shift[64][4];
+};
+void build_pack_pattern4(pack_pattern4& P, unsigned width) {
+  P.width = width;
+  P.period = width / std::gcd(width, 64u);
+  for (unsigned r = 0; r < P.period; ++r) {
+    const std::size_t c0 = std::size_t{64} * r / width;
+    for (unsigned l = 0; l < 4; ++l) {
+      const std::size_t k = r + l, c = 64 * k / width;
+      for (unsigned t = 0; t < 3; ++t) {
+        const unsigned e = static_cast<unsigned>(c - c0) + t;  // <= 7
+        P.pair[r][t][2 * l] = static_cast<int>(2 * (e & 3));
+        P.pair[r][t][2 * l + 1] = static_cast<int>(2 * (e & 3) + 1);
+        P.high[r][t][l] = e >= 4 ? -1 : 0;
+      }
+      P.shift[r][l] = static_cast<long long>(64 * k - c * width);
+    }
+  }
+}
+BIGMUL_AVX2 inline __m256i pack_term(__m256i x0, __m256i x1, const int* pair, const long long* high) {
+  const __m256i i = _mm256_load_si256(reinterpret_cast<const __m256i*>(pair));
+  return _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(x0, i), _mm256_permutevar8x32_epi32(x1, i),
+                            _mm256_load_si256(reinterpret_cast<const __m256i*>(high)));
+}
+BIGMUL_AVX2 void pack_run_avx2(std::uint64_t* dst, const std::uint64_t* src, std::size_t k_begin, std::size_t k_end,
+                               unsigned width, std::uint64_t p) {
+  thread_local pack_pattern4 P;
+  if (P.width != width) build_pack_pattern4(P, width);
+  const __m256i pv = _mm256_set1_epi64x(static_cast<long long>(p)),
+                pm1 = _mm256_set1_epi64x(static_cast<long long>(p - 1)), w1 = _mm256_set1_epi64x(width),
+                w2 = _mm256_set1_epi64x(2 * width);
+  std::size_t r = k_begin % P.period;
+  for (std::size_t k = k_begin; k < k_end; k += 4) {
+    const std::uint64_t* at = src + 64 * k / width;
+    __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at)),
+            x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + 4));
+    // [0, 2p) -> [0, p): residues < 2^63 (width <= 62), so the signed compare is exact.
+    x0 = _mm256_sub_epi64(x0, _mm256_and_si256(_mm256_cmpgt_epi64(x0, pm1), pv));
+    x1 = _mm256_sub_epi64(x1, _mm256_and_si256(_mm256_cmpgt_epi64(x1, pm1), pv));
+    const __m256i s = _mm256_load_si256(reinterpret_cast<const __m256i*>(P.shift[r]));
+    const __m256i a = pack_term(x0, x1, P.pair[r][0], P.high[r][0]), b = pack_term(x0, x1, P.pair[r][1], P.high[r][1]),
+                  c = pack_term(x0, x1, P.pair[r][2], P.high[r][2]);
+    // sllv by 64 or more gives zero: the third term where it does not reach.
+    const __m256i w = _mm256_or_si256(
+        _mm256_srlv_epi64(a, s), _mm256_or_si256(_mm256_sllv_epi64(b, _mm256_sub_epi64(w1, s)),
+                                                 _mm256_sllv_epi64(c, _mm256_sub_epi64(w2, s))));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + k), w);
+    r = (r + 4) % P.period;
+  }
+}
+#endif
+
 }  // namespace
 
 void ntt_pack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,
@@ -378,22 +516,37 @@ void ntt_pack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t
   const std::size_t words = ntt_packed_words(count, width);
   // Vector steps (widths 40 .. 63: a step's residues span at most 16) while
   // a step's 16 residues lie below count.
-  std::size_t vec_words = 0;
+  // AVX2 steps of 4 (a step's residues span at most 8) where those are
+  // not taken.
+  std::size_t vec_words = 0, vec4_words = 0;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
   if ((lanes == 0 || lanes == 8) && width >= 40 && width < 64 && count > 16 && prim::cpu_has_avx512_ifma())
     vec_words = std::min(words, (count - 16) * width / 64) / 8 * 8;
+#endif
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+  if (vec_words == 0 && (lanes == 0 || lanes == 4) && width >= 40 && width < 63 && count > 8 &&
+      prim::cpu_has_avx2_fma())
+    vec4_words = std::min(words, (count - 8) * width / 64) / 4 * 4;
 #endif
   prim::parallel_chunks(words, std::size_t{1} << 14, threads, [&](std::size_t kb, std::size_t ke) {
     std::size_t k = kb;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
     const std::size_t vb = std::min((kb + 7) / 8 * 8, ke), ve = std::max(vb, std::min(ke, vec_words) / 8 * 8);
     if (ve > vb) {
-      for (; k < vb; ++k) dst[k] = packed_word(src, count, k, width, p);
+      pack_words(dst, src, count, k, vb, width, p);
       pack_run_ifma(dst, src, vb, ve, width, p);
       k = ve;
     }
 #endif
-    for (; k < ke; ++k) dst[k] = packed_word(src, count, k, width, p);
+#if defined(BIGMUL_HAVE_AVX2_CODE)
+    const std::size_t vb4 = std::min((kb + 3) / 4 * 4, ke), ve4 = std::max(vb4, std::min(ke, vec4_words) / 4 * 4);
+    if (k == kb && ve4 > vb4) {
+      pack_words(dst, src, count, k, vb4, width, p);
+      pack_run_avx2(dst, src, vb4, ve4, width, p);
+      k = ve4;
+    }
+#endif
+    pack_words(dst, src, count, k, ke, width, p);
   });
 }
 void ntt_unpack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,

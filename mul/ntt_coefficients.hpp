@@ -92,8 +92,9 @@ void ntt_load_coefficients(std::uint64_t* dst, std::size_t n, const limb_t* src,
 // 2^bits, not reduced): for an engine that reduces a block in place with
 // vector code (the IFMA plan's reduce) while the block is in cache, and for
 // the folded piece's blocks (mul/ntt_piece.cpp). 8 coefficients a step
-// with AVX-512 where the processor has it and lanes is 0 or 8 (the AVX2
-// engine asks for 4: what an AVX2-only processor runs; scalar then).
+// with AVX-512 where the processor has it and lanes is 0 or 8, else 4 with
+// AVX2 where lanes is 0 or 4 (the AVX2 engine asks for 4: what an AVX2-only
+// processor runs), 1: scalar.
 void ntt_extract_coefficients(std::uint64_t* dst, const limb_t* src, std::size_t len, std::size_t b, std::size_t e,
                               unsigned bits, unsigned lanes = 0);
 
@@ -304,7 +305,7 @@ namespace bigmul::detail {
 // (64 residues fill `width` words), packed word by word and unpacked as
 // bit-split coefficients, both in parallel chunks. The packed size:
 // ntt_packed_words(count, width). lanes: as ntt_extract_coefficients (0:
-// AVX-512 steps where the processor has them; 4: the AVX2 engine's, scalar).
+// AVX-512 steps where the processor has them, else AVX2; 4: AVX2; 1: scalar).
 inline std::size_t ntt_packed_words(std::size_t count, unsigned width) { return (count * width + 63) / 64; }
 void ntt_pack_residues(std::uint64_t* dst, const std::uint64_t* src, std::size_t count, unsigned width,
                        std::uint64_t p, unsigned threads, unsigned lanes = 0);

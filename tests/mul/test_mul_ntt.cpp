@@ -818,9 +818,10 @@ TEST(MulNtt, SplitCoefficientsMatchGmp) {
 // cover, b + 1 would not be covered; whole limbs below it; decimal: four
 // primes. Layouts only: no 10^8-digit products in a test.
 // The bit-split extraction (vector steps of 8 where the processor has
-// AVX-512, scalar steps at the ends) against the one-coefficient reference,
-// every split width, ranges starting on and off a multiple of 8, ending
-// inside the limbs, at their last coefficient and past it.
+// AVX-512, of 4 with AVX2, scalar steps at the ends; each lane width asked
+// for) against the one-coefficient reference, every split width, ranges
+// starting on and off a multiple of 8 and 4, ending inside the limbs, at
+// their last coefficient and past it.
 TEST(MulNtt, ExtractedCoefficientsMatchTheReference) {
   std::mt19937_64 g(0xe7);
   for (const std::size_t len : {std::size_t{1}, std::size_t{16}, std::size_t{17}, std::size_t{40}, std::size_t{1000}}) {
@@ -829,15 +830,18 @@ TEST(MulNtt, ExtractedCoefficientsMatchTheReference) {
       for (auto& x : src) x = fill == 0 ? g() : fill == 1 ? ~limb_t{0} : 0xaaaaaaaaaaaaaaaaull;
       for (unsigned bits = 1; bits < 64; ++bits) {
         const std::size_t count = (64 * len + bits - 1) / bits;
-        for (const std::size_t b : {std::size_t{0}, std::size_t{3}, std::size_t{8}, std::size_t{61}, count / 2 / 8 * 8 + 5}) {
-          for (const std::size_t e : {count, count + 9, count - count / 3, b + 8}) {
-            if (e <= b) continue;
-            std::vector<std::uint64_t> dst(e - b, 0x5555);
-            detail::ntt_extract_coefficients(dst.data(), src.data(), len, b, e, bits);
-            for (std::size_t j = b; j < e; ++j)
-              ASSERT_EQ(dst[j - b], detail::ntt_coefficient_at(src.data(), len, j, bits))
-                  << "len " << len << " fill " << fill << " bits " << bits << " range [" << b << ", " << e << ") j " << j;
-          }
+        for (const std::size_t b : {std::size_t{0}, std::size_t{3}, std::size_t{8}, std::size_t{61}, count / 2 / 8 * 8 + 5,
+                                    count / 2 / 8 * 8 + 4}) {
+          for (const std::size_t e : {count, count + 9, count - count / 3, b + 8, b + 5})
+            for (const unsigned lanes : {0u, 1u, 4u, 8u}) {
+              if (e <= b) continue;
+              std::vector<std::uint64_t> dst(e - b, 0x5555);
+              detail::ntt_extract_coefficients(dst.data(), src.data(), len, b, e, bits, lanes);
+              for (std::size_t j = b; j < e; ++j)
+                ASSERT_EQ(dst[j - b], detail::ntt_coefficient_at(src.data(), len, j, bits))
+                    << "len " << len << " fill " << fill << " bits " << bits << " range [" << b << ", " << e
+                    << ") lanes " << lanes << " j " << j;
+            }
         }
       }
     }
@@ -864,17 +868,19 @@ TEST(MulNtt, PackedResiduesAreTheReducedBitStream) {
         for (unsigned b = 0; b < width; ++b)
           if ((v >> b) & 1) want[(j * width + b) / 64] |= std::uint64_t{1} << ((j * width + b) % 64);
       }
-      for (unsigned threads : {1u, 2u}) {
-        std::vector<std::uint64_t> packed(words + 3, 0x77), back(count + 2, 0x77);
-        detail::ntt_pack_residues(packed.data(), src.data(), count, width, p, threads);
-        for (std::size_t k = 0; k < words; ++k)
-          ASSERT_EQ(packed[k], want[k]) << "width " << width << " count " << count << " threads " << threads << " word " << k;
-        ASSERT_EQ(packed[words], 0x77u) << "wrote past the packed words";
-        detail::ntt_unpack_residues(back.data(), packed.data(), count, width, threads);
-        for (std::size_t j = 0; j < count; ++j)
-          ASSERT_EQ(back[j], src[j] >= p ? src[j] - p : src[j]) << "width " << width << " count " << count << " j " << j;
-        ASSERT_EQ(back[count], 0x77u) << "unpacked past count";
-      }
+      for (unsigned threads : {1u, 2u})
+        for (unsigned lanes : {0u, 1u, 4u}) {  // the processor's best, scalar, the AVX2 engine's
+          std::vector<std::uint64_t> packed(words + 3, 0x77), back(count + 2, 0x77);
+          detail::ntt_pack_residues(packed.data(), src.data(), count, width, p, threads, lanes);
+          for (std::size_t k = 0; k < words; ++k)
+            ASSERT_EQ(packed[k], want[k]) << "width " << width << " count " << count << " threads " << threads
+                                          << " lanes " << lanes << " word " << k;
+          ASSERT_EQ(packed[words], 0x77u) << "wrote past the packed words";
+          detail::ntt_unpack_residues(back.data(), packed.data(), count, width, threads, lanes);
+          for (std::size_t j = 0; j < count; ++j)
+            ASSERT_EQ(back[j], src[j] >= p ? src[j] - p : src[j]) << "width " << width << " count " << count << " j " << j;
+          ASSERT_EQ(back[count], 0x77u) << "unpacked past count";
+        }
     }
   }
 }

@@ -43,7 +43,8 @@ rows_d = [r for r in rows if not r.get("single")]
 p1 = {r["digits"]: r["seconds_median"] for r in rows_d if r["ranks"] == 1 and r["threads"] == 1}
 with open(sys.argv[3], "w") as f:
     f.write(f"# bench_mpi at {ctx['commit']} on {cpu} ({ctx['cores']} cores), {ctx['date']}\n")
-    f.write("# seconds: median of 3 (slowest rank); /single: over bigmul::mul in one process, same threads;\n")
+    f.write("# seconds: median of 3 (slowest rank); /single: over bigmul::mul in one process, same threads,\n")
+    f.write("# both with the modular check (mod 2^61 - 1; the default of both commands);\n")
     f.write("# a2a: bytes leaving all ranks over all all-to-alls; rss: peak of the largest rank;\n")
     f.write("# single rss: the single-process product's own peak (its own process, 1 thread), rss/single their ratio\n")
     f.write(f"{'digits':>11} {'P':>2} {'thr':>3} {'seconds':>9} {'/single':>8} {'/P=1':>6} {'a2a MB':>9} {'a2a s':>7} "

@@ -999,8 +999,8 @@ void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool do
                                  const u64* y) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(a);
-  const tables T{iw_.data(), iw_p_.data(), doubles,  ciw_.data(), ciw_p_.data(), scaled && out_u64,
-                 scale_,     scale_p_,    y != nullptr, y ? y - a : 0};
+  const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data(), scaled && out_u64,
+                 scale_, scale_p_, y != nullptr, y ? y - a : 0};
   if (threads <= 1 || m_ <= leaf_size)
     return out_u64 ? rec_inverse<true>(d, m_, 0, T, p_) : rec_inverse<false>(d, m_, 0, T, p_);
   std::size_t size = threaded_task_size(m_, threads);
@@ -1047,13 +1047,15 @@ void ntt_avx2_plan::pow2_inverse_thirds(u64* a, unsigned threads, bool doubles, 
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   if (threads <= 1 && m_ > leaf_size) {
     double* d = reinterpret_cast<double*>(a);
-    const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data(), false, 0, 0, y != nullptr, y ? y - a : 0};
+    const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data(), false, 0, 0,
+                   y != nullptr, y ? y - a : 0};
     leaves_of_thirds<true>(d, m_, T, p_);
     for (std::size_t r = 0; r < 3; ++r) steps_inverse(d + r * m_, m_, 0, T, p_);
     return;
   }
 #endif
-  for (std::size_t r = 0; r < 3; ++r) pow2_inverse(a + r * m_, threads, false, doubles, false, y ? y + r * m_ : nullptr);
+  for (std::size_t r = 0; r < 3; ++r)
+    pow2_inverse(a + r * m_, threads, false, doubles, false, y ? y + r * m_ : nullptr);
 }
 void ntt_avx2_plan::forward(u64* a, unsigned threads) const { forward(a, threads, n_); }
 

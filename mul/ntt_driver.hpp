@@ -205,7 +205,8 @@ class ntt_product {
     for (unsigned k = 0; k < used_; ++k) {
       const bool park = arrays_.pack_first && k + 1 == used_;
       if (park)
-        timed(st_.t_carry, [&] { ntt_pack_residues(r_, res_[0], count_, width, k_.primes[0].p, threads_, E::cut_lanes); });
+        timed(st_.t_carry,
+              [&] { ntt_pack_residues(r_, res_[0], count_, width, k_.primes[0].p, threads_, E::cut_lanes); });
       if (layout_.shape.low_length != 0) low_product(k, threads_);
       const auto plan = E::get(k, n_);
       if (pair_forward) {

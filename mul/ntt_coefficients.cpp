@@ -14,6 +14,24 @@
 namespace bigmul::detail {
 namespace {
 
+// The vector steps' lane patterns (AVX-512 and AVX2 alike): lane l's first
+// word as an offset from the step's first, and its shift.
+struct lane_at {
+  long long word, shift;
+};
+// Coefficient first + l of a bit-split cut: its first limb from the one
+// coefficient `first` starts in, and its bit in that limb.
+inline lane_at cut_lane(std::size_t first, unsigned l, unsigned bits) {
+  const std::size_t off = (first + l) * bits;
+  return {static_cast<long long>((off >> 6) - ((first * bits) >> 6)), static_cast<long long>(off & 63)};
+}
+// Packed word r + l: the residue it starts in from the one word r starts
+// in, and that residue's bit at the word's start.
+inline lane_at pack_lane(std::size_t r, unsigned l, unsigned width) {
+  const std::size_t k = r + l, c = 64 * k / width;
+  return {static_cast<long long>(c - 64 * r / width), static_cast<long long>(64 * k - c * width)};
+}
+
 #if defined(BIGMUL_HAVE_IFMA_CODE)
 // Coefficients j .. j + 8 (j a multiple of 8) in one step: coefficient j + l
 // reads limbs i_l = (j + l) bits / 64 and i_l + 1, at most 9 limbs from
@@ -27,14 +45,12 @@ struct extract_pattern {
 };
 extract_pattern extract_patterns(unsigned bits) {
   extract_pattern P{};
-  for (unsigned v = 0; v < 8; ++v) {
-    const std::size_t base = (std::size_t{8} * v * bits) >> 6;
+  for (unsigned v = 0; v < 8; ++v)
     for (unsigned l = 0; l < 8; ++l) {
-      const std::size_t off = std::size_t{8 * v + l} * bits;
-      P.lo[v][l] = static_cast<long long>((off >> 6) - base);
-      P.shift[v][l] = static_cast<long long>(off & 63);
+      const lane_at a = cut_lane(std::size_t{8} * v, l, bits);
+      P.lo[v][l] = a.word;
+      P.shift[v][l] = a.shift;
     }
-  }
   return P;
 }
 // dst[j - b] for j in [j_begin, j_end) (multiples of 8).
@@ -76,16 +92,13 @@ struct extract_pattern4 {
 };
 extract_pattern4 extract_patterns4(unsigned bits) {
   extract_pattern4 P{};
-  for (unsigned v = 0; v < 16; ++v) {
-    const std::size_t base = (std::size_t{4} * v * bits) >> 6;
+  for (unsigned v = 0; v < 16; ++v)
     for (unsigned l = 0; l < 4; ++l) {
-      const std::size_t off = std::size_t{4 * v + l} * bits;
-      const int d = static_cast<int>((off >> 6) - base);
-      P.pair[v][2 * l] = 2 * d;
-      P.pair[v][2 * l + 1] = 2 * d + 1;
-      P.shift[v][l] = static_cast<long long>(off & 63);
+      const lane_at a = cut_lane(std::size_t{4} * v, l, bits);
+      P.pair[v][2 * l] = static_cast<int>(2 * a.word);
+      P.pair[v][2 * l + 1] = static_cast<int>(2 * a.word + 1);
+      P.shift[v][l] = a.shift;
     }
-  }
   return P;
 }
 // dst[j - b] for j in [j_begin, j_end) (multiples of 4).
@@ -412,14 +425,12 @@ struct pack_pattern {
 void build_pack_pattern(pack_pattern& P, unsigned width) {
   P.width = width;
   P.period = width / std::gcd(width, 64u);
-  for (unsigned r = 0; r < P.period; ++r) {
-    const std::size_t c0 = std::size_t{64} * r / width;
+  for (unsigned r = 0; r < P.period; ++r)
     for (unsigned l = 0; l < 8; ++l) {
-      const std::size_t k = r + l, c = 64 * k / width;
-      P.idx[r][l] = static_cast<long long>(c - c0);
-      P.shift[r][l] = static_cast<long long>(64 * k - c * width);
+      const lane_at a = pack_lane(r, l, width);
+      P.idx[r][l] = a.word;
+      P.shift[r][l] = a.shift;
     }
-  }
 }
 BIGMUL_IFMA void pack_run_ifma(std::uint64_t* dst, const std::uint64_t* src, std::size_t k_begin, std::size_t k_end,
                                unsigned width, std::uint64_t p) {
@@ -462,19 +473,17 @@ struct pack_pattern4 {
 void build_pack_pattern4(pack_pattern4& P, unsigned width) {
   P.width = width;
   P.period = width / std::gcd(width, 64u);
-  for (unsigned r = 0; r < P.period; ++r) {
-    const std::size_t c0 = std::size_t{64} * r / width;
+  for (unsigned r = 0; r < P.period; ++r)
     for (unsigned l = 0; l < 4; ++l) {
-      const std::size_t k = r + l, c = 64 * k / width;
+      const lane_at a = pack_lane(r, l, width);
       for (unsigned t = 0; t < 3; ++t) {
-        const unsigned e = static_cast<unsigned>(c - c0) + t;  // <= 7
+        const unsigned e = static_cast<unsigned>(a.word) + t;  // <= 7
         P.pair[r][t][2 * l] = static_cast<int>(2 * (e & 3));
         P.pair[r][t][2 * l + 1] = static_cast<int>(2 * (e & 3) + 1);
         P.high[r][t][l] = e >= 4 ? -1 : 0;
       }
-      P.shift[r][l] = static_cast<long long>(64 * k - c * width);
+      P.shift[r][l] = a.shift;
     }
-  }
 }
 BIGMUL_AVX2 inline __m256i pack_term(__m256i x0, __m256i x1, const int* pair, const long long* high) {
   const __m256i i = _mm256_load_si256(reinterpret_cast<const __m256i*>(pair));

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "bigmul/error.hpp"
@@ -32,12 +33,13 @@ using namespace lanes_avx2;
 // Most 52-bit digits of an operand.
 constexpr std::size_t max_digits = (64 * batched_avx2_max_limbs + 51) / 52;
 
-// One call's scratch, on the stack (about 25 KB at the largest size).
+// One call's scratch, on the stack (about 33 KB at the largest size).
 struct lane_scratch {
   alignas(32) u64 T[4 * batched_avx2_max_limbs];
   alignas(32) double A[4 * max_digits];
   alignas(32) double B[4 * max_digits];
   alignas(32) u64 C[4 * (2 * max_digits + 2)];
+  alignas(32) u64 R[4 * 2 * batched_avx2_max_limbs];
 };
 
 BIGMUL_AVX2 inline __m256i load(const u64* p) { return _mm256_load_si256(reinterpret_cast<const __m256i*>(p)); }
@@ -75,9 +77,32 @@ BIGMUL_AVX2 void transpose_in(u64* T, const u64* x, std::size_t n, std::size_t L
   }
 }
 
+// Both conversions below repeat every 13 limbs = 16 digits (832 bits): whole
+// blocks take immediate shifts from a pattern known at compile time (a shift
+// by a register count is two micro-ops and needs its count moved to a vector
+// register); what is left of an operand takes the loop.
+constexpr std::size_t limbs_per_block = 13, digits_per_block = 16;
+
+// Digit J of a block from its limbs T[0 .. 13) (limb q of each lane at T + 4 q).
+template <std::size_t J>
+BIGMUL_AVX2 inline void block_digit(double* D, const u64* T) {
+  constexpr std::size_t bit = 52 * J, q = bit / 64, s = bit % 64;
+  __m256i d = _mm256_srli_epi64(load(T + 4 * q), static_cast<int>(s));
+  if constexpr (s > 12) d = _mm256_or_si256(d, _mm256_slli_epi64(load(T + 4 * (q + 1)), static_cast<int>(64 - s)));
+  _mm256_store_pd(D + 4 * J, to_double(_mm256_and_si256(d, bcast(mask52))));
+}
+template <std::size_t... J>
+BIGMUL_AVX2 inline void block_digits(double* D, const u64* T, std::index_sequence<J...>) {
+  (block_digit<J>(D, T), ...);
+}
+
 // T[q] (limb q of each lane, q < n) -> D[j] (52-bit digit j as a double, j < m).
 BIGMUL_AVX2 void limbs_to_digits(double* D, const u64* T, std::size_t n, std::size_t m) {
-  for (std::size_t j = 0; j < m; ++j) {
+  std::size_t j = 0;
+  for (; (j / digits_per_block + 1) * limbs_per_block <= n; j += digits_per_block)
+    block_digits(D + 4 * j, T + 4 * (j / digits_per_block * limbs_per_block),
+                 std::make_index_sequence<digits_per_block>{});
+  for (; j < m; ++j) {
     const std::size_t bit = 52 * j, q = bit / 64, s = bit % 64;
     __m256i d = _mm256_srl_epi64(load(T + 4 * q), count(s));
     if (s > 12 && q + 1 < n) d = _mm256_or_si256(d, _mm256_sll_epi64(load(T + 4 * (q + 1)), count(64 - s)));
@@ -85,19 +110,48 @@ BIGMUL_AVX2 void limbs_to_digits(double* D, const u64* T, std::size_t n, std::si
   }
 }
 
-// Digits C -> limbs 0 .. rn of lanes [0, L), lane l written at r + l * rn.
-BIGMUL_AVX2 void digits_to_lanes(u64* r, const u64* C, std::size_t rn, std::size_t L) {
+// Limb Q of a block from its digits C[0 .. 16) (normalized: below 2^52).
+template <std::size_t Q>
+BIGMUL_AVX2 inline void block_limb(u64* R, const u64* C) {
+  constexpr std::size_t bit = 64 * Q, k = bit / 52, s = bit % 52;
+  __m256i x = _mm256_or_si256(_mm256_srli_epi64(load(C + 4 * k), static_cast<int>(s)),
+                              _mm256_slli_epi64(load(C + 4 * (k + 1)), static_cast<int>(52 - s)));
+  if constexpr (s > 40) x = _mm256_or_si256(x, _mm256_slli_epi64(load(C + 4 * (k + 2)), static_cast<int>(104 - s)));
+  store(R + 4 * Q, x);
+}
+template <std::size_t... Q>
+BIGMUL_AVX2 inline void block_limbs(u64* R, const u64* C, std::index_sequence<Q...>) {
+  (block_limb<Q>(R, C), ...);
+}
+
+// Digits C -> limb vectors R[0 .. rn) (limb q of each lane at R + 4 q).
+BIGMUL_AVX2 void digits_to_limbs(u64* R, const u64* C, std::size_t rn) {
+  std::size_t q = 0;
+  for (; q + limbs_per_block <= rn; q += limbs_per_block)
+    block_limbs(R + 4 * q, C + 4 * (q / limbs_per_block * digits_per_block),
+                std::make_index_sequence<limbs_per_block>{});
+  for (; q < rn; ++q) {
+    const std::size_t bit = 64 * q, k = bit / 52, s = bit % 52;
+    __m256i x = _mm256_srl_epi64(load(C + 4 * k), count(s));
+    x = _mm256_or_si256(x, _mm256_sll_epi64(load(C + 4 * (k + 1)), count(52 - s)));
+    x = _mm256_or_si256(x, _mm256_sll_epi64(load(C + 4 * (k + 2)), count(104 - s)));  // 0 when s <= 40
+    store(R + 4 * q, x);
+  }
+}
+
+// Limb vectors R[0 .. rn) -> limbs 0 .. rn of lanes [0, L), lane l written at r + l * rn.
+BIGMUL_AVX2 void limbs_to_lanes(u64* r, const u64* R, std::size_t rn, std::size_t L) {
   for (std::size_t q0 = 0; q0 < rn; q0 += 4) {
     const std::size_t w = std::min<std::size_t>(4, rn - q0);
     __m256i v[4];
-    for (std::size_t j = 0; j < 4; ++j) {
-      const std::size_t q = q0 + (j < w ? j : 0), bit = 64 * q, k = bit / 52, s = bit % 52;
-      __m256i x = _mm256_srl_epi64(load(C + 4 * k), count(s));
-      x = _mm256_or_si256(x, _mm256_sll_epi64(load(C + 4 * (k + 1)), count(52 - s)));
-      x = _mm256_or_si256(x, _mm256_sll_epi64(load(C + 4 * (k + 2)), count(104 - s)));  // 0 when s <= 40
-      v[j] = x;
-    }
+    for (std::size_t j = 0; j < 4; ++j) v[j] = load(R + 4 * (q0 + (j < w ? j : 0)));
     transpose4(v);
+    // Plain stores for whole groups: a masked store is microcoded and slow
+    // on AMD Zen 2 and Zen 3 [UOPSINFO].
+    if (w == 4) {
+      for (std::size_t l = 0; l < L; ++l) _mm256_storeu_si256(reinterpret_cast<__m256i*>(r + l * rn + q0), v[l]);
+      continue;
+    }
     const __m256i mask = first_lanes(w);
     for (std::size_t l = 0; l < L; ++l) _mm256_maskstore_epi64(reinterpret_cast<long long*>(r + l * rn + q0), mask, v[l]);
   }
@@ -115,7 +169,8 @@ BIGMUL_AVX2 void mul_batched_avx2_impl(u64* r, const u64* a, const u64* b, std::
       limbs_to_digits(s.B, s.T, n, m);
     }
     product_columns(s.C, s.A, b == a ? s.A : s.B, m);
-    digits_to_lanes(r + g0 * 2 * n, s.C, 2 * n, L);
+    digits_to_limbs(s.R, s.C, 2 * n);
+    limbs_to_lanes(r + g0 * 2 * n, s.R, 2 * n, L);
   }
 }
 
@@ -126,6 +181,9 @@ BIGMUL_AVX2 void mul_batched_avx2_impl(u64* r, const u64* a, const u64* b, std::
 // 3 h^2 instead of 4 h^2 lane digit products, for O(n) limb additions and two
 // more transposes a product. 48 limbs is an estimate from those counts.
 constexpr std::size_t karatsuba_min_limbs = 48;
+// Products per Karatsuba chunk: 16 of 64 limbs hold ~100 KB of halves and
+// half-size products.
+constexpr std::size_t karatsuba_chunk = 16;
 
 // One Karatsuba level over the batch: x = x1 B^h + x0 for each operand, the
 // three products x0 y0, x1 y1 and |x0 - x1| |y0 - y1| as batches (which may
@@ -181,7 +239,15 @@ bool batched_avx2_supported() {
 
 void mul_batched_avx2(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G) {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
-  if (n >= karatsuba_min_limbs && prim::cpu_has_avx2_fma()) return mul_batched_avx2_karatsuba(r, a, b, n, G);
+  if (n >= karatsuba_min_limbs && prim::cpu_has_avx2_fma()) {
+    // A chunk of products at a time, so that the halves and the three
+    // half-size products stay in cache (and their buffers are reused)
+    // instead of streaming the whole batch through memory three times.
+    for (std::size_t g0 = 0; g0 < G; g0 += karatsuba_chunk)
+      mul_batched_avx2_karatsuba(r + g0 * 2 * n, a + g0 * n, b == a ? a + g0 * n : b + g0 * n, n,
+                                 std::min(karatsuba_chunk, G - g0));
+    return;
+  }
   if (prim::cpu_has_avx2_fma()) return mul_batched_avx2_impl(r, a, b, n, G);
 #endif
   (void)r, (void)a, (void)b, (void)n, (void)G;

@@ -61,57 +61,112 @@ inline constexpr u64 column_fix(u64 nl, u64 nh, bool first) {
   return nl * lo_bias - nh * hi_bias + shift_bias - (first ? 0 : carry_bias);
 }
 
+// One digit product a b into a column's sums: bits(lo) subtracted, bits(hi) added.
+BIGMUL_AVX2 inline void add_product(__m256d a, __m256d b, __m256i& lsum, __m256i& hsum) {
+  __m256i h, l;
+  split(a, b, h, l);
+  lsum = _mm256_sub_epi64(lsum, l);
+  hsum = _mm256_add_epi64(hsum, h);
+}
+
+// The running state of product scanning: column k's value is its lo terms,
+// column k - 1's hi terms (nh of them) and the carry out of column k - 1.
+struct column_state {
+  __m256i hi_next, carry;
+  u64 nh;
+};
+
+// Finishes column k (lsum: its nl lo terms; hsum: its hi terms, which go to
+// column k + 1): stores its digit in C[k] and moves the state on.
+BIGMUL_AVX2 inline void finish_column(u64* C, std::size_t k, __m256i lsum, __m256i hsum, u64 nl, column_state& s) {
+  const __m256i v = _mm256_add_epi64(_mm256_add_epi64(_mm256_add_epi64(lsum, s.hi_next), s.carry),
+                                     bcast(column_fix(nl, s.nh, k == 0)));
+  store_vec(C + 4 * k, _mm256_and_si256(v, bcast(mask52)));
+  s.carry = _mm256_srli_epi64(v, 52);
+  s.hi_next = hsum;
+  s.nh = nl;
+}
+
+// Column 2m - 1 (the hi terms of column 2m - 2 and the carry: the product is
+// below 2^(104 m), so nothing carries out of it) and the two zero digits.
+BIGMUL_AVX2 inline void finish_product(u64* C, std::size_t m, const column_state& s) {
+  const __m256i v = _mm256_add_epi64(_mm256_add_epi64(s.hi_next, s.carry), bcast(column_fix(0, s.nh, false)));
+  store_vec(C + 4 * (2 * m - 1), _mm256_and_si256(v, bcast(mask52)));
+  store_vec(C + 4 * (2 * m), _mm256_setzero_si256());
+  store_vec(C + 4 * (2 * m + 1), _mm256_setzero_si256());
+}
+
+// Rows [lo, hi] of column k: i from lo to hi, a_i b_(k - i).
+inline std::size_t column_lo(std::size_t k, std::size_t m) { return k + 1 > m ? k + 1 - m : 0; }
+inline std::size_t column_hi(std::size_t k, std::size_t m) { return std::min(k, m - 1); }
+
+// A A, each off-diagonal product once and counted twice.
+BIGMUL_AVX2 inline void square_columns(u64* C, const double* A, std::size_t m) {
+  const __m256i zero = _mm256_setzero_si256();
+  column_state st{zero, zero, 0};
+  for (std::size_t k = 0; k + 1 < 2 * m; ++k) {
+    const std::size_t lo = column_lo(k, m), hi = column_hi(k, m);
+    // Rows i < k - i, the diagonal apart.
+    const std::size_t last = k == 0 ? lo : std::max(lo, (k - 1) / 2 + 1);
+    __m256i lsum = zero, hsum = zero;
+    const double* pa = A + 4 * lo;
+    const double* pb = A + 4 * (k - lo);
+    // Unrolled: one digit product is five vector operations, and the loop's
+    // own bookkeeping would otherwise take as many issue slots.
+#pragma GCC unroll 4
+    for (std::size_t c = last > lo ? last - lo : 0; c > 0; --c, pa += 4, pb -= 4)
+      add_product(_mm256_load_pd(pa), _mm256_load_pd(pb), lsum, hsum);
+    lsum = _mm256_add_epi64(lsum, lsum);
+    hsum = _mm256_add_epi64(hsum, hsum);
+    if (k % 2 == 0) {  // the diagonal product a_(k/2)^2
+      const __m256d x = _mm256_load_pd(A + 4 * (k / 2));
+      add_product(x, x, lsum, hsum);
+    }
+    finish_column(C, k, lsum, hsum, hi - lo + 1, st);  // a square's products counted as added
+  }
+  finish_product(C, m, st);
+}
+
+// A B by columns in pairs (k, k + 1): row i's a_i serves both, and b_(k - i)
+// serves column k at row i and column k + 1 at row i + 1, so a digit product
+// costs one load instead of two and the loop's bookkeeping is shared.
+BIGMUL_AVX2 inline void product_column_pairs(u64* C, const double* A, const double* B, std::size_t m) {
+  const __m256i zero = _mm256_setzero_si256();
+  column_state st{zero, zero, 0};
+  std::size_t k = 0;
+  for (; k + 2 < 2 * m; k += 2) {
+    const std::size_t lo0 = column_lo(k, m), hi0 = column_hi(k, m);
+    const std::size_t lo1 = column_lo(k + 1, m), hi1 = column_hi(k + 1, m);  // lo1 - lo0, hi1 - hi0 in {0, 1}
+    __m256i l0 = zero, h0 = zero, l1 = zero, h1 = zero;
+    if (lo0 < lo1) add_product(_mm256_load_pd(A + 4 * lo0), _mm256_load_pd(B + 4 * (k - lo0)), l0, h0);
+    if (hi1 > hi0) add_product(_mm256_load_pd(A + 4 * hi1), _mm256_load_pd(B + 4 * (k + 1 - hi1)), l1, h1);
+    const double* pa = A + 4 * lo1;
+    const double* pb = B + 4 * (k - lo1);  // b_(k - i) at row i
+    __m256d b_next = _mm256_load_pd(pb + 4);  // b_(k + 1 - i): column k + 1's
+#pragma GCC unroll 2
+    for (std::size_t c = hi0 + 1 - lo1; c > 0; --c, pa += 4, pb -= 4) {  // rows lo1 .. hi0 of both
+      const __m256d a = _mm256_load_pd(pa), b = _mm256_load_pd(pb);
+      add_product(a, b_next, l1, h1);
+      add_product(a, b, l0, h0);
+      b_next = b;
+    }
+    finish_column(C, k, l0, h0, hi0 - lo0 + 1, st);
+    finish_column(C, k + 1, l1, h1, hi1 - lo1 + 1, st);
+  }
+  // Column 2m - 2 (one product) is left over: 2m - 1 columns have products.
+  __m256i l = zero, h = zero;
+  add_product(_mm256_load_pd(A + 4 * (m - 1)), _mm256_load_pd(B + 4 * (m - 1)), l, h);
+  finish_column(C, k, l, h, 1, st);
+  finish_product(C, m, st);
+}
+
 // C[0 .. 2m) = A * B in normalized 52-bit digits (A, B: m digits as
 // doubles), C[2m], C[2m + 1] = 0 (a limb cut may read up to two digits past
 // the last). Squares (A == B) take each off-diagonal product once and count it
 // twice. Column values stay below 2m 2^52 < 2^62 for m < 1024.
 BIGMUL_AVX2 inline void product_columns(u64* C, const double* A, const double* B, std::size_t m) {
-  const bool square = A == B;
-  const __m256i zero = _mm256_setzero_si256(), mask = bcast(mask52);
-  __m256i hi_next = zero;  // the hi terms of column k - 1's products
-  __m256i carry = zero;
-  u64 nh = 0;              // how many
-  for (std::size_t k = 0; k + 1 < 2 * m; ++k) {
-    const std::size_t lo = k + 1 > m ? k + 1 - m : 0, hi = std::min(k, m - 1);
-    // Rows [lo, last); a square's: those with i < k - i, the diagonal apart.
-    const std::size_t last = !square ? hi + 1 : k == 0 ? lo : std::max(lo, (k - 1) / 2 + 1);
-    __m256i lsum = zero, hsum = zero;
-    const double* pa = A + 4 * lo;
-    const double* pb = B + 4 * (k - lo);
-    // Unrolled: one digit product is five vector operations, and the loop's
-    // own bookkeeping would otherwise take as many issue slots.
-#pragma GCC unroll 4
-    for (std::size_t c = last > lo ? last - lo : 0; c > 0; --c, pa += 4, pb -= 4) {
-      __m256i h, l;
-      split(_mm256_load_pd(pa), _mm256_load_pd(pb), h, l);
-      lsum = _mm256_sub_epi64(lsum, l);
-      hsum = _mm256_add_epi64(hsum, h);
-    }
-    if (square) {
-      lsum = _mm256_add_epi64(lsum, lsum);
-      hsum = _mm256_add_epi64(hsum, hsum);
-      if (k % 2 == 0) {  // the diagonal product a_(k/2)^2
-        __m256i h, l;
-        const __m256d x = _mm256_load_pd(A + 4 * (k / 2));
-        split(x, x, h, l);
-        lsum = _mm256_sub_epi64(lsum, l);
-        hsum = _mm256_add_epi64(hsum, h);
-      }
-    }
-    const u64 nl = hi - lo + 1;  // digit products in column k (a square's counted as added)
-    const __m256i v = _mm256_add_epi64(_mm256_add_epi64(_mm256_add_epi64(lsum, hi_next), carry),
-                                       bcast(column_fix(nl, nh, k == 0)));
-    store_vec(C + 4 * k, _mm256_and_si256(v, mask));
-    carry = _mm256_srli_epi64(v, 52);
-    hi_next = hsum;
-    nh = nl;
-  }
-  // Column 2m - 1: the hi terms of column 2m - 2 and the carry; the product
-  // is below 2^(104 m), so nothing carries out of it.
-  const __m256i v = _mm256_add_epi64(_mm256_add_epi64(hi_next, carry), bcast(column_fix(0, nh, false)));
-  store_vec(C + 4 * (2 * m - 1), _mm256_and_si256(v, mask));
-  store_vec(C + 4 * (2 * m), zero);
-  store_vec(C + 4 * (2 * m + 1), zero);
+  if (A == B) return square_columns(C, A, m);
+  product_column_pairs(C, A, B, m);
 }
 
 #endif  // BIGMUL_HAVE_AVX2_CODE

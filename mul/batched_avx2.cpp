@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -191,24 +192,29 @@ constexpr std::size_t karatsuba_chunk = 16;
 [[maybe_unused]] void mul_batched_avx2_karatsuba(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n, std::size_t G) {
   const std::size_t h = (n + 1) / 2, l = n - h, gh = G * h;
   const bool square = a == b;
-  // Per operand: the low halves, the high halves (zero above l limbs), |low - high|.
-  std::vector<limb_t> halves((square ? 3 : 6) * gh, 0), z(6 * gh), mid(2 * h + 1);
+  // Per operand: the low halves, the high halves (zero above l limbs),
+  // |low - high|; then the three products and the middle sum. Every limb is
+  // written before it is read: no zero-filling.
+  const std::size_t halves_size = (square ? 3 : 6) * gh;
+  const std::unique_ptr<limb_t[]> buffer(new limb_t[halves_size + 6 * gh + 2 * h + 1]);
+  limb_t *halves = buffer.get(), *z = halves + halves_size, *mid = z + 6 * gh;
   std::vector<unsigned char> neg(G, 0);  // whether (a0 - a1)(b0 - b1) < 0
   for (std::size_t k = 0; k < (square ? 1u : 2u); ++k) {
     const limb_t* x = k ? b : a;
-    limb_t *lo = halves.data() + 3 * k * gh, *hi = lo + gh, *d = hi + gh;
+    limb_t *lo = halves + 3 * k * gh, *hi = lo + gh, *d = hi + gh;
     for (std::size_t g = 0; g < G; ++g) {
       std::copy_n(x + g * n, h, lo + g * h);
       std::copy_n(x + g * n + h, l, hi + g * h);
+      if (l < h) hi[g * h + l] = 0;
       const bool below = bin::cmp_n(lo + g * h, hi + g * h, h) < 0;
       if (below) bin::sub_n(d + g * h, hi + g * h, lo + g * h, h);
       else bin::sub_n(d + g * h, lo + g * h, hi + g * h, h);
       neg[g] ^= static_cast<unsigned char>(below && !square);
     }
   }
-  const limb_t* x = halves.data();
+  const limb_t* x = halves;
   const limb_t* y = square ? x : x + 3 * gh;
-  limb_t *z0 = z.data(), *z2 = z0 + 2 * gh, *z1 = z2 + 2 * gh;
+  limb_t *z0 = z, *z2 = z0 + 2 * gh, *z1 = z2 + 2 * gh;
   mul_batched_avx2(z0, x, y, h, G);
   mul_batched_avx2(z2, x + gh, y + gh, h, G);
   mul_batched_avx2(z1, x + 2 * gh, y + 2 * gh, h, G);
@@ -218,11 +224,11 @@ constexpr std::size_t karatsuba_chunk = 16;
     std::copy_n(p0, 2 * h, rg);
     std::copy_n(p2, 2 * l, rg + 2 * h);  // x1 y1 < B^(2l)
     // a0 b1 + a1 b0 = x0 y0 + x1 y1 - (a0 - a1)(b0 - b1), at limb h.
-    limb_t c = bin::add_n(mid.data(), p0, p2, 2 * h);
-    if (neg[g]) c += bin::add_n(mid.data(), mid.data(), p1, 2 * h);
-    else c -= bin::sub_n(mid.data(), mid.data(), p1, 2 * h);
+    limb_t c = bin::add_n(mid, p0, p2, 2 * h);
+    if (neg[g]) c += bin::add_n(mid, mid, p1, 2 * h);
+    else c -= bin::sub_n(mid, mid, p1, 2 * h);
     mid[2 * h] = c;
-    const limb_t carry = bin::add_n(rg + h, rg + h, mid.data(), 2 * h + 1);
+    const limb_t carry = bin::add_n(rg + h, rg + h, mid, 2 * h + 1);
     bin::add_1(rg + 3 * h + 1, 2 * n - 3 * h - 1, carry);  // the product fits 2n limbs: nothing leaves
   }
 }

@@ -18,11 +18,12 @@ bool batched_avx2_supported();
 
 // Largest operand size (limbs) the lane kernel takes (its stack arrays).
 inline constexpr std::size_t batched_avx2_max_limbs = 128;
-// Largest size for which mul_batched routes a batch to the lanes: past it the
-// lanes' quadratic digit products lose to one-at-a-time products, which
-// reach Karatsuba and Toom-3 (bench/crypto, BIGMUL_BATCHED_ENGINE=avx2 against
-// =scalar, tells where).
-inline constexpr std::size_t batched_avx2_route_max_limbs = 32;
+// Largest size for which mul_batched routes a batch to the lanes (else one
+// product at a time, through Karatsuba and Toom-3): every size the lanes
+// take, since their own Karatsuba split (from 48 limbs) runs in cache-sized
+// chunks (bench/crypto, BIGMUL_BATCHED_ENGINE=avx2 against =scalar, tells
+// where the lanes win).
+inline constexpr std::size_t batched_avx2_route_max_limbs = batched_avx2_max_limbs;
 
 // Groups of four products per task when mul_batched spreads a batch over
 // threads (small tasks claimed one by one, as batched_ifma_task_groups says).

@@ -182,8 +182,8 @@ BIGMUL_AVX2 void mul_batched_avx2_impl(u64* r, const u64* a, const u64* b, std::
 // 3 h^2 instead of 4 h^2 lane digit products, for O(n) limb additions and two
 // more transposes a product. 48 limbs is an estimate from those counts.
 constexpr std::size_t karatsuba_min_limbs = 48;
-// Products per Karatsuba chunk: 16 of 64 limbs hold ~100 KB of halves and
-// half-size products.
+// Products per Karatsuba chunk: the halves and half-size products of 16
+// products of 128 limbs take about 100 KB.
 constexpr std::size_t karatsuba_chunk = 16;
 
 // One Karatsuba level over the batch: x = x1 B^h + x0 for each operand, the
@@ -247,8 +247,8 @@ void mul_batched_avx2(limb_t* r, const limb_t* a, const limb_t* b, std::size_t n
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   if (n >= karatsuba_min_limbs && prim::cpu_has_avx2_fma()) {
     // A chunk of products at a time, so that the halves and the three
-    // half-size products stay in cache (and their buffers are reused)
-    // instead of streaming the whole batch through memory three times.
+    // half-size products stay in cache instead of streaming the whole
+    // batch through memory three times.
     for (std::size_t g0 = 0; g0 < G; g0 += karatsuba_chunk)
       mul_batched_avx2_karatsuba(r + g0 * 2 * n, a + g0 * n, b == a ? a + g0 * n : b + g0 * n, n,
                                  std::min(karatsuba_chunk, G - g0));

@@ -100,30 +100,45 @@ BIGMUL_AVX2 inline void finish_product(u64* C, std::size_t m, const column_state
 inline std::size_t column_lo(std::size_t k, std::size_t m) { return k + 1 > m ? k + 1 - m : 0; }
 inline std::size_t column_hi(std::size_t k, std::size_t m) { return std::min(k, m - 1); }
 
-// A A, each off-diagonal product once and counted twice.
+// A A by columns in pairs as product_column_pairs below, each off-diagonal
+// product once and counted twice: column k (even) takes rows i < k/2 and the
+// diagonal a_(k/2)^2, column k + 1 rows i <= k/2.
 BIGMUL_AVX2 inline void square_columns(u64* C, const double* A, std::size_t m) {
   const __m256i zero = _mm256_setzero_si256();
   column_state st{zero, zero, 0};
-  for (std::size_t k = 0; k + 1 < 2 * m; ++k) {
-    const std::size_t lo = column_lo(k, m), hi = column_hi(k, m);
-    // Rows i < k - i, the diagonal apart.
-    const std::size_t last = k == 0 ? lo : std::max(lo, (k - 1) / 2 + 1);
-    __m256i lsum = zero, hsum = zero;
-    const double* pa = A + 4 * lo;
-    const double* pb = A + 4 * (k - lo);
-    // Unrolled: one digit product is five vector operations, and the loop's
-    // own bookkeeping would otherwise take as many issue slots.
-#pragma GCC unroll 4
-    for (std::size_t c = last > lo ? last - lo : 0; c > 0; --c, pa += 4, pb -= 4)
-      add_product(_mm256_load_pd(pa), _mm256_load_pd(pb), lsum, hsum);
-    lsum = _mm256_add_epi64(lsum, lsum);
-    hsum = _mm256_add_epi64(hsum, hsum);
-    if (k % 2 == 0) {  // the diagonal product a_(k/2)^2
-      const __m256d x = _mm256_load_pd(A + 4 * (k / 2));
-      add_product(x, x, lsum, hsum);
+  std::size_t k = 0;
+  for (; k + 2 < 2 * m; k += 2) {
+    const std::size_t lo0 = column_lo(k, m), lo1 = column_lo(k + 1, m), half = k / 2;
+    __m256i l0 = zero, h0 = zero, l1 = zero, h1 = zero;
+    if (lo0 < lo1 && lo0 < half) add_product(_mm256_load_pd(A + 4 * lo0), _mm256_load_pd(A + 4 * (k - lo0)), l0, h0);
+    if (lo1 <= half) add_product(_mm256_load_pd(A + 4 * half), _mm256_load_pd(A + 4 * (k + 1 - half)), l1, h1);
+    if (lo1 < half) {  // rows lo1 .. half - 1 of both
+      const double* pa = A + 4 * lo1;
+      const double* pb = A + 4 * (k - lo1);
+      __m256d b_next = _mm256_load_pd(pb + 4);
+#pragma GCC unroll 2
+      for (std::size_t c = half - lo1; c > 0; --c, pa += 4, pb -= 4) {
+        const __m256d a = _mm256_load_pd(pa), b = _mm256_load_pd(pb);
+        add_product(a, b_next, l1, h1);
+        add_product(a, b, l0, h0);
+        b_next = b;
+      }
     }
-    finish_column(C, k, lsum, hsum, hi - lo + 1, st);  // a square's products counted as added
+    l0 = _mm256_add_epi64(l0, l0);
+    h0 = _mm256_add_epi64(h0, h0);
+    l1 = _mm256_add_epi64(l1, l1);
+    h1 = _mm256_add_epi64(h1, h1);
+    const __m256d x = _mm256_load_pd(A + 4 * half);
+    add_product(x, x, l0, h0);
+    // A square's products counted as added: hi - lo + 1 per column.
+    finish_column(C, k, l0, h0, column_hi(k, m) - lo0 + 1, st);
+    finish_column(C, k + 1, l1, h1, column_hi(k + 1, m) - lo1 + 1, st);
   }
+  // Column 2m - 2: the diagonal a_(m-1)^2 only.
+  __m256i l = zero, h = zero;
+  const __m256d x = _mm256_load_pd(A + 4 * (m - 1));
+  add_product(x, x, l, h);
+  finish_column(C, k, l, h, 1, st);
   finish_product(C, m, st);
 }
 

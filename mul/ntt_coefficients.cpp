@@ -32,6 +32,19 @@ inline lane_at pack_lane(std::size_t r, unsigned l, unsigned width) {
   return {static_cast<long long>(c - 64 * r / width), static_cast<long long>(64 * k - c * width)};
 }
 
+// A run's lane patterns for `bits`, built once per thread and kept while
+// the thread's runs keep the same coefficient size.
+template <class Pattern, Pattern (*Build)(unsigned)>
+const Pattern& patterns_for(unsigned bits) {
+  thread_local unsigned cached_bits = 0;
+  thread_local Pattern P;
+  if (cached_bits != bits) {
+    P = Build(bits);
+    cached_bits = bits;
+  }
+  return P;
+}
+
 #if defined(BIGMUL_HAVE_IFMA_CODE)
 // Coefficients j .. j + 8 (j a multiple of 8) in one step: coefficient j + l
 // reads limbs i_l = (j + l) bits / 64 and i_l + 1, at most 9 limbs from
@@ -56,12 +69,7 @@ extract_pattern extract_patterns(unsigned bits) {
 // dst[j - b] for j in [j_begin, j_end) (multiples of 8).
 BIGMUL_IFMA void extract_run_ifma(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t j_begin,
                                   std::size_t j_end, unsigned bits) {
-  thread_local unsigned cached_bits = 0;
-  thread_local extract_pattern P;
-  if (cached_bits != bits) {
-    P = extract_patterns(bits);
-    cached_bits = bits;
-  }
+  const extract_pattern& P = patterns_for<extract_pattern, extract_patterns>(bits);
   const __m512i mask = _mm512_set1_epi64(static_cast<long long>((std::uint64_t{1} << bits) - 1)),
                 one = _mm512_set1_epi64(1), s63 = _mm512_set1_epi64(63);
   for (std::size_t j = j_begin; j < j_end; j += 8) {
@@ -104,12 +112,7 @@ extract_pattern4 extract_patterns4(unsigned bits) {
 // dst[j - b] for j in [j_begin, j_end) (multiples of 4).
 BIGMUL_AVX2 void extract_run_avx2(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t j_begin,
                                   std::size_t j_end, unsigned bits) {
-  thread_local unsigned cached_bits = 0;
-  thread_local extract_pattern4 P;
-  if (cached_bits != bits) {
-    P = extract_patterns4(bits);
-    cached_bits = bits;
-  }
+  const extract_pattern4& P = patterns_for<extract_pattern4, extract_patterns4>(bits);
   const __m256i mask = _mm256_set1_epi64x(static_cast<long long>((std::uint64_t{1} << bits) - 1)),
                 s63 = _mm256_set1_epi64x(63);
   for (std::size_t j = j_begin; j < j_end; j += 4) {
@@ -233,12 +236,7 @@ BIGMUL_IFMA inline __m512d mulmod_shoup8(__m512d x, __m512d w, __m512d w_p, __m5
 }
 BIGMUL_IFMA void wide_residues_ifma(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t j_begin,
                                     std::size_t j_end, unsigned bits, const wide_constants& k) {
-  thread_local unsigned cached_bits = 0;
-  thread_local extract_pattern P;
-  if (cached_bits != bits) {
-    P = extract_patterns(bits);
-    cached_bits = bits;
-  }
+  const extract_pattern& P = patterns_for<extract_pattern, extract_patterns>(bits);
   const double pd = static_cast<double>(k.m.p);
   const __m512d W1 = _mm512_set1_pd(k.w1), W1p = _mm512_set1_pd(k.w1_p), W2 = _mm512_set1_pd(k.w2),
                 W2p = _mm512_set1_pd(k.w2_p), Pv = _mm512_set1_pd(pd), Pinv = _mm512_set1_pd(1.0 / pd),

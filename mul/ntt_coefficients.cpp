@@ -164,48 +164,70 @@ const wide_constants& wide_constants_for(std::uint64_t p) {
 // pieces c0 + c1 2^43 + c2 2^86 (b <= 127: c2 < 2^41), exact doubles; c1
 // (2^43 mod p) and c2 (2^86 mod p) are Shoup products within p/2 + 1 each
 // (fft/ntt_avx2_arith.hpp), the sum below 2^51 reduced to [-p/2 - 1, p/2 + 1]
-// and moved into [0, p). For j in [j_begin, j_end) (a multiple of 4 of
-// them): each reads src[(j bits) / 64 .. + 3), which the caller keeps
-// inside the limbs.
+// and moved into [0, p).
+// The cut in vector too: lane l (coefficient j + l, j a multiple of 4)
+// reads the three limbs from its first, i_l = (j + l) bits / 64, as two
+// 128-bit loads, lanes paired into vectors and unpacked into one vector per
+// limb of the window. The lanes' limb offsets from i_0 and shifts repeat
+// every 16 steps (64 coefficients, wide_patterns4). Why not scalar: a
+// variable shift pair per limb, without BMI2's shlx/shrx, is several
+// micro-ops on Intel cores, and the scalar cut cost more than the
+// arithmetic. The prefetch 1.5 KiB ahead: the limbs stream from memory once
+// per prime, and each step's long arithmetic leaves too few loads in flight
+// for the hardware prefetcher alone. Reads src[i_l .. i_l + 4): the caller
+// keeps j bits / 64 + 4 <= len for every coefficient j.
+struct wide_pattern4 {
+  alignas(32) long long shift[16][4];
+  long long word[16][4];
+};
+wide_pattern4 wide_patterns4(unsigned bits) {
+  wide_pattern4 P{};
+  for (unsigned v = 0; v < 16; ++v)
+    for (unsigned l = 0; l < 4; ++l) {
+      const lane_at a = cut_lane(std::size_t{4} * v, l, bits);
+      P.word[v][l] = a.word;
+      P.shift[v][l] = a.shift;
+    }
+  return P;
+}
 // x < 2^52 as doubles (a named function: clang gives a lambda no target).
 BIGMUL_AVX2 inline __m256d exact_double(__m256i x, const fft::avx2::vconst& c) {
   return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, c.exp52)), _mm256_set1_pd(fft::avx2::two52));
 }
+// dst[j - b] for j in [j_begin, j_end) (multiples of 4).
 BIGMUL_AVX2 void wide_residues_avx2(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t j_begin,
                                     std::size_t j_end, unsigned bits, const wide_constants& k) {
   using namespace fft::avx2;
+  const wide_pattern4& P = patterns_for<wide_pattern4, wide_patterns4>(bits);
   const vconst c = make_vconst(k.m.p);
   const __m256d W1 = _mm256_set1_pd(k.w1), W1p = _mm256_set1_pd(k.w1_p), W2 = _mm256_set1_pd(k.w2),
-                W2p = _mm256_set1_pd(k.w2_p),
-                two52v = _mm256_set1_pd(two52), zero = _mm256_setzero_pd();
-  const __m256i m43 = _mm256_set1_epi64x((1ll << 43) - 1);
-  const std::uint64_t hmask = (std::uint64_t{1} << (bits - 64)) - 1;
-  // The cut in scalar (a shift pair a limb: cheaper than gathers), the arithmetic 4 a vector.
-  constexpr std::size_t block = 64;
-  alignas(32) std::uint64_t lo[block], hi[block];
-  std::size_t off = j_begin * bits;
-  for (std::size_t j0 = j_begin; j0 < j_end; j0 += block) {
-    const std::size_t len = std::min(block, j_end - j0);
-    for (std::size_t q = 0; q < len; ++q, off += bits) {
-      const std::size_t i = off >> 6;
-      const unsigned s = static_cast<unsigned>(off & 63), rs = 63 - s;  // (v << 1) << (63 - s): v << (64 - s)
-      const std::uint64_t x0 = src[i], x1 = src[i + 1], x2 = src[i + 2];
-      lo[q] = (x0 >> s) | ((x1 << 1) << rs);
-      hi[q] = ((x1 >> s) | ((x2 << 1) << rs)) & hmask;
-    }
-    for (std::size_t q = 0; q < len; q += 4) {
-      const __m256i l = _mm256_load_si256(reinterpret_cast<const __m256i*>(lo + q)),
-                    h = _mm256_load_si256(reinterpret_cast<const __m256i*>(hi + q));
-      const __m256i c0 = _mm256_and_si256(l, m43);
-      const __m256i c1 = _mm256_and_si256(_mm256_or_si256(_mm256_srli_epi64(l, 43), _mm256_slli_epi64(h, 21)), m43);
-      const __m256i c2 = _mm256_srli_epi64(h, 22);
-      const __m256d t = _mm256_add_pd(_mm256_add_pd(exact_double(c0, c), mulmod_shoup(exact_double(c1, c), W1, W1p, c)),
-                                      mulmod_shoup(exact_double(c2, c), W2, W2p, c));
-      __m256d r = reduce(t, c);
-      r = _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, zero, _CMP_LT_OQ), c.p));  // [0, p)
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + (j0 + q - b)),
-                          _mm256_xor_si256(_mm256_castpd_si256(_mm256_add_pd(r, two52v)), c.exp52));
-    }
+                W2p = _mm256_set1_pd(k.w2_p), two52v = _mm256_set1_pd(two52), zero = _mm256_setzero_pd();
+  const __m256i m43 = _mm256_set1_epi64x((1ll << 43) - 1), s64 = _mm256_set1_epi64x(64),
+                hmask = _mm256_set1_epi64x(static_cast<long long>((std::uint64_t{1} << (bits - 64)) - 1));
+  for (std::size_t j = j_begin; j < j_end; j += 4) {
+    const unsigned v = static_cast<unsigned>((j >> 2) & 15);
+    const limb_t* at = src + ((j * bits) >> 6);
+    _mm_prefetch(reinterpret_cast<const char*>(at + 192), _MM_HINT_T0);
+    const limb_t *a0 = at + P.word[v][0], *a1 = at + P.word[v][1], *a2 = at + P.word[v][2], *a3 = at + P.word[v][3];
+    const __m256i p0 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(a2), reinterpret_cast<const __m128i*>(a0)),
+                  p1 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(a3), reinterpret_cast<const __m128i*>(a1)),
+                  q0 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(a2 + 2), reinterpret_cast<const __m128i*>(a0 + 2)),
+                  q1 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(a3 + 2), reinterpret_cast<const __m128i*>(a1 + 2));
+    const __m256i w0 = _mm256_unpacklo_epi64(p0, p1), w1 = _mm256_unpackhi_epi64(p0, p1),
+                  w2 = _mm256_unpacklo_epi64(q0, q1);
+    // vpsllvq by 64 gives 0: a shift of 0 needs no case.
+    const __m256i s = _mm256_load_si256(reinterpret_cast<const __m256i*>(P.shift[v])), rs = _mm256_sub_epi64(s64, s);
+    const __m256i l = _mm256_or_si256(_mm256_srlv_epi64(w0, s), _mm256_sllv_epi64(w1, rs));
+    const __m256i h = _mm256_and_si256(_mm256_or_si256(_mm256_srlv_epi64(w1, s), _mm256_sllv_epi64(w2, rs)), hmask);
+    const __m256i c0 = _mm256_and_si256(l, m43);
+    const __m256i c1 = _mm256_and_si256(_mm256_or_si256(_mm256_srli_epi64(l, 43), _mm256_slli_epi64(h, 21)), m43);
+    const __m256i c2 = _mm256_srli_epi64(h, 22);
+    const __m256d t = _mm256_add_pd(_mm256_add_pd(exact_double(c0, c), mulmod_shoup(exact_double(c1, c), W1, W1p, c)),
+                                    mulmod_shoup(exact_double(c2, c), W2, W2p, c));
+    __m256d r = reduce(t, c);
+    r = _mm256_add_pd(r, _mm256_and_pd(_mm256_cmp_pd(r, zero, _CMP_LT_OQ), c.p));  // [0, p)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + (j - b)),
+                        _mm256_xor_si256(_mm256_castpd_si256(_mm256_add_pd(r, two52v)), c.exp52));
   }
 }
 #endif
@@ -295,13 +317,14 @@ void ntt_wide_residues_lanes(std::uint64_t* dst, const limb_t* src, std::size_t 
   }
 #endif
 #if defined(BIGMUL_HAVE_AVX2_CODE)
-  // Whole vectors while every lane's three limbs lie inside src: j bits < 64 (len - 2).
-  if ((lanes == 0 || lanes == 4) && j == b && vector_prime && len > 2 && prim::cpu_has_avx2_fma()) {
-    const std::size_t safe = std::min(e, (len - 2) * 64 / bits);
-    if (safe > b + 4) {
-      const std::size_t end = b + (safe - b) / 4 * 4;
-      wide_residues_avx2(dst, src, b, b, end, bits, k);
-      j = end;
+  // Whole vectors of 4 from the first multiple of 4, each lane's four limbs
+  // inside src: coefficients below (len - 3) 64 / bits.
+  if ((lanes == 0 || lanes == 4) && j == b && vector_prime && len > 3 && prim::cpu_has_avx2_fma()) {
+    const std::size_t vec_begin = (b + 3) / 4 * 4, vec_end = std::min(e, (len - 3) * 64 / bits) / 4 * 4;
+    if (vec_end > vec_begin) {
+      scalar_to(vec_begin);
+      wide_residues_avx2(dst, src, b, vec_begin, vec_end, bits, k);
+      j = vec_end;
     }
   }
 #endif

@@ -94,6 +94,8 @@ BIGMUL_IFMA void extract_run_ifma(std::uint64_t* dst, const limb_t* src, std::si
 // from i_0 and the four from i_0 + 1, each permuted by 32-bit pairs, give
 // every lane its two; the pattern repeats every 16 steps (64 coefficients).
 // Reads src[i_0 .. i_0 + 5): the caller keeps (j_end - 4) bits / 64 + 5 <= len.
+// The prefetch 3 KiB ahead: the limbs stream from memory once per prime, and
+// the hardware prefetcher alone left this loop waiting on them.
 struct extract_pattern4 {
   alignas(32) int pair[16][8];  // limb d of a lane as 32-bit halves 2d, 2d + 1
   alignas(32) long long shift[16][4];
@@ -118,6 +120,7 @@ BIGMUL_AVX2 void extract_run_avx2(std::uint64_t* dst, const limb_t* src, std::si
   for (std::size_t j = j_begin; j < j_end; j += 4) {
     const unsigned v = static_cast<unsigned>((j >> 2) & 15);
     const limb_t* at = src + ((j * bits) >> 6);
+    _mm_prefetch(reinterpret_cast<const char*>(at + 384), _MM_HINT_T0);
     const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at)),
                   x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + 1));
     const __m256i pair = _mm256_load_si256(reinterpret_cast<const __m256i*>(P.pair[v])),
@@ -337,11 +340,11 @@ void ntt_wide_residues(std::uint64_t* dst, const limb_t* src, std::size_t len, s
 }
 
 void ntt_load_coefficients(std::uint64_t* dst, std::size_t n, const limb_t* src, std::size_t len, std::size_t count,
-                           unsigned bits, std::uint64_t p, unsigned threads) {
+                           unsigned bits, std::uint64_t p, unsigned threads, unsigned lanes) {
   if (bits > 64) {
     prim::parallel_chunks(n, std::size_t{1} << 13, threads, [&](std::size_t b, std::size_t e) {
       const std::size_t mid = std::min(std::max(b, count), e);
-      ntt_wide_residues(dst + b, src, len, b, mid, bits, p);
+      ntt_wide_residues_lanes(dst + b, src, len, b, mid, bits, p, lanes);
       std::fill(dst + mid, dst + e, std::uint64_t{0});
     });
     return;

@@ -84,9 +84,9 @@ void ntt_wide_residues_lanes(std::uint64_t* dst, const limb_t* src, std::size_t 
 
 // dst[0 .. n) = coefficients 0 .. count of src[0 .. len) as residues mod p in
 // [0, 2p) (what every NTT engine's forward transform takes), zero-padded.
-// count <= n.
+// count <= n. lanes: the wide cut's (ntt_wide_residues_lanes).
 void ntt_load_coefficients(std::uint64_t* dst, std::size_t n, const limb_t* src, std::size_t len, std::size_t count,
-                           unsigned bits, std::uint64_t p, unsigned threads);
+                           unsigned bits, std::uint64_t p, unsigned threads, unsigned lanes = 0);
 
 // dst[j - b] = coefficient j of src[0 .. len) for j in [b, e), as is (below
 // 2^bits, not reduced): for an engine that reduces a block in place with

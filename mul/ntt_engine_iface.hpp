@@ -103,7 +103,7 @@ struct ntt_plan_adapter {
   // An operand's first `coefficients` coefficients as residues, zero-padded.
   static void load(const Plan& p, u64* x, const limb_t* src, std::size_t len, std::size_t coefficients,
                    unsigned bits, unsigned th) {
-    ntt_load_plan_coefficients(p, x, src, len, coefficients, bits, th);
+    ntt_load_plan_coefficients(p, x, src, len, coefficients, bits, th, CutLanes);
   }
   // x's forward transform, x[len ..) zero.
   static void forward(const Plan& p, u64* x, std::size_t len, unsigned th) { ntt_forward_operand(p, x, len, th); }

@@ -68,15 +68,16 @@ void ntt_product_inverse(const Plan& plan, fft::u64* x, const fft::u64* y, unsig
 }
 
 // An operand's first `coefficients` coefficients (whole limbs, bits == 64,
-// or b-bit pieces of binary limbs) as residues, zero-padded.
+// or b-bit pieces of binary limbs) as residues, zero-padded; lanes: the
+// cuts' vector width (ntt_extract_coefficients; 0: the processor's best).
 template <class Plan>
 void ntt_load_plan_coefficients(const Plan& plan, fft::u64* x, const limb_t* src, std::size_t len,
-                           std::size_t coefficients, unsigned bits, unsigned th) {
+                                std::size_t coefficients, unsigned bits, unsigned th, unsigned lanes = 0) {
   if (bits == 64) {
     ntt_load_operand(plan, x, src, coefficients, th);
   } else if (bits > 64) {  // wide: reduced as they are cut (ntt_wide_residues)
     ntt_load_coefficients(x, std::max(coefficients, ntt_padded_extent(plan, coefficients, th)), src, len,
-                          coefficients, bits, plan.modulus(), th);
+                          coefficients, bits, plan.modulus(), th, lanes);
   } else if constexpr (requires { plan.reduce(x, len); }) {
     // Extracted and reduced 2048 at a time, the block still in L1.
     const std::size_t end = std::max(coefficients, ntt_padded_extent(plan, coefficients, th));
@@ -84,7 +85,7 @@ void ntt_load_plan_coefficients(const Plan& plan, fft::u64* x, const limb_t* src
       const std::size_t mid = std::min(std::max(b, coefficients), e);
       for (std::size_t k = b; k < mid; k += 2048) {
         const std::size_t ke = std::min(mid, k + 2048);
-        ntt_extract_coefficients(x + k, src, len, k, ke, bits);
+        ntt_extract_coefficients(x + k, src, len, k, ke, bits, lanes);
         plan.reduce(x + k, ke - k);
       }
       std::fill(x + mid, x + e, fft::u64{0});

@@ -72,18 +72,28 @@ struct from_limbs_src {
     return load_limbs(s, j + r * m, c);
   }
 };
+// The three thirds' lines `ahead` doubles ahead of x: 2 KiB where the
+// radix-3 stage streams them from memory (thirds of >= 2^20 points), else
+// 0 (as prefetch4 in fft/ntt_avx2_transform.cpp, which says why).
+inline std::size_t prefetch_ahead3(std::size_t m) { return m >= (std::size_t{1} << 20) ? 256 : 0; }
+BIGMUL_AVX2 inline void prefetch3(const void* x, std::size_t m, std::size_t ahead) {
+  const double* d = static_cast<const double*>(x);
+  for (unsigned r = 0; r < 3; ++r) _mm_prefetch(reinterpret_cast<const char*>(d + r * m + ahead), _MM_HINT_T0);
+}
 template <bool Full, class Src>
 BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, std::size_t j_end,
                                     const radix3_tables& T, const double* full, u64& base1, u64& base2, u64 p,
                                     std::size_t nonzero, const Src& in) {
   const vconst c = make_vconst(p);
   const __m256d c3 = _mm256_set1_pd(T.cube[0]), c3p = _mm256_set1_pd(T.cube_p[0]);
+  const std::size_t ahead = prefetch_ahead3(m);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
     const __m256d b1 = _mm256_set1_pd(signed_rep(base1, p)), b2 = _mm256_set1_pd(signed_rep(base2, p));
     const std::size_t len = std::min(radix3_tables::block, j_end - j0);
     const bool zero1 = j0 + m >= nonzero, zero2 = j0 + 2 * m >= nonzero;
     for (std::size_t i = 0; i < len; i += 4) {
       u64* x = a + j0 + i;
+      prefetch3(x, m, ahead);
       const twiddles3<Full> w = twiddles_at<Full>(full, m, j0 + i, i, b1, b2, T.tw[0][0], T.tw_p[0][0], T.tw[0][1],
                                                   T.tw_p[0][1], c);
       const __m256d x0 = in(0, j0 + i, c);
@@ -127,11 +137,13 @@ BIGMUL_AVX2 void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, 
   const vconst c = make_vconst(p);
   const __m256d S = _mm256_set1_pd(s), Sp = _mm256_set1_pd(sp);
   const __m256d c3 = _mm256_set1_pd(T.cube[1]), c3p = _mm256_set1_pd(T.cube_p[1]);
+  const std::size_t ahead = prefetch_ahead3(m);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
     const __m256d b1 = _mm256_set1_pd(signed_rep(base1, p)), b2 = _mm256_set1_pd(signed_rep(base2, p));
     const std::size_t len = std::min(radix3_tables::block, j_end - j0);
     for (std::size_t i = 0; i < len; i += 4) {
       double* x = reinterpret_cast<double*>(a + j0 + i);
+      prefetch3(x, m, ahead);
       const twiddles3<Full> w = twiddles_at<Full>(full, m, j0 + i, i, b1, b2, T.tw[1][0], T.tw_p[1][0], T.tw[1][1],
                                                   T.tw_p[1][1], c);
       const __m256d z0 = Scaled ? mulmod_shoup(ld(x), S, Sp, c) : ld(x),

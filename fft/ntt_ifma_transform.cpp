@@ -227,7 +227,17 @@ struct level_tables {
     return {fiw + at, fiwq + at, iw + c, iwq + c, ceil_log2(F)};
   }
   static bool big(std::size_t t) { return t > T52::cap; }
+  std::size_t ahead = 0;  // the passes' prefetch distance (prefetch_ahead)
 };
+// The pairs' and quads' prefetch distance in u64: 2 KiB in transforms of at
+// least 2^20 points, whose passes stream the data from memory (each step's
+// arithmetic leaves too few loads in flight for the hardware prefetcher
+// alone), and past a block's end reach the next block, the one the
+// depth-first recursion visits next; 0 below (the data stays in the caches,
+// and with two threads a prefetch past a block's end pulls lines away from
+// the thread writing the next block), which keeps the loops branch-free.
+inline std::size_t prefetch_ahead(std::size_t points) { return points >= (std::size_t{1} << 20) ? 256 : 0; }
+BIGMUL_IFMA inline void prefetch_at(const u64* x) { _mm_prefetch(reinterpret_cast<const char*>(x), _MM_HINT_T0); }
 
 // The first pair of levels of a u64 operand whose a[nonzero ..) is zero
 // (block 0, t = size / 2): x_q at j is zero from j = nonzero - q h on, so
@@ -237,11 +247,16 @@ struct level_tables {
 // Z = 0 is the whole pair: levels t and t/2 fused (radix 4) on one block of
 // 2t values, x0..x3 = a[j], a[j + t/2], a[j + t], a[j + 3t/2] for j < t/2:
 // half the loads and stores of two radix-2 passes, the same multiplies.
-template <int Z, class TT, class TH>
-BIGMUL_IFMA inline void pair_first_run(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const TT& Lt,
-                                       const TH& Lh, const vconst& c) {
+// Prefetch: whether ahead > 0 (the loop without the prefetches otherwise).
+template <int Z, bool Prefetch, class TT, class TH>
+BIGMUL_IFMA inline void pair_first_loop(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const TT& Lt,
+                                        const TH& Lh, const vconst& c, std::size_t ahead) {
   const std::size_t h = t / 2;
   for (std::size_t j = j0; j < j1; j += 8) {
+    if constexpr (Prefetch) {
+      const u64* f = a + j + ahead;
+      prefetch_at(f), prefetch_at(f + h), prefetch_at(f + t), prefetch_at(f + t + h);
+    }
     __m512i x0 = load(a + j), x1, x2, x3;
     if constexpr (Z == 0) {
       x1 = load(a + j + h);
@@ -273,27 +288,37 @@ BIGMUL_IFMA inline void pair_first_run(u64* a, std::size_t t, std::size_t j0, st
     store(a + j + t + h, x3);
   }
 }
+template <int Z, class TT, class TH>
+BIGMUL_IFMA inline void pair_first_run(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const TT& Lt,
+                                       const TH& Lh, const vconst& c, std::size_t ahead) {
+  if (ahead != 0) return pair_first_loop<Z, true>(a, t, j0, j1, Lt, Lh, c, ahead);
+  pair_first_loop<Z, false>(a, t, j0, j1, Lt, Lh, c, 0);
+}
 template <class TT, class TH>
 BIGMUL_IFMA void pair_forward_partial(u64* a, std::size_t t, const TT& Lt, const TH& Lh, const vconst& c,
-                                      std::size_t nonzero) {
+                                      std::size_t nonzero, std::size_t ahead) {
   const std::size_t h = t / 2;
   const auto end = [&](std::size_t q) {  // the first j where x_q is zero
     const std::size_t at = nonzero > q * h ? nonzero - q * h : 0;
     return std::min(h, (at + 7) / 8 * 8);
   };
   const std::size_t e3 = end(3), e2 = end(2), e1 = end(1);
-  pair_first_run<0>(a, t, 0, e3, Lt, Lh, c);
-  pair_first_run<1>(a, t, e3, e2, Lt, Lh, c);
-  pair_first_run<2>(a, t, e2, e1, Lt, Lh, c);
-  pair_first_run<3>(a, t, e1, h, Lt, Lh, c);
+  pair_first_run<0>(a, t, 0, e3, Lt, Lh, c, ahead);
+  pair_first_run<1>(a, t, e3, e2, Lt, Lh, c, ahead);
+  pair_first_run<2>(a, t, e2, e1, Lt, Lh, c, ahead);
+  pair_first_run<3>(a, t, e1, h, Lt, Lh, c, ahead);
 }
 // The inverse of a whole pair: level t/2 then level t, with the inverse's
 // twiddles (see level_inverse_run).
-template <class TT, class TH>
-BIGMUL_IFMA inline void pair_inverse(u64* a, std::size_t t, const TT& Lt, const TH& Lh, const vconst& c,
-                                     std::size_t j0 = 0, std::size_t j1 = ~std::size_t{0}) {
+template <bool Prefetch, class TT, class TH>
+BIGMUL_IFMA inline void pair_inverse_loop(u64* a, std::size_t t, const TT& Lt, const TH& Lh, const vconst& c,
+                                          std::size_t ahead, std::size_t j0, std::size_t j1) {
   const std::size_t h = t / 2;
   for (std::size_t j = j0; j < std::min(j1, h); j += 8) {
+    if constexpr (Prefetch) {
+      const u64* f = a + j + ahead;
+      prefetch_at(f), prefetch_at(f + h), prefetch_at(f + t), prefetch_at(f + t + h);
+    }
     __m512i x0 = load(a + j), x1 = load(a + j + h), x2 = load(a + j + t), x3 = load(a + j + t + h);
     dit_negated(x0, x1, Lh, j, c);
     dit_negated(x2, x3, Lh, j, c);
@@ -304,6 +329,12 @@ BIGMUL_IFMA inline void pair_inverse(u64* a, std::size_t t, const TT& Lt, const 
     store(a + j + t, x2);
     store(a + j + t + h, x3);
   }
+}
+template <class TT, class TH>
+BIGMUL_IFMA inline void pair_inverse(u64* a, std::size_t t, const TT& Lt, const TH& Lh, const vconst& c,
+                                     std::size_t ahead, std::size_t j0 = 0, std::size_t j1 = ~std::size_t{0}) {
+  if (ahead != 0) return pair_inverse_loop<true>(a, t, Lt, Lh, c, ahead, j0, j1);
+  pair_inverse_loop<false>(a, t, Lt, Lh, c, 0, j0, j1);
 }
 
 // Four levels (t, t/2, t/4, t/8: radix 16) on one block of 2t values in
@@ -329,9 +360,12 @@ BIGMUL_IFMA inline void radix16_level(__m512i (&x)[16], const TW& L, std::size_t
 // with the inverse's twiddles. L1 .. L8: levels t, t/2, t/4, t/8.
 template <bool Inverse, class T1, class T2, class T4, class T8>
 BIGMUL_IFMA inline void quad_run(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const T1& L1, const T2& L2,
-                                 const T4& L4, const T8& L8, const vconst& c) {
+                                 const T4& L4, const T8& L8, const vconst& c, std::size_t ahead) {
   const std::size_t q = t / 8;
   for (std::size_t j = j0; j < j1; j += 8) {
+    if (ahead != 0)  // 16 rows: more than the hardware prefetcher follows
+#pragma GCC unroll 16
+      for (int k = 0; k < 16; ++k) prefetch_at(a + j + k * q + ahead);
     __m512i x[16];
 #pragma GCC unroll 16
     for (int k = 0; k < 16; ++k) x[k] = load(a + j + k * q);
@@ -358,16 +392,16 @@ BIGMUL_IFMA void quad_forward_range_p(u64* a, std::size_t t, std::size_t j0, std
                                       u64 p) {
   const vconst c = make_vconst(p);
   if (!L.big(t / 8))
-    return quad_run<false>(a, t, j0, j1, L.split(t), L.split(t / 2), L.split(t / 4), L.table(t / 8), c);
-  quad_run<false>(a, t, j0, j1, L.split(t), L.split(t / 2), L.split(t / 4), L.split(t / 8), c);
+    return quad_run<false>(a, t, j0, j1, L.split(t), L.split(t / 2), L.split(t / 4), L.table(t / 8), c, L.ahead / 4);
+  quad_run<false>(a, t, j0, j1, L.split(t), L.split(t / 2), L.split(t / 4), L.split(t / 8), c, L.ahead / 4);
 }
 BIGMUL_IFMA void quad_inverse_range_p(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const level_tables& L,
                                       u64 p) {
   const vconst c = make_vconst(p);
   if (!L.big(t / 8))
     return quad_run<true>(a, t, j0, j1, L.split_inv(t), L.split_inv(t / 2), L.split_inv(t / 4), L.table_inv(t / 8),
-                          c);
-  quad_run<true>(a, t, j0, j1, L.split_inv(t), L.split_inv(t / 2), L.split_inv(t / 4), L.split_inv(t / 8), c);
+                          c, L.ahead / 4);
+  quad_run<true>(a, t, j0, j1, L.split_inv(t), L.split_inv(t / 2), L.split_inv(t / 4), L.split_inv(t / 8), c, L.ahead / 4);
 }
 
 // A pair of levels (t, t/2) with each level's twiddle source.
@@ -375,22 +409,22 @@ BIGMUL_IFMA void level_pair_forward_partial(u64* a, std::size_t t, const level_t
                                             std::size_t nonzero = ~std::size_t{0}) {
   const std::size_t h = t / 2;
   if (nonzero >= 2 * t) {
-    if (!L.big(t)) return pair_first_run<0>(a, t, 0, h, L.table(t), L.table(h), c);
-    if (!L.big(h)) return pair_first_run<0>(a, t, 0, h, L.split(t), L.table(h), c);
-    return pair_first_run<0>(a, t, 0, h, L.split(t), L.split(h), c);
+    if (!L.big(t)) return pair_first_run<0>(a, t, 0, h, L.table(t), L.table(h), c, L.ahead);
+    if (!L.big(h)) return pair_first_run<0>(a, t, 0, h, L.split(t), L.table(h), c, L.ahead);
+    return pair_first_run<0>(a, t, 0, h, L.split(t), L.split(h), c, L.ahead);
   }
-  if (!L.big(t)) return pair_forward_partial(a, t, L.table(t), L.table(h), c, nonzero);
-  if (!L.big(h)) return pair_forward_partial(a, t, L.split(t), L.table(h), c, nonzero);
-  pair_forward_partial(a, t, L.split(t), L.split(h), c, nonzero);
+  if (!L.big(t)) return pair_forward_partial(a, t, L.table(t), L.table(h), c, nonzero, L.ahead);
+  if (!L.big(h)) return pair_forward_partial(a, t, L.split(t), L.table(h), c, nonzero, L.ahead);
+  pair_forward_partial(a, t, L.split(t), L.split(h), c, nonzero, L.ahead);
 }
 BIGMUL_IFMA inline void level_pair_forward(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
   level_pair_forward_partial(a, t, L, c);
 }
 BIGMUL_IFMA inline void level_pair_inverse(u64* a, std::size_t t, const level_tables& L, const vconst& c) {
   const std::size_t h = t / 2;
-  if (!L.big(t)) return pair_inverse(a, t, L.table_inv(t), L.table_inv(h), c);
-  if (!L.big(h)) return pair_inverse(a, t, L.split_inv(t), L.table_inv(h), c);
-  pair_inverse(a, t, L.split_inv(t), L.split_inv(h), c);
+  if (!L.big(t)) return pair_inverse(a, t, L.table_inv(t), L.table_inv(h), c, L.ahead);
+  if (!L.big(h)) return pair_inverse(a, t, L.split_inv(t), L.table_inv(h), c, L.ahead);
+  pair_inverse(a, t, L.split_inv(t), L.split_inv(h), c, L.ahead);
 }
 
 // nonzero < size (block 0 of a zero-padded operand): a[nonzero ..) is zero.
@@ -404,7 +438,8 @@ BIGMUL_IFMA void leaf_forward(u64* a, std::size_t size, const level_tables& L, u
   }
   for (; t >= 16; t /= 4) {  // pairs of levels while both have >= 8 butterflies a block
     const table_tw Lt = L.table(t), Lh = L.table(t / 2);  // leaf levels are below the cap
-    for (std::size_t k = 0; k < size; k += 2 * t) pair_first_run<0>(a + k, t, 0, t / 2, Lt, Lh, c);
+    const std::size_t ahead = 2 * t == size ? L.ahead : 0;  // the leaf's first pair: the next leaf ahead
+    for (std::size_t k = 0; k < size; k += 2 * t) pair_first_run<0>(a + k, t, 0, t / 2, Lt, Lh, c, ahead);
   }
   if (t == 8)
     for (std::size_t k = 0; k < size; k += 16) level_forward_run(a + k, a + k + 8, 0, 8, L.table(8), c);
@@ -433,7 +468,8 @@ BIGMUL_IFMA void leaf_inverse(u64* a, std::size_t size, const level_tables& L, u
   }
   for (; t < size; t *= 4) {
     const table_tw Lt = L.table_inv(t), Lh = L.table_inv(t / 2);
-    for (std::size_t k = 0; k < size; k += 2 * t) pair_inverse(a + k, t, Lt, Lh, c);
+    const std::size_t ahead = 2 * t == size ? L.ahead : 0;  // the leaf's last pair
+    for (std::size_t k = 0; k < size; k += 2 * t) pair_inverse(a + k, t, Lt, Lh, c, ahead);
   }
 }
 
@@ -460,17 +496,17 @@ BIGMUL_IFMA void pair_forward_range_p(u64* a, std::size_t t, std::size_t j0, std
                                       u64 p) {
   const vconst c = make_vconst(p);
   const std::size_t h = t / 2;
-  if (!L.big(t)) return pair_first_run<0>(a, t, j0, j1, L.table(t), L.table(h), c);
-  if (!L.big(h)) return pair_first_run<0>(a, t, j0, j1, L.split(t), L.table(h), c);
-  pair_first_run<0>(a, t, j0, j1, L.split(t), L.split(h), c);
+  if (!L.big(t)) return pair_first_run<0>(a, t, j0, j1, L.table(t), L.table(h), c, L.ahead);
+  if (!L.big(h)) return pair_first_run<0>(a, t, j0, j1, L.split(t), L.table(h), c, L.ahead);
+  pair_first_run<0>(a, t, j0, j1, L.split(t), L.split(h), c, L.ahead);
 }
 BIGMUL_IFMA void pair_inverse_range_p(u64* a, std::size_t t, std::size_t j0, std::size_t j1, const level_tables& L,
                                       u64 p) {
   const vconst c = make_vconst(p);
   const std::size_t h = t / 2;
-  if (!L.big(t)) return pair_inverse(a, t, L.table_inv(t), L.table_inv(h), c, j0, j1);
-  if (!L.big(h)) return pair_inverse(a, t, L.split_inv(t), L.table_inv(h), c, j0, j1);
-  pair_inverse(a, t, L.split_inv(t), L.split_inv(h), c, j0, j1);
+  if (!L.big(t)) return pair_inverse(a, t, L.table_inv(t), L.table_inv(h), c, L.ahead, j0, j1);
+  if (!L.big(h)) return pair_inverse(a, t, L.split_inv(t), L.table_inv(h), c, L.ahead, j0, j1);
+  pair_inverse(a, t, L.split_inv(t), L.split_inv(h), c, L.ahead, j0, j1);
 }
 BIGMUL_IFMA void level_pair_forward_p(u64* a, std::size_t t, const level_tables& L, u64 p) {
   level_pair_forward(a, t, L, make_vconst(p));
@@ -483,8 +519,9 @@ BIGMUL_IFMA void level_pair_forward_partial_p(u64* a, std::size_t t, const level
   level_pair_forward_partial(a, t, L, make_vconst(p), nonzero);
 }
 
-level_tables tables(const ntt52_level_table& T) {
-  return {T.w.data(), T.wq.data(), T.fw.data(), T.fwq.data(), T.iw.data(), T.iwq.data(), T.fiw.data(), T.fiwq.data()};
+level_tables tables(const ntt52_level_table& T, std::size_t points) {
+  return {T.w.data(),  T.wq.data(),  T.fw.data(),   T.fwq.data(),          T.iw.data(),
+          T.iwq.data(), T.fiw.data(), T.fiwq.data(), prefetch_ahead(points)};
 }
 
 #endif  // BIGMUL_HAVE_IFMA_CODE
@@ -499,25 +536,25 @@ std::size_t ntt52_set_quad_min(std::size_t points) {
 #if defined(BIGMUL_HAVE_IFMA_CODE)
 
 void ntt52_plan::rec_forward(u64* a, std::size_t size) const {
-  if (size <= leaf_size) return leaf_forward(a, size, tables(*levels_), p_);
+  if (size <= leaf_size) return leaf_forward(a, size, tables(*levels_, m_), p_);
   if (size >= quad_min_points.load(std::memory_order_relaxed)) {  // four levels, then sixteen sixteenths
-    quad_forward_range_p(a, size / 2, 0, size / 16, tables(*levels_), p_);
+    quad_forward_range_p(a, size / 2, 0, size / 16, tables(*levels_, m_), p_);
     for (int q = 0; q < 16; ++q) rec_forward(a + q * (size / 16), size / 16);
     return;
   }
-  level_pair_forward_p(a, size / 2, tables(*levels_), p_);  // two levels, then four quarters
+  level_pair_forward_p(a, size / 2, tables(*levels_, m_), p_);  // two levels, then four quarters
   for (int q = 0; q < 4; ++q) rec_forward(a + q * (size / 4), size / 4);
 }
 
 void ntt52_plan::rec_inverse(u64* a, std::size_t size, const u64* y) const {
-  if (size <= leaf_size) return leaf_inverse(a, size, tables(*levels_), p_, y, scale52_, scale52_q_);
+  if (size <= leaf_size) return leaf_inverse(a, size, tables(*levels_, m_), p_, y, scale52_, scale52_q_);
   if (size >= quad_min_points.load(std::memory_order_relaxed)) {
     for (int q = 0; q < 16; ++q) rec_inverse(a + q * (size / 16), size / 16, y ? y + q * (size / 16) : nullptr);
-    quad_inverse_range_p(a, size / 2, 0, size / 16, tables(*levels_), p_);
+    quad_inverse_range_p(a, size / 2, 0, size / 16, tables(*levels_, m_), p_);
     return;
   }
   for (int q = 0; q < 4; ++q) rec_inverse(a + q * (size / 4), size / 4, y ? y + q * (size / 4) : nullptr);
-  level_pair_inverse_p(a, size / 2, tables(*levels_), p_);
+  level_pair_inverse_p(a, size / 2, tables(*levels_, m_), p_);
 }
 
 #else
@@ -601,7 +638,7 @@ void ntt52_plan::pow2_forward(u64* a, unsigned threads) const {
   for (std::size_t s = m_; s > size;) {
     const std::size_t t = s / 2;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-    const level_tables L = tables(*levels_);
+    const level_tables L = tables(*levels_, m_);
     if (s >= threaded_quad_min() && s / 16 >= size) {
       parallel_quads(m_, t, threads, [&](std::size_t block, std::size_t j0, std::size_t j1) {
         quad_forward_range_p(a + block, t, j0, j1, L, p_);
@@ -637,7 +674,7 @@ void ntt52_plan::pow2_inverse(u64* a, unsigned threads, const u64* y) const {
   while (size < m_) {
     const std::size_t t = size;
 #if defined(BIGMUL_HAVE_IFMA_CODE)
-    const level_tables L = tables(*levels_);
+    const level_tables L = tables(*levels_, m_);
     if (16 * t <= m_ && 16 * t >= threaded_quad_min()) {  // levels t .. 8t in one pass
       parallel_quads(m_, 8 * t, threads, [&](std::size_t block, std::size_t j0, std::size_t j1) {
         quad_inverse_range_p(a + block, 8 * t, j0, j1, L, p_);
@@ -670,7 +707,7 @@ void ntt52_plan::forward(u64* a, unsigned threads, std::size_t nonzero) const {
     // One thread, m >= 32: the first pair of levels skips the zero part
     // (the threaded path starts with whole-array levels instead).
     if (nonzero < m_ && m_ >= 32 && (threads <= 1 || m_ <= leaf_size)) {
-      const level_tables L = tables(*levels_);
+      const level_tables L = tables(*levels_, m_);
       if (m_ <= leaf_size) return leaf_forward(a, m_, L, p_, nonzero);
       level_pair_forward_partial_p(a, m_ / 2, L, p_, nonzero);
       for (int q = 0; q < 4; ++q) rec_forward(a + q * (m_ / 4), m_ / 4);

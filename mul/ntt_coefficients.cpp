@@ -75,6 +75,7 @@ BIGMUL_IFMA void extract_run_ifma(std::uint64_t* dst, const limb_t* src, std::si
   for (std::size_t j = j_begin; j < j_end; j += 8) {
     const unsigned v = static_cast<unsigned>((j >> 3) & 7);
     const limb_t* at = src + ((j * bits) >> 6);
+    _mm_prefetch(reinterpret_cast<const char*>(at + 384), _MM_HINT_T0);
     const __m512i x0 = _mm512_loadu_si512(at), x1 = _mm512_loadu_si512(at + 8);
     const __m512i ilo = _mm512_load_si512(P.lo[v]), sh = _mm512_load_si512(P.shift[v]);
     const __m512i lo = _mm512_permutex2var_epi64(x0, ilo, x1);
@@ -272,6 +273,7 @@ BIGMUL_IFMA void wide_residues_ifma(std::uint64_t* dst, const limb_t* src, std::
   for (std::size_t j = j_begin; j < j_end; j += 8) {
     const unsigned v = static_cast<unsigned>((j >> 3) & 7);
     const limb_t* at = src + ((j * bits) >> 6);
+    _mm_prefetch(reinterpret_cast<const char*>(at + 192), _MM_HINT_T0);
     const __m512i x0 = _mm512_loadu_si512(at), x1 = _mm512_loadu_si512(at + 8);
     const __m512i i0 = _mm512_load_si512(P.lo[v]), s = _mm512_load_si512(P.shift[v]), rs = _mm512_sub_epi64(s64, s);
     const __m512i i1 = _mm512_add_epi64(i0, one), i2 = _mm512_add_epi64(i1, one);

@@ -19,6 +19,17 @@ using namespace ifma;
 
 using radix3_tables = ntt52_plan::radix3_tables;
 
+// The thirds' lines `ahead` u64 ahead of column i: 2 KiB where the stage
+// streams them from memory (thirds of >= 2^20 points), 0 (none) below, as
+// the power-of-two passes (fft/ntt_ifma_transform.cpp, prefetch_ahead).
+inline std::size_t radix3_ahead(std::size_t m) { return m >= (std::size_t{1} << 20) ? 256 : 0; }
+BIGMUL_IFMA inline void prefetch3(const u64* s0, const u64* s1, const u64* s2, std::size_t ahead) {
+  if (ahead == 0) return;
+  _mm_prefetch(reinterpret_cast<const char*>(s0 + ahead), _MM_HINT_T0);
+  _mm_prefetch(reinterpret_cast<const char*>(s1 + ahead), _MM_HINT_T0);
+  _mm_prefetch(reinterpret_cast<const char*>(s2 + ahead), _MM_HINT_T0);
+}
+
 // Radix-3 forward on one block of len columns (len <= 64, a multiple of 8):
 // x_r read from s_r[i], y_r written to d_r[i] (in place or not), with
 // y0 = x0 + x1 + x2, y1 = (x0 - x2 + u) w^j, y2 = (x0 - x1 - u) w^2j,
@@ -27,8 +38,10 @@ using radix3_tables = ntt52_plan::radix3_tables;
 // and not read (x1 = x2 = 0: y_r = x0 w^jr).
 BIGMUL_IFMA inline void radix3_forward_block(const u64* s0, const u64* s1, const u64* s2, u64* d0, u64* d1, u64* d2,
                                              std::size_t len, bool zero1, bool zero2, __m512i b1, __m512i b2,
-                                             const radix3_tables& T, __m512i c3, __m512i c3q, const vconst& c) {
+                                             const radix3_tables& T, __m512i c3, __m512i c3q, const vconst& c,
+                                             std::size_t ahead = 0) {
   for (std::size_t i = 0; i < len; i += 8) {
+    prefetch3(s0 + i, s1 + i, s2 + i, ahead);
     const __m512i x0 = load(s0 + i);
     const __m512i w1 = reduce_2p(shoup_lazy(b1, load(T.tw[0][0] + i), load(T.tw_q[0][0] + i), c), c);
     const __m512i w2 = reduce_2p(shoup_lazy(b2, load(T.tw[0][1] + i), load(T.tw_q[0][1] + i), c), c);
@@ -65,7 +78,7 @@ BIGMUL_IFMA void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, 
     const std::size_t len = std::min(radix3_tables::block, j_end - j0);
     u64* x = a + j0;
     radix3_forward_block(x, x + m, x + 2 * m, x, x + m, x + 2 * m, len, j0 + m >= nonzero, j0 + 2 * m >= nonzero,
-                         _mm512_set1_epi64(ll(base1)), _mm512_set1_epi64(ll(base2)), T, c3, c3q, c);
+                         _mm512_set1_epi64(ll(base1)), _mm512_set1_epi64(ll(base2)), T, c3, c3q, c, radix3_ahead(m));
     base1 = mul_shoup(base1, T.step[0][0], T.step_shoup[0][0], p);
     base2 = mul_shoup(base2, T.step[0][1], T.step_shoup[0][1], p);
   }
@@ -113,11 +126,13 @@ BIGMUL_IFMA void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, 
                                     const radix3_tables& T, u64 base1, u64 base2, u64 p, std::size_t) {
   const vconst c = make_vconst(p);
   const __m512i c3 = _mm512_set1_epi64(ll(T.cube[1])), c3q = _mm512_set1_epi64(ll(T.cube_q[1]));
+  const std::size_t ahead = radix3_ahead(m);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
     const __m512i b1 = _mm512_set1_epi64(ll(base1)), b2 = _mm512_set1_epi64(ll(base2));
     const std::size_t len = std::min(radix3_tables::block, j_end - j0);
     for (std::size_t i = 0; i < len; i += 8) {
       u64* x = a + j0 + i;
+      prefetch3(x, x + m, x + 2 * m, ahead);
       const __m512i w1 = reduce_2p(shoup_lazy(b1, load(T.tw[1][0] + i), load(T.tw_q[1][0] + i), c), c);
       const __m512i w2 = reduce_2p(shoup_lazy(b2, load(T.tw[1][1] + i), load(T.tw_q[1][1] + i), c), c);
       const __m512i z0 = load(x), z1 = mont52(load(x + m), w1, c), z2 = mont52(load(x + 2 * m), w2, c);

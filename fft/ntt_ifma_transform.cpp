@@ -233,9 +233,10 @@ struct level_tables {
 // least 2^20 points, whose passes stream the data from memory (each step's
 // arithmetic leaves too few loads in flight for the hardware prefetcher
 // alone), and past a block's end reach the next block, the one the
-// depth-first recursion visits next; 0 below (the data stays in the caches,
-// and with two threads a prefetch past a block's end pulls lines away from
-// the thread writing the next block), which keeps the loops branch-free.
+// depth-first recursion visits next; 0 below, where the loops run without
+// prefetch instructions (the data stays in the caches, and with two threads
+// a prefetch past a block's end pulls lines away from the thread writing the
+// next block).
 inline std::size_t prefetch_ahead(std::size_t points) { return points >= (std::size_t{1} << 20) ? 256 : 0; }
 BIGMUL_IFMA inline void prefetch_at(const u64* x) { _mm_prefetch(reinterpret_cast<const char*>(x), _MM_HINT_T0); }
 
@@ -401,7 +402,8 @@ BIGMUL_IFMA void quad_inverse_range_p(u64* a, std::size_t t, std::size_t j0, std
   if (!L.big(t / 8))
     return quad_run<true>(a, t, j0, j1, L.split_inv(t), L.split_inv(t / 2), L.split_inv(t / 4), L.table_inv(t / 8),
                           c, L.ahead / 4);
-  quad_run<true>(a, t, j0, j1, L.split_inv(t), L.split_inv(t / 2), L.split_inv(t / 4), L.split_inv(t / 8), c, L.ahead / 4);
+  quad_run<true>(a, t, j0, j1, L.split_inv(t), L.split_inv(t / 2), L.split_inv(t / 4), L.split_inv(t / 8), c,
+                 L.ahead / 4);
 }
 
 // A pair of levels (t, t/2) with each level's twiddle source.

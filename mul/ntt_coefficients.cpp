@@ -52,7 +52,8 @@ const Pattern& patterns_for(unsigned bits) {
 // together. Which lane reads which limb, and its shift, repeat every 64
 // coefficients (64 bits is a multiple of the bit offset's period), so eight
 // (permute, shift) patterns serve a whole run. Reads src[i_0 .. i_0 + 16):
-// ntt_extract_coefficients keeps (j_end - 8) bits / 64 + 16 <= len.
+// ntt_extract_coefficients keeps (j_end - 8) bits / 64 + 16 <= len. The
+// prefetch 3 KiB ahead: as extract_run_avx2's below.
 struct extract_pattern {
   alignas(64) long long lo[8][8], shift[8][8];
 };
@@ -198,6 +199,10 @@ wide_pattern4 wide_patterns4(unsigned bits) {
 BIGMUL_AVX2 inline __m256d exact_double(__m256i x, const fft::avx2::vconst& c) {
   return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, c.exp52)), _mm256_set1_pd(fft::avx2::two52));
 }
+// Limbs hi[0 .. 2) in the upper 128-bit lane, lo[0 .. 2) in the lower.
+BIGMUL_AVX2 inline __m256i pair_load(const limb_t* hi, const limb_t* lo) {
+  return _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(hi), reinterpret_cast<const __m128i*>(lo));
+}
 // dst[j - b] for j in [j_begin, j_end) (multiples of 4).
 BIGMUL_AVX2 void wide_residues_avx2(std::uint64_t* dst, const limb_t* src, std::size_t b, std::size_t j_begin,
                                     std::size_t j_end, unsigned bits, const wide_constants& k) {
@@ -213,10 +218,8 @@ BIGMUL_AVX2 void wide_residues_avx2(std::uint64_t* dst, const limb_t* src, std::
     const limb_t* at = src + ((j * bits) >> 6);
     _mm_prefetch(reinterpret_cast<const char*>(at + 192), _MM_HINT_T0);
     const limb_t *a0 = at + P.word[v][0], *a1 = at + P.word[v][1], *a2 = at + P.word[v][2], *a3 = at + P.word[v][3];
-    const __m256i p0 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(a2), reinterpret_cast<const __m128i*>(a0)),
-                  p1 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(a3), reinterpret_cast<const __m128i*>(a1)),
-                  q0 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(a2 + 2), reinterpret_cast<const __m128i*>(a0 + 2)),
-                  q1 = _mm256_loadu2_m128i(reinterpret_cast<const __m128i*>(a3 + 2), reinterpret_cast<const __m128i*>(a1 + 2));
+    const __m256i p0 = pair_load(a2, a0), p1 = pair_load(a3, a1), q0 = pair_load(a2 + 2, a0 + 2),
+                  q1 = pair_load(a3 + 2, a1 + 2);
     const __m256i w0 = _mm256_unpacklo_epi64(p0, p1), w1 = _mm256_unpackhi_epi64(p0, p1),
                   w2 = _mm256_unpacklo_epi64(q0, q1);
     // vpsllvq by 64 gives 0: a shift of 0 needs no case.
@@ -243,6 +246,7 @@ BIGMUL_AVX2 void wide_residues_avx2(std::uint64_t* dst, const limb_t* src, std::
 // loads of 8 and three lane permutes bring together; which lane reads which
 // limb, and its shift, repeat every 8 steps (extract_patterns). Reads
 // src[i_0 .. i_0 + 16): the caller keeps (j_end - 8) bits / 64 + 16 <= len.
+// The prefetch 1.5 KiB ahead: as wide_residues_avx2's above.
 BIGMUL_IFMA inline __m512d exact_double8(__m512i x) {  // x < 2^52
   return _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(x, _mm512_set1_epi64(0x4330000000000000ll))),
                        _mm512_set1_pd(4503599627370496.0));

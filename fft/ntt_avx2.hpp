@@ -156,9 +156,6 @@ class ntt_avx2_plan {
   // forward_filled's radix-3 step (n = 3m, m >= 16) and power-of-two part (n = m >= 16).
   void radix3_filled(u64* a, unsigned threads, std::size_t nonzero, ntt_fill fill, void* ctx) const;
   void pow2_filled(u64* a, unsigned threads, std::size_t nonzero, ntt_fill fill, void* ctx) const;
-  // Whether the power-of-two part's passes prefetch ahead (its data streams
-  // from memory; fft/ntt_avx2_transform.cpp).
-  bool streams() const;
 
   unsigned prime_;
   u64 p_;

@@ -8,6 +8,7 @@
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_avx2_arith.hpp"
 #include "fft/ntt_avx2_fill.hpp"
+#include "fft/ntt_prefetch.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::fft {
@@ -72,10 +73,8 @@ struct from_limbs_src {
     return load_limbs(s, j + r * m, c);
   }
 };
-// The three thirds' lines `ahead` doubles ahead of x: 2 KiB where the
-// radix-3 stage streams them from memory (thirds of >= 2^20 points), else
-// 0 (as prefetch4 in fft/ntt_avx2_transform.cpp, which says why).
-inline std::size_t prefetch_ahead3(std::size_t m) { return m >= (std::size_t{1} << 20) ? 256 : 0; }
+// The three thirds' lines `ahead` doubles ahead of x (ntt_prefetch_ahead of
+// a third; 0: the lines at hand, the loop branch-free).
 BIGMUL_AVX2 inline void prefetch3(const void* x, std::size_t m, std::size_t ahead) {
   const double* d = static_cast<const double*>(x);
   for (unsigned r = 0; r < 3; ++r) _mm_prefetch(reinterpret_cast<const char*>(d + r * m + ahead), _MM_HINT_T0);
@@ -86,7 +85,7 @@ BIGMUL_AVX2 void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, 
                                     std::size_t nonzero, const Src& in) {
   const vconst c = make_vconst(p);
   const __m256d c3 = _mm256_set1_pd(T.cube[0]), c3p = _mm256_set1_pd(T.cube_p[0]);
-  const std::size_t ahead = prefetch_ahead3(m);
+  const std::size_t ahead = ntt_prefetch_ahead(m);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
     const __m256d b1 = _mm256_set1_pd(signed_rep(base1, p)), b2 = _mm256_set1_pd(signed_rep(base2, p));
     const std::size_t len = std::min(radix3_tables::block, j_end - j0);
@@ -137,7 +136,7 @@ BIGMUL_AVX2 void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, 
   const vconst c = make_vconst(p);
   const __m256d S = _mm256_set1_pd(s), Sp = _mm256_set1_pd(sp);
   const __m256d c3 = _mm256_set1_pd(T.cube[1]), c3p = _mm256_set1_pd(T.cube_p[1]);
-  const std::size_t ahead = prefetch_ahead3(m);
+  const std::size_t ahead = ntt_prefetch_ahead(m);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
     const __m256d b1 = _mm256_set1_pd(signed_rep(base1, p)), b2 = _mm256_set1_pd(signed_rep(base2, p));
     const std::size_t len = std::min(radix3_tables::block, j_end - j0);

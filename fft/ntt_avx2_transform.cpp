@@ -21,6 +21,7 @@
 
 #include "fft/ntt_avx2.hpp"
 #include "fft/ntt_avx2_arith.hpp"
+#include "fft/ntt_prefetch.hpp"
 #include "fft/ntt_avx2_fill.hpp"
 #include "fft/ntt_level_table.hpp"
 #include "prim/parallel.hpp"
@@ -96,7 +97,7 @@ struct tables {
   double s = 0, sp = 0;
   bool pointwise = false;
   std::ptrdiff_t y_off = 0;
-  bool stream = false;  // the radix-4 passes prefetch ahead (prefetch4)
+  std::size_t ahead = 0;  // the radix-4 passes' prefetch distance (prefetch4, ntt_prefetch_ahead)
 };
 constexpr std::size_t cap = ntt_avx2_twiddle_table::cap;
 constexpr unsigned cap_bits = 13;
@@ -156,7 +157,7 @@ struct local_tables {
 // Builds entries for levels 2^j = 1 .. top (top <= leaf_size / 2, and cap:
 // each level's run [k 2^j, (k + 1) 2^j) then lies in one fine range).
 BIGMUL_AVX2 void build_local(const tables& T, std::size_t k, std::size_t top, u64 p, local_tables& L) {
-  L.t = tables{L.w, L.wp, T.doubles, nullptr, nullptr, T.scaled, T.s, T.sp, T.pointwise, T.y_off, T.stream};
+  L.t = tables{L.w, L.wp, T.doubles, nullptr, nullptr, T.scaled, T.s, T.sp, T.pointwise, T.y_off, T.ahead};
   const vconst c = make_vconst(p);
   const double half_p = static_cast<double>((p - 1) / 2);
   const __m256d hp = _mm256_set1_pd(half_p), nhp = _mm256_set1_pd(-half_p);
@@ -225,16 +226,10 @@ BIGMUL_AVX2 inline void inv4(__m256d& x0, __m256d& x1, __m256d& x2, __m256d& x3,
   x1 = s;
 }
 
-// The four quarters' lines `ahead` doubles ahead of column j: 2 KiB in
-// transforms of at least stream_min_points (tables::stream), whose passes
-// stream the data from memory and whose arithmetic leaves too few loads in
-// flight for the hardware prefetcher alone; past a quarter's end they reach
-// the next block, the next one a depth-first recursion visits. Smaller
-// transforms stay in the caches, and with two threads a prefetch past a
-// block's end pulls lines away from the thread writing the next block: there
-// 0 (the lines at hand; a loop-invariant distance keeps the loop branch-free).
-constexpr std::size_t pf_dist = 256, stream_min_points = std::size_t{1} << 20;
-inline std::size_t prefetch_ahead(const tables& T) { return T.stream ? pf_dist : 0; }
+// The four quarters' lines `ahead` doubles ahead of column j (tables::ahead,
+// fft/ntt_prefetch.hpp says how far and why); past a quarter's end they reach
+// the next block. Where it is 0 they are the lines at hand: a loop-invariant
+// distance keeps the loop branch-free.
 BIGMUL_AVX2 inline void prefetch4(const double* a, std::size_t j, std::size_t h, std::size_t ahead) {
   for (unsigned q = 0; q < 4; ++q) _mm_prefetch(reinterpret_cast<const char*>(a + j + q * h + ahead), _MM_HINT_T0);
 }
@@ -283,7 +278,7 @@ BIGMUL_AVX2 void first_run(double* a, std::size_t h, std::size_t j0, std::size_t
 }
 template <bool InU64>
 BIGMUL_AVX2 void pass4_forward_first(double* a, std::size_t h, const tables& T, const vconst& c) {
-  first_run<in_place<InU64>, 0>(a, h, 0, h, bc(T.w + 1), bc(T.wp + 1), c, in_place<InU64>{a, h}, prefetch_ahead(T));
+  first_run<in_place<InU64>, 0>(a, h, 0, h, bc(T.w + 1), bc(T.wp + 1), c, in_place<InU64>{a, h}, T.ahead);
 }
 // The first step of a u64 operand whose a[nonzero ..) is zero: x_q at j is
 // zero from j = nonzero - q h on, so the loop splits into runs with 0 .. 3
@@ -300,10 +295,10 @@ BIGMUL_AVX2 void pass4_forward_first_partial(double* a, std::size_t h, const tab
   const std::size_t e3 = first_zero_column(h, nonzero, 3), e2 = first_zero_column(h, nonzero, 2),
                     e1 = first_zero_column(h, nonzero, 1);
   const __m256d w3 = bc(T.w + 1), w3p = bc(T.wp + 1);
-  first_run<Src, 0>(a, h, cb, std::min(e3, ce), w3, w3p, c, in, prefetch_ahead(T));
-  first_run<Src, 1>(a, h, std::max(e3, cb), std::min(e2, ce), w3, w3p, c, in, prefetch_ahead(T));
-  first_run<Src, 2>(a, h, std::max(e2, cb), std::min(e1, ce), w3, w3p, c, in, prefetch_ahead(T));
-  first_run<Src, 3>(a, h, std::max(e1, cb), std::min(h, ce), w3, w3p, c, in, prefetch_ahead(T));
+  first_run<Src, 0>(a, h, cb, std::min(e3, ce), w3, w3p, c, in, T.ahead);
+  first_run<Src, 1>(a, h, std::max(e3, cb), std::min(e2, ce), w3, w3p, c, in, T.ahead);
+  first_run<Src, 2>(a, h, std::max(e2, cb), std::min(e1, ce), w3, w3p, c, in, T.ahead);
+  first_run<Src, 3>(a, h, std::max(e1, cb), std::min(h, ce), w3, w3p, c, in, T.ahead);
 }
 // The same reading fill (forward_filled): a chunk of columns of each quarter
 // at a time into in-cache buffers (x_q only up to its first zero column),
@@ -330,7 +325,7 @@ BIGMUL_AVX2 void pass4_forward(double* a, std::size_t h, const tables& T, std::s
   if (k == 0) return pass4_forward_first<InU64>(a, h, T, c);
   const __m256d w1 = bc(T.w + k), w1p = bc(T.wp + k), w2 = bc(T.w + 2 * k), w2p = bc(T.wp + 2 * k),
                 w3 = bc(T.w + 2 * k + 1), w3p = bc(T.wp + 2 * k + 1);
-  for (std::size_t j = 0, ahead = prefetch_ahead(T); j < h; j += 4) {
+  for (std::size_t j = 0, ahead = T.ahead; j < h; j += 4) {
     prefetch4(a, j, h, ahead);
     __m256d x0 = ld_as<InU64>(a + j, c), x1 = ld_as<InU64>(a + j + h, c), x2 = ld_as<InU64>(a + j + 2 * h, c),
             x3 = ld_as<InU64>(a + j + 3 * h, c);
@@ -371,7 +366,7 @@ BIGMUL_AVX2 void pass4_inverse_first(double* a, std::size_t h, const tables& T, 
   if (OutU64 && T.scaled) {
     const __m256d S = _mm256_set1_pd(T.s), Sp = _mm256_set1_pd(T.sp);
     u64* b = reinterpret_cast<u64*>(a);
-    for (std::size_t j = 0, ahead = prefetch_ahead(T); j < h; j += 4) {
+    for (std::size_t j = 0, ahead = T.ahead; j < h; j += 4) {
       prefetch4(a, j, h, ahead);
       const __m256d x0 = ld(a + j), x1 = ld(a + j + h), x2 = ld(a + j + 2 * h), x3 = ld(a + j + 3 * h);
       const __m256d s01 = reduce(_mm256_add_pd(x0, x1), c), s23 = reduce(_mm256_add_pd(x2, x3), c);
@@ -384,7 +379,7 @@ BIGMUL_AVX2 void pass4_inverse_first(double* a, std::size_t h, const tables& T, 
     }
     return;
   }
-  for (std::size_t j = 0, ahead = prefetch_ahead(T); j < h; j += 4) {
+  for (std::size_t j = 0, ahead = T.ahead; j < h; j += 4) {
     prefetch4(a, j, h, ahead);
     const __m256d x0 = ld(a + j), x1 = ld(a + j + h), x2 = ld(a + j + 2 * h), x3 = ld(a + j + 3 * h);
     const __m256d s01 = reduce(_mm256_add_pd(x0, x1), c), s23 = reduce(_mm256_add_pd(x2, x3), c);
@@ -401,7 +396,7 @@ BIGMUL_AVX2 void pass4_inverse(double* a, std::size_t h, const tables& T, std::s
   if (k == 0) return pass4_inverse_first<OutU64>(a, h, T, c);
   const __m256d w1 = bc(T.w + k), w1p = bc(T.wp + k), w2 = bc(T.w + 2 * k), w2p = bc(T.wp + 2 * k),
                 w3 = bc(T.w + 2 * k + 1), w3p = bc(T.wp + 2 * k + 1);
-  for (std::size_t j = 0, ahead = prefetch_ahead(T); j < h; j += 4) {
+  for (std::size_t j = 0, ahead = T.ahead; j < h; j += 4) {
     prefetch4(a, j, h, ahead);
     __m256d x0 = ld(a + j), x1 = ld(a + j + h), x2 = ld(a + j + 2 * h), x3 = ld(a + j + 3 * h);
     inv4(x0, x1, x2, x3, w1, w1p, w2, w2p, w3, w3p, c);
@@ -653,7 +648,7 @@ inline tables step_tables(const tables& T, std::size_t k, u64 p, double (&w)[4],
   entry(T, k, p, w[1], wp[1]);
   entry(T, 2 * k, p, w[2], wp[2]);
   entry(T, 2 * k + 1, p, w[3], wp[3]);
-  return tables{w, wp, T.doubles, nullptr, nullptr, T.scaled, T.s, T.sp, T.pointwise, T.y_off, T.stream};
+  return tables{w, wp, T.doubles, nullptr, nullptr, T.scaled, T.s, T.sp, T.pointwise, T.y_off, T.ahead};
 }
 // ---- Radix 16: four levels a pass over memory ------------------------------
 // A block of 16 h values (h = size / 16, block index k) as two radix-4 steps
@@ -990,20 +985,12 @@ ntt_avx2_quad_thresholds ntt_avx2_set_quad_min(ntt_avx2_quad_thresholds points) 
           threaded_quad_min_points.exchange(std::max(points.threaded, least), std::memory_order_relaxed)};
 }
 
-bool ntt_avx2_plan::streams() const {
-#if defined(BIGMUL_HAVE_AVX2_CODE)
-  return m_ >= stream_min_points;
-#else
-  return false;
-#endif
-}
-
 // With several threads: whole-array radix-2 levels until there are enough
 // independent sub-transforms to share out, then one task per sub-transform.
 void ntt_avx2_plan::pow2_forward(u64* a, unsigned threads, bool in_u64, std::size_t nonzero, bool doubles) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(a);
-  const tables T{fw_.data(), fw_p_.data(), doubles, cw_.data(), cw_p_.data(), false, 0, 0, false, 0, streams()};
+  const tables T{fw_.data(), fw_p_.data(), doubles, cw_.data(), cw_p_.data(), false, 0, 0, false, 0, ntt_prefetch_ahead(m_)};
   if (threads <= 1 || m_ <= leaf_size) {
     if (in_u64 && nonzero < m_) return forward_partial(d, m_, T, p_, nonzero);
     return in_u64 ? rec_forward<true>(d, m_, 0, T, p_) : rec_forward<false>(d, m_, 0, T, p_);
@@ -1035,7 +1022,7 @@ void ntt_avx2_plan::pow2_inverse(u64* a, unsigned threads, bool out_u64, bool do
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(a);
   const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data(), scaled && out_u64,
-                 scale_, scale_p_, y != nullptr, y ? y - a : 0, streams()};
+                 scale_, scale_p_, y != nullptr, y ? y - a : 0, ntt_prefetch_ahead(m_)};
   if (threads <= 1 || m_ <= leaf_size)
     return out_u64 ? rec_inverse<true>(d, m_, 0, T, p_) : rec_inverse<false>(d, m_, 0, T, p_);
   std::size_t size = threaded_task_size(m_, threads);
@@ -1071,7 +1058,7 @@ void ntt_avx2_plan::pow2_forward_thirds(u64* a, unsigned threads, bool doubles) 
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   if (threads <= 1 && m_ > leaf_size) {
     double* d = reinterpret_cast<double*>(a);
-    const tables T{fw_.data(), fw_p_.data(), doubles, cw_.data(), cw_p_.data(), false, 0, 0, false, 0, streams()};
+    const tables T{fw_.data(), fw_p_.data(), doubles, cw_.data(), cw_p_.data(), false, 0, 0, false, 0, ntt_prefetch_ahead(m_)};
     for (std::size_t r = 0; r < 3; ++r) steps_forward(d + r * m_, m_, 0, T, p_);
     return leaves_of_thirds<false>(d, m_, T, p_);
   }
@@ -1083,7 +1070,7 @@ void ntt_avx2_plan::pow2_inverse_thirds(u64* a, unsigned threads, bool doubles, 
   if (threads <= 1 && m_ > leaf_size) {
     double* d = reinterpret_cast<double*>(a);
     const tables T{iw_.data(), iw_p_.data(), doubles, ciw_.data(), ciw_p_.data(), false, 0, 0,
-                   y != nullptr, y ? y - a : 0, streams()};
+                   y != nullptr, y ? y - a : 0, ntt_prefetch_ahead(m_)};
     leaves_of_thirds<true>(d, m_, T, p_);
     for (std::size_t r = 0; r < 3; ++r) steps_inverse(d + r * m_, m_, 0, T, p_);
     return;
@@ -1116,7 +1103,7 @@ void ntt_avx2_plan::load_forward_product(u64* dst, const u64* src, std::size_t l
   }
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(dst);
-  const tables T{fw_.data(), fw_p_.data(), true, cw_.data(), cw_p_.data(), false, 0, 0, false, 0, streams()};
+  const tables T{fw_.data(), fw_p_.data(), true, cw_.data(), cw_p_.data(), false, 0, 0, false, 0, ntt_prefetch_ahead(m_)};
   if (threads <= 1 || m_ <= leaf_size) return forward_limbs_at(d, m_, T, p_, src, len, c32, c32_p);
   const std::size_t h = m_ / 4;
   prim::parallel_chunks(h / 4, vector_grain / 4, threads, [&](std::size_t b, std::size_t e) {
@@ -1151,7 +1138,7 @@ void ntt_avx2_plan::forward_filled(u64* a, unsigned threads, std::size_t nonzero
 void ntt_avx2_plan::pow2_filled(u64* a, unsigned threads, std::size_t nonzero, ntt_fill fill, void* ctx) const {
 #if defined(BIGMUL_HAVE_AVX2_CODE)
   double* d = reinterpret_cast<double*>(a);
-  const tables T{fw_.data(), fw_p_.data(), true, cw_.data(), cw_p_.data(), false, 0, 0, false, 0, streams()};
+  const tables T{fw_.data(), fw_p_.data(), true, cw_.data(), cw_p_.data(), false, 0, 0, false, 0, ntt_prefetch_ahead(m_)};
   const double c32 = signed_rep((u64{1} << 32) % p_, p_), c32_p = c32 / static_cast<double>(p_);
   if (threads <= 1 || m_ <= leaf_size) return forward_filled_at(d, m_, T, p_, nonzero, c32, c32_p, fill, ctx);
   const std::size_t h = m_ / 4;

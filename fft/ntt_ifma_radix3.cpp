@@ -8,6 +8,7 @@
 
 #include "fft/ntt_ifma.hpp"
 #include "fft/ntt_ifma_arith.hpp"
+#include "fft/ntt_prefetch.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::fft {
@@ -19,10 +20,8 @@ using namespace ifma;
 
 using radix3_tables = ntt52_plan::radix3_tables;
 
-// The thirds' lines `ahead` u64 ahead of column i: 2 KiB where the stage
-// streams them from memory (thirds of >= 2^20 points), 0 (none) below, as
-// the power-of-two passes (fft/ntt_ifma_transform.cpp, prefetch_ahead).
-inline std::size_t radix3_ahead(std::size_t m) { return m >= (std::size_t{1} << 20) ? 256 : 0; }
+// The thirds' lines `ahead` u64 ahead of column i (ntt_prefetch_ahead of a
+// third; 0: none).
 BIGMUL_IFMA inline void prefetch3(const u64* s0, const u64* s1, const u64* s2, std::size_t ahead) {
   if (ahead == 0) return;
   _mm_prefetch(reinterpret_cast<const char*>(s0 + ahead), _MM_HINT_T0);
@@ -78,7 +77,7 @@ BIGMUL_IFMA void radix3_forward_run(u64* a, std::size_t m, std::size_t j_begin, 
     const std::size_t len = std::min(radix3_tables::block, j_end - j0);
     u64* x = a + j0;
     radix3_forward_block(x, x + m, x + 2 * m, x, x + m, x + 2 * m, len, j0 + m >= nonzero, j0 + 2 * m >= nonzero,
-                         _mm512_set1_epi64(ll(base1)), _mm512_set1_epi64(ll(base2)), T, c3, c3q, c, radix3_ahead(m));
+                         _mm512_set1_epi64(ll(base1)), _mm512_set1_epi64(ll(base2)), T, c3, c3q, c, ntt_prefetch_ahead(m));
     base1 = mul_shoup(base1, T.step[0][0], T.step_shoup[0][0], p);
     base2 = mul_shoup(base2, T.step[0][1], T.step_shoup[0][1], p);
   }
@@ -126,7 +125,7 @@ BIGMUL_IFMA void radix3_inverse_run(u64* a, std::size_t m, std::size_t j_begin, 
                                     const radix3_tables& T, u64 base1, u64 base2, u64 p, std::size_t) {
   const vconst c = make_vconst(p);
   const __m512i c3 = _mm512_set1_epi64(ll(T.cube[1])), c3q = _mm512_set1_epi64(ll(T.cube_q[1]));
-  const std::size_t ahead = radix3_ahead(m);
+  const std::size_t ahead = ntt_prefetch_ahead(m);
   for (std::size_t j0 = j_begin; j0 < j_end; j0 += radix3_tables::block) {
     const __m512i b1 = _mm512_set1_epi64(ll(base1)), b2 = _mm512_set1_epi64(ll(base2));
     const std::size_t len = std::min(radix3_tables::block, j_end - j0);

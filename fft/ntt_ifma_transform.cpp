@@ -15,6 +15,7 @@
 #include "fft/ntt_ifma.hpp"
 #include "fft/ntt_ifma_arith.hpp"
 #include "fft/ntt_level_table.hpp"
+#include "fft/ntt_prefetch.hpp"
 #include "prim/parallel.hpp"
 
 namespace bigmul::fft {
@@ -227,17 +228,10 @@ struct level_tables {
     return {fiw + at, fiwq + at, iw + c, iwq + c, ceil_log2(F)};
   }
   static bool big(std::size_t t) { return t > T52::cap; }
-  std::size_t ahead = 0;  // the passes' prefetch distance (prefetch_ahead)
+  // The pairs' prefetch distance in u64 (ntt_prefetch_ahead; the quads' a
+  // quarter of it); 0: the loops run without prefetch instructions.
+  std::size_t ahead = 0;
 };
-// The pairs' and quads' prefetch distance in u64: 2 KiB in transforms of at
-// least 2^20 points, whose passes stream the data from memory (each step's
-// arithmetic leaves too few loads in flight for the hardware prefetcher
-// alone), and past a block's end reach the next block, the one the
-// depth-first recursion visits next; 0 below, where the loops run without
-// prefetch instructions (the data stays in the caches, and with two threads
-// a prefetch past a block's end pulls lines away from the thread writing the
-// next block).
-inline std::size_t prefetch_ahead(std::size_t points) { return points >= (std::size_t{1} << 20) ? 256 : 0; }
 BIGMUL_IFMA inline void prefetch_at(const u64* x) { _mm_prefetch(reinterpret_cast<const char*>(x), _MM_HINT_T0); }
 
 // The first pair of levels of a u64 operand whose a[nonzero ..) is zero
@@ -523,7 +517,7 @@ BIGMUL_IFMA void level_pair_forward_partial_p(u64* a, std::size_t t, const level
 
 level_tables tables(const ntt52_level_table& T, std::size_t points) {
   return {T.w.data(),  T.wq.data(),  T.fw.data(),   T.fwq.data(),          T.iw.data(),
-          T.iwq.data(), T.fiw.data(), T.fiwq.data(), prefetch_ahead(points)};
+          T.iwq.data(), T.fiw.data(), T.fiwq.data(), ntt_prefetch_ahead(points)};
 }
 
 #endif  // BIGMUL_HAVE_IFMA_CODE

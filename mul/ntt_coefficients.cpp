@@ -32,6 +32,14 @@ inline lane_at pack_lane(std::size_t r, unsigned l, unsigned width) {
   return {static_cast<long long>(c - 64 * r / width), static_cast<long long>(64 * k - c * width)};
 }
 
+// f(v, l, a) for lane l of step v of a run's pattern (steps of `lanes`
+// coefficients): a = cut_lane(lanes v, l, bits).
+template <class F>
+void for_each_cut_lane(unsigned steps, unsigned lanes, unsigned bits, F f) {
+  for (unsigned v = 0; v < steps; ++v)
+    for (unsigned l = 0; l < lanes; ++l) f(v, l, cut_lane(std::size_t{lanes} * v, l, bits));
+}
+
 // A run's lane patterns for `bits`, built once per thread and kept while
 // the thread's runs keep the same coefficient size.
 template <class Pattern, Pattern (*Build)(unsigned)>
@@ -59,12 +67,10 @@ struct extract_pattern {
 };
 extract_pattern extract_patterns(unsigned bits) {
   extract_pattern P{};
-  for (unsigned v = 0; v < 8; ++v)
-    for (unsigned l = 0; l < 8; ++l) {
-      const lane_at a = cut_lane(std::size_t{8} * v, l, bits);
-      P.lo[v][l] = a.word;
-      P.shift[v][l] = a.shift;
-    }
+  for_each_cut_lane(8, 8, bits, [&](unsigned v, unsigned l, lane_at a) {
+    P.lo[v][l] = a.word;
+    P.shift[v][l] = a.shift;
+  });
   return P;
 }
 // dst[j - b] for j in [j_begin, j_end) (multiples of 8).
@@ -104,13 +110,11 @@ struct extract_pattern4 {
 };
 extract_pattern4 extract_patterns4(unsigned bits) {
   extract_pattern4 P{};
-  for (unsigned v = 0; v < 16; ++v)
-    for (unsigned l = 0; l < 4; ++l) {
-      const lane_at a = cut_lane(std::size_t{4} * v, l, bits);
-      P.pair[v][2 * l] = static_cast<int>(2 * a.word);
-      P.pair[v][2 * l + 1] = static_cast<int>(2 * a.word + 1);
-      P.shift[v][l] = a.shift;
-    }
+  for_each_cut_lane(16, 4, bits, [&](unsigned v, unsigned l, lane_at a) {
+    P.pair[v][2 * l] = static_cast<int>(2 * a.word);
+    P.pair[v][2 * l + 1] = static_cast<int>(2 * a.word + 1);
+    P.shift[v][l] = a.shift;
+  });
   return P;
 }
 // dst[j - b] for j in [j_begin, j_end) (multiples of 4).
@@ -187,12 +191,10 @@ struct wide_pattern4 {
 };
 wide_pattern4 wide_patterns4(unsigned bits) {
   wide_pattern4 P{};
-  for (unsigned v = 0; v < 16; ++v)
-    for (unsigned l = 0; l < 4; ++l) {
-      const lane_at a = cut_lane(std::size_t{4} * v, l, bits);
-      P.word[v][l] = a.word;
-      P.shift[v][l] = a.shift;
-    }
+  for_each_cut_lane(16, 4, bits, [&](unsigned v, unsigned l, lane_at a) {
+    P.word[v][l] = a.word;
+    P.shift[v][l] = a.shift;
+  });
   return P;
 }
 // x < 2^52 as doubles (a named function: clang gives a lambda no target).
